@@ -1,0 +1,665 @@
+package dev.storh.doc;
+
+import dev.storh.CorruptRecordException;
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.CollectionLock;
+import dev.storh.fs.WriterMarkers;
+import dev.storh.id.UuidV7;
+import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import dev.storh.query.RecordQuery;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A collection of JSON documents, one file per record ({@code spec/docstore.md} §4–§9).
+ *
+ * <pre>
+ * &lt;root&gt;/&lt;collection&gt;/
+ *   data/&lt;bucket&gt;/&lt;id&gt;.jsonc     {"id":"&lt;id&gt;","data":{...}}\n, canonical compact JSON
+ *   .storh/write.lock                 flock(2) target of the collection write lock
+ *   .storh/writers/&lt;pid&gt;.&lt;8 hex&gt;    marker of a live writing instance
+ * </pre>
+ *
+ * The bucket is characters 24–25 of the id (the first random byte after the timestamp), so bursts
+ * of time-ordered ids spread over 256 folders; {@link #stream()} merges the buckets back into id
+ * order, so cursors behave as on one sorted list.
+ *
+ * <p><b>Durability.</b> A write returns only after the record's bytes are fsynced, renamed into
+ * place and the bucket folder is fsynced: after a crash the file holds the old or the new record,
+ * never a torn one. <b>Concurrency.</b> One instance is safe to share between threads. Writes take
+ * the collection lock (an in-process lock plus {@code flock(2)}, which also excludes the PHP
+ * original and other JVMs), with a timeout ({@link DocStoreOptions#lockTimeout()}). Reads take no
+ * lock and see each record either before or after a concurrent write.
+ *
+ * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
+ * case, which breaks order and buckets: §14.12). <b>Errors</b> are {@link StorageException}s
+ * naming the id or path; invalid input is rejected before any file is touched.
+ */
+public final class DocStore implements AutoCloseable {
+
+    private static final int IMPORT_LINE_PREVIEW = 80;
+
+    private final Path collectionRoot;
+    private final String collection;
+    private final Path dataDir;
+    private final Path lockFile;
+    private final DocStoreOptions options;
+    private final String writerPrefix;
+    private final Path marker;
+    private final AtomicLong tempCounter = new AtomicLong();
+    private final Set<String> ensuredBuckets = ConcurrentHashMap.newKeySet();
+    private final Object lifecycle = new Object();
+    private volatile CollectionLock lock;
+    private volatile boolean markerRegistered;
+    private volatile boolean closed;
+
+    private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
+        this.collectionRoot = collectionRoot;
+        this.collection = collection;
+        this.dataDir = collectionRoot.resolve("data");
+        Path storh = collectionRoot.resolve(".storh");
+        this.lockFile = storh.resolve("write.lock");
+        this.options = options;
+        this.writerPrefix = WriterMarkers.newWriterPrefix();
+        this.marker = WriterMarkers.writersDirectory(collectionRoot).resolve(writerPrefix);
+    }
+
+    /**
+     * @param root the folder holding collections
+     * @param collection the collection name
+     * @return an open store with default options
+     * @see #open(Path, String, DocStoreOptions)
+     */
+    public static DocStore open(Path root, String collection) {
+        return open(root, collection, DocStoreOptions.defaults());
+    }
+
+    /**
+     * Opens a collection, creating {@code <root>/<collection>/.storh/writers/} when missing. Opening
+     * takes constant time: the collection is swept for orphan temp files only when a writer marker
+     * shows that a writer crashed, or when the writers folder is missing (§7).
+     *
+     * @param root the folder holding collections
+     * @param collection a plain folder name: not empty, not {@code .} or {@code ..}, without
+     *     {@code /}, {@code \} or NUL, so the store can never reach outside {@code root}
+     * @param options the store's options
+     * @return the open store; close it to remove its writer marker
+     * @throws StorageException naming the collection when the name is unsafe, or naming the path
+     *     when the folders cannot be created (e.g. a file stands where the root should be)
+     */
+    public static DocStore open(Path root, String collection, DocStoreOptions options) {
+        if (root == null) {
+            throw new StorageException("DocStore root must not be null.");
+        }
+        Path collectionRoot = resolveCollection(root, collection);
+        DocStore store = new DocStore(collectionRoot, collection, options == null ? DocStoreOptions.defaults() : options);
+        WriterMarkers.sweepOnOpen(collectionRoot);
+        return store;
+    }
+
+    static Path resolveCollection(Path root, String collection) {
+        if (collection == null || collection.isEmpty() || collection.equals(".") || collection.equals("..")
+                || collection.indexOf('/') >= 0 || collection.indexOf('\\') >= 0 || collection.indexOf('\0') >= 0) {
+            throw new StorageException("Invalid collection name: \"" + (collection == null ? "null"
+                    : collection.replace("\0", "\\0")) + "\" (a collection is one folder name under the root;"
+                    + " '/', '\\', NUL, '.', '..' and empty names are refused)");
+        }
+        Path base = root.toAbsolutePath().normalize();
+        Path resolved = base.resolve(collection).normalize();
+        if (!base.equals(resolved.getParent())) {
+            throw new StorageException("Invalid collection name: \"" + collection + "\" leaves the root " + base);
+        }
+        return resolved;
+    }
+
+    /**
+     * @return the collection's folder, {@code <root>/<collection>}
+     */
+    public Path collectionRoot() {
+        return collectionRoot;
+    }
+
+    /**
+     * @return the collection name
+     */
+    public String collection() {
+        return collection;
+    }
+
+    /**
+     * Stores data under a new id from the id generator (a UUIDv7 by default).
+     *
+     * @param data the record data: a JSON object in the JSON model
+     * @return the stored record, with its id
+     * @throws StorageException when the data cannot be encoded (nothing is written), or on I/O failure
+     */
+    public StorageRecord put(Map<String, ?> data) {
+        return put(data, null);
+    }
+
+    /**
+     * Stores data under an id, replacing any record with that id (§9.1). Returns once the file is
+     * durable.
+     *
+     * @param data the record data
+     * @param id a UUIDv7 (either case), or {@code null} to generate one
+     * @return the stored record (id lowercase, a copy of the data)
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id; an encoding error naming
+     *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
+     */
+    public StorageRecord put(Map<String, ?> data, String id) {
+        Prepared prepared = prepare(data, id);
+        withWriteLock(() -> {
+            write(prepared);
+            return null;
+        });
+        return prepared.record();
+    }
+
+    /**
+     * Stores many records under one lock hold. Each item is interpreted as the original does (§9.2):
+     * {@code id} is the item's {@code id} member when it is a string (else generated), {@code data} is
+     * its {@code data} member when that is an object or array, otherwise the whole item. All items
+     * are encoded and validated before the first file is written.
+     *
+     * @param items the rows
+     * @return the stored records, in input order
+     * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
+     */
+    public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
+        List<Prepared> prepared = new ArrayList<>();
+        for (Map<String, ?> item : items) {
+            prepared.add(prepareItem(item));
+        }
+        withWriteLock(() -> {
+            prepared.forEach(this::write);
+            return null;
+        });
+        List<StorageRecord> records = new ArrayList<>(prepared.size());
+        prepared.forEach(p -> records.add(p.record()));
+        return records;
+    }
+
+    /**
+     * Stores records from an iterable of any length without keeping them, under one lock hold; items
+     * are interpreted as in {@link #putMany}.
+     *
+     * @param items the rows, consumed once
+     * @return the number of records written
+     * @throws StorageException on an invalid item or I/O failure; items before it stay written
+     */
+    public long putStream(Iterable<? extends Map<String, ?>> items) {
+        return withWriteLock(() -> {
+            long n = 0;
+            for (Map<String, ?> item : items) {
+                write(prepareItem(item));
+                n++;
+            }
+            return n;
+        });
+    }
+
+    /**
+     * @param id a UUIDv7, either case
+     * @return the record, or empty when no file exists for the id
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@link CorruptRecordException} when the
+     *     file is not a valid record
+     */
+    public Optional<StorageRecord> get(String id) {
+        return Optional.ofNullable(RecordFiles.readOrNull(pathForId(id)));
+    }
+
+    /**
+     * @param id a UUIDv7, either case
+     * @return whether a record file exists for the id (no read)
+     * @throws StorageException {@code "Invalid UUIDv7 value."}
+     */
+    public boolean exists(String id) {
+        return Files.exists(pathForId(id));
+    }
+
+    /**
+     * Deletes a record and fsyncs its bucket folder. The bucket folder itself stays.
+     *
+     * @param id a UUIDv7, either case
+     * @return true when a record was deleted, false when none existed
+     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error
+     */
+    public boolean delete(String id) {
+        Path path = pathForId(id);
+        return withWriteLock(() -> {
+            try {
+                return AtomicFiles.deleteDurably(path);
+            } catch (IOException | RuntimeException e) {
+                throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
+            }
+        });
+    }
+
+    /**
+     * @return every record in ascending id order; close the stream
+     * @throws CorruptRecordException from the stream when a record file is corrupt
+     */
+    public Stream<StorageRecord> stream() {
+        return stream(RecordQuery.all());
+    }
+
+    /**
+     * Streams records in ascending id order across all buckets (§9.5). Id filters are applied to
+     * file names before reading; records deleted while streaming are skipped (not errors).
+     *
+     * @param query filters, limit and error handler
+     * @return a lazy stream; close it
+     * @throws CorruptRecordException from the stream for a corrupt file, unless the query has an
+     *     error handler, which then receives it and the file is skipped
+     */
+    public Stream<StorageRecord> stream(RecordQuery query) {
+        List<RecordListing.Entry> entries = RecordListing.list(dataDir);
+        Iterator<StorageRecord> it = new RecordIterator(entries.iterator(), query);
+        Stream<StorageRecord> s = StreamSupport.stream(
+                Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
+        return query.limit() > 0 ? s.limit(query.limit()) : s;
+    }
+
+    /**
+     * @return the ids of all record files in ascending order, from file names only (no file is
+     *     read); names that are not valid UUIDv7s are left out. Close the stream.
+     */
+    public Stream<String> ids() {
+        return RecordListing.list(dataDir).stream().map(RecordListing.Entry::id).filter(UuidV7::isValid);
+    }
+
+    /**
+     * @return the number of record files with a valid UUIDv7 name (no file is read)
+     */
+    public long count() {
+        try (Stream<String> ids = ids()) {
+            return ids.count();
+        }
+    }
+
+    /**
+     * @param id a UUIDv7, either case
+     * @return {@code <collection>/data/<bucket>/<id>.jsonc} for the lowercase id; the disk is not touched
+     * @throws StorageException {@code "Invalid UUIDv7 value."}
+     */
+    public Path pathForId(String id) {
+        String lower = UuidV7.normalize(id);
+        return dataDir.resolve(lower.substring(24, 26)).resolve(lower + RecordFiles.EXTENSION);
+    }
+
+    /**
+     * Imports a JSONL file under one lock hold (§9.8). Each non-blank line is a JSON object: either an
+     * envelope {@code {"id":..., "data":{...}}} or bare data (given a new id); top-level keys that look
+     * like integers are dropped; a JSON array becomes an empty record. Records are written in
+     * canonical form (the original copies envelope lines verbatim).
+     *
+     * @param file the JSONL file, UTF-8, {@code \n} or {@code \r\n} line ends
+     * @return the number of records written
+     * @throws StorageException {@code "Could not open JSONL import file: <path>"}; for a bad row a message
+     *     naming the file and line ({@code "JSONL import rows must be objects."}, invalid JSON); rows
+     *     before a bad one stay written
+     */
+    public long importJsonl(Path file) {
+        BufferedReader reader;
+        try {
+            reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not open JSONL import file: " + file, e);
+        }
+        try (reader) {
+            return withWriteLock(() -> {
+                long n = 0;
+                long lineNo = 0;
+                try {
+                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                        lineNo++;
+                        if (line.isBlank()) {
+                            continue;
+                        }
+                        write(prepareItem(importRow(line, file, lineNo)));
+                        n++;
+                    }
+                } catch (IOException e) {
+                    throw new StorageException("Could not read JSONL import file: " + file + " at line " + lineNo, e);
+                }
+                return n;
+            });
+        } catch (IOException e) {
+            throw new StorageException("Could not close JSONL import file: " + file, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, ?> importRow(String line, Path file, long lineNo) {
+        Object row;
+        try {
+            row = Jsonc.decodeStrict(line);
+        } catch (StorageException e) {
+            throw new StorageException("Invalid JSONL row in import file " + file + " at line " + lineNo + ": "
+                    + e.getMessage(), e);
+        }
+        if (row instanceof List<?>) {
+            return Map.of();
+        }
+        if (!(row instanceof Map<?, ?> map)) {
+            String preview = line.length() > IMPORT_LINE_PREVIEW ? line.substring(0, IMPORT_LINE_PREVIEW) + "…" : line;
+            throw new StorageException("JSONL import rows must be objects. File " + file + " line " + lineNo + ": "
+                    + preview);
+        }
+        Map<String, Object> cleaned = (Map<String, Object>) map;
+        cleaned.keySet().removeIf(DocStore::isIntegerLikeKey);
+        return cleaned;
+    }
+
+    private static boolean isIntegerLikeKey(String key) {
+        return key.matches("0|-?[1-9][0-9]{0,18}") && parsesAsLong(key);
+    }
+
+    private static boolean parsesAsLong(String key) {
+        try {
+            Long.parseLong(key);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Exports every record as one JSONL line {@code {"id":"<id>","data":{...}}\n}, in id order
+     * (§9.7). The export is a consistent snapshot (writers wait while it runs) and atomic: it is
+     * written to a temp file, fsynced and renamed over the target.
+     *
+     * @param file the target; its folder is created when missing
+     * @return the number of records exported
+     * @throws StorageException {@code "Could not open JSONL export file: <path>"} (e.g. the target is a
+     *     directory); a corrupt record aborts the export and leaves the target unchanged
+     */
+    public long exportJsonl(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new StorageException("Could not open JSONL export file: " + file + " is a directory");
+        }
+        Path target = file.toAbsolutePath();
+        AtomicFiles.ensureDirectory(target.getParent());
+        Path temp = target.resolveSibling("." + target.getFileName() + "." + writerPrefix + "."
+                + tempCounter.incrementAndGet() + ".tmp");
+        return withWriteLock(() -> {
+            long n = 0;
+            try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp,
+                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 20);
+                    Stream<StorageRecord> records = stream()) {
+                for (Iterator<StorageRecord> it = records.iterator(); it.hasNext(); ) {
+                    StorageRecord r = it.next();
+                    out.write(CanonicalJson.recordBytes(r.id(), r.data()));
+                    n++;
+                }
+            } catch (IOException | RuntimeException e) {
+                AtomicFiles.deleteQuietly(temp);
+                if (e instanceof StorageException se) {
+                    throw se;
+                }
+                throw new StorageException("Could not open JSONL export file: " + file, e);
+            }
+            try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            } catch (IOException e) {
+                AtomicFiles.deleteQuietly(temp);
+                throw new StorageException("Could not sync JSONL export file: " + temp, e);
+            }
+            AtomicFiles.moveAtomic(temp, target);
+            return n;
+        });
+    }
+
+    /**
+     * Reads and validates every record file (§11). No lock is taken; files deleted meanwhile are
+     * not counted.
+     *
+     * @return records, bytes, corrupt files and index definitions
+     */
+    public StoreStats stats() {
+        long records = 0;
+        long bytes = 0;
+        long corrupt = 0;
+        for (RecordListing.Entry entry : RecordListing.list(dataDir)) {
+            byte[] content;
+            try {
+                content = Files.readAllBytes(entry.path());
+            } catch (NoSuchFileException vanished) {
+                continue;
+            } catch (IOException e) {
+                corrupt++;
+                continue;
+            }
+            bytes += content.length;
+            try {
+                RecordFiles.decode(entry.path(), content);
+                records++;
+            } catch (StorageException e) {
+                corrupt++;
+            }
+        }
+        return new StoreStats(records, bytes, corrupt, indexDefinitionCount());
+    }
+
+    private int indexDefinitionCount() {
+        Path manifest = collectionRoot.resolve(".storh").resolve("indexes").resolve("manifest.jsonc");
+        try {
+            Object fields = Jsonc.decodeObject(Files.readAllBytes(manifest)).get("fields");
+            return fields instanceof List<?> list ? list.size() : 0;
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException | StorageException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Removes this instance's writer marker and releases its hold on the lock file. Further writes
+     * fail; reads still work.
+     */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (markerRegistered) {
+                AtomicFiles.deleteQuietly(marker);
+                AtomicFiles.syncDirectory(marker.getParent());
+            }
+            if (lock != null) {
+                lock.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DocStore[" + collectionRoot + "]";
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    private record Prepared(String id, byte[] bytes, Map<String, Object> data) {
+        StorageRecord record() {
+            return new StorageRecord(id, data);
+        }
+    }
+
+    private Prepared prepare(Map<String, ?> data, String id) {
+        if (data == null) {
+            throw new StorageException("Record data must not be null" + (id == null ? "." : " (id " + id + ")."));
+        }
+        String resolved;
+        if (id != null) {
+            resolved = UuidV7.normalize(id);
+        } else if (options.idGenerator() != null) {
+            String generated = options.idGenerator().get();
+            if (!UuidV7.isValid(generated)) {
+                throw new StorageException("Invalid UUIDv7 value from the id generator: \"" + generated + "\"");
+            }
+            resolved = generated.toLowerCase(Locale.ROOT);
+        } else {
+            resolved = UuidV7.generate();
+        }
+        byte[] bytes;
+        try {
+            bytes = CanonicalJson.recordBytes(resolved, data);
+        } catch (StorageException e) {
+            throw new StorageException("Could not encode record " + resolved + ": " + e.getMessage(), e);
+        }
+        return new Prepared(resolved, bytes, new LinkedHashMap<>(data));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Prepared prepareItem(Map<String, ?> item) {
+        if (item == null) {
+            throw new StorageException("Record rows must not be null.");
+        }
+        Object id = item.get("id");
+        Object data = item.get("data");
+        Map<String, ?> payload;
+        if (data instanceof Map<?, ?> map) {
+            payload = (Map<String, ?>) map;
+        } else if (data instanceof List<?> list) {
+            payload = RecordFiles.dataOf(list);
+        } else {
+            payload = item;
+        }
+        return prepare(payload, id instanceof String s ? s : null);
+    }
+
+    private void write(Prepared p) {
+        String bucket = p.id().substring(24, 26);
+        Path dir = dataDir.resolve(bucket);
+        if (!ensuredBuckets.contains(bucket)) {
+            AtomicFiles.ensureDirectory(dir);
+            ensuredBuckets.add(bucket);
+        }
+        Path target = dir.resolve(p.id() + RecordFiles.EXTENSION);
+        Path temp = dir.resolve("." + writerPrefix + "." + tempCounter.incrementAndGet() + ".tmp");
+        try {
+            AtomicFiles.writeVia(temp, target, p.bytes());
+        } catch (StorageException e) {
+            if (Files.isDirectory(dir)) {
+                throw e;
+            }
+            // The bucket was removed behind our back (§14.23): create it again and retry once.
+            AtomicFiles.ensureDirectory(dir);
+            AtomicFiles.writeVia(temp, target, p.bytes());
+        }
+    }
+
+    private <T> T withWriteLock(Supplier<T> action) {
+        CollectionLock l = lock();
+        l.lock(options.lockTimeout());
+        try {
+            if (!markerRegistered) {
+                registerMarker();
+            }
+            return action.get();
+        } finally {
+            l.unlock();
+        }
+    }
+
+    private CollectionLock lock() {
+        CollectionLock l = lock;
+        if (l != null) {
+            return l;
+        }
+        synchronized (lifecycle) {
+            if (closed) {
+                throw new StorageException("DocStore is closed: " + collectionRoot);
+            }
+            if (lock == null) {
+                AtomicFiles.ensureDirectory(lockFile.getParent());
+                lock = CollectionLock.open(lockFile);
+            }
+            return lock;
+        }
+    }
+
+    private void registerMarker() {
+        synchronized (lifecycle) {
+            if (!markerRegistered) {
+                WriterMarkers.register(marker);
+                markerRegistered = true;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    private static final class RecordIterator implements Iterator<StorageRecord> {
+        private final Iterator<RecordListing.Entry> entries;
+        private final RecordQuery query;
+        private StorageRecord next;
+
+        RecordIterator(Iterator<RecordListing.Entry> entries, RecordQuery query) {
+            this.entries = entries;
+            this.query = query;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && entries.hasNext()) {
+                RecordListing.Entry entry = entries.next();
+                if (!query.matchesId(entry.id())) {
+                    continue;
+                }
+                StorageRecord record;
+                try {
+                    record = RecordFiles.readOrNull(entry.path());
+                } catch (StorageException e) {
+                    if (query.errorHandler() == null) {
+                        throw e;
+                    }
+                    query.errorHandler().accept(entry.id(), e);
+                    continue;
+                }
+                if (record != null && query.matchesData(record.data())) {
+                    next = record;
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public StorageRecord next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            StorageRecord r = next;
+            next = null;
+            return r;
+        }
+    }
+}

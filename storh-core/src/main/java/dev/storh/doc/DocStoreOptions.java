@@ -1,0 +1,95 @@
+package dev.storh.doc;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Immutable options of a {@link DocStore}, built with {@link #builder()}; all defaults live here.
+ *
+ * <pre>
+ * DocStoreOptions.builder().lockTimeout(Duration.ofSeconds(5)).idGenerator(myIds).build()
+ * </pre>
+ *
+ * @see DocStore#open(java.nio.file.Path, String, DocStoreOptions)
+ */
+public final class DocStoreOptions {
+
+    /** Default longest wait for the collection write lock. */
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final DocStoreOptions DEFAULTS = builder().build();
+
+    private final Supplier<String> idGenerator;
+    private final Duration lockTimeout;
+
+    private DocStoreOptions(Builder b) {
+        this.idGenerator = b.idGenerator;
+        this.lockTimeout = b.lockTimeout;
+    }
+
+    /**
+     * @return the default options: UUIDv7 ids, a 30-second lock timeout
+     */
+    public static DocStoreOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * @return a builder holding the defaults
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * @return the custom id generator, or {@code null} for the built-in UUIDv7 generator
+     */
+    public Supplier<String> idGenerator() {
+        return idGenerator;
+    }
+
+    /**
+     * @return the longest wait for the collection write lock; negative means no limit
+     */
+    public Duration lockTimeout() {
+        return lockTimeout;
+    }
+
+    /** Builds {@link DocStoreOptions}; each setter checks its argument at once. */
+    public static final class Builder {
+        private Supplier<String> idGenerator;
+        private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+
+        private Builder() {
+        }
+
+        /**
+         * @param generator supplies ids for records put without one; each id is validated as a UUIDv7
+         * @return this builder
+         * @throws NullPointerException when {@code generator} is null
+         */
+        public Builder idGenerator(Supplier<String> generator) {
+            this.idGenerator = Objects.requireNonNull(generator, "idGenerator");
+            return this;
+        }
+
+        /**
+         * @param timeout the longest wait for the write lock before a {@code LockTimeoutException};
+         *     a negative duration waits without limit, as the original does
+         * @return this builder
+         * @throws NullPointerException when {@code timeout} is null
+         */
+        public Builder lockTimeout(Duration timeout) {
+            this.lockTimeout = Objects.requireNonNull(timeout, "lockTimeout");
+            return this;
+        }
+
+        /**
+         * @return the immutable options
+         */
+        public DocStoreOptions build() {
+            return new DocStoreOptions(this);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.storh.doc;
+
+import dev.storh.CorruptRecordException;
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.id.UuidV7;
+import dev.storh.json.Jsonc;
+import dev.storh.json.JsoncSyntaxException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The record file format ({@code spec/docstore.md} §5): one JSONC object
+ * {@code {"id":"<uuidv7>","data":{...}}} per file, named {@code <id>.jsonc}. Writers always emit the
+ * canonical compact form ({@code CanonicalJson.recordBytes}); readers accept any JSONC object.
+ *
+ * <p>Reading validates, in order (§5.3): the file is readable; it is a JSONC object; {@code id} (a
+ * string, else empty) is a valid UUIDv7; the id equals the file name without {@code .jsonc}, byte
+ * for byte. {@code data} is the {@code data} member when it is an object or array, else empty.
+ */
+final class RecordFiles {
+
+    static final String EXTENSION = ".jsonc";
+
+    private RecordFiles() {
+    }
+
+    /**
+     * @param file the record file
+     * @return the record, or {@code null} when the file does not exist
+     * @throws StorageException {@code "Could not read storage file: <path>"} on an I/O error
+     * @throws CorruptRecordException when the content fails validation
+     */
+    static StorageRecord readOrNull(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StorageException("Could not read storage file: " + file, e);
+        }
+        return decode(file, bytes);
+    }
+
+    /**
+     * @param file where the bytes came from (its name is the expected id)
+     * @param bytes the file content
+     * @return the validated record
+     * @throws CorruptRecordException when the content fails validation
+     */
+    static StorageRecord decode(Path file, byte[] bytes) {
+        Map<String, Object> envelope;
+        try {
+            envelope = Jsonc.decodeObject(bytes);
+        } catch (JsoncSyntaxException e) {
+            throw new CorruptRecordException("Invalid JSONC storage file: " + file + " (" + e.getMessage() + ")", file, e);
+        } catch (StorageException e) {
+            throw new CorruptRecordException(e.getMessage() + " Storage file: " + file, file, e);
+        }
+        Object idValue = envelope.get("id");
+        String id = idValue instanceof String s ? s : "";
+        if (!UuidV7.isValid(id)) {
+            throw new CorruptRecordException("Invalid UUIDv7 value. Storage file: " + file, file, null);
+        }
+        String name = file.getFileName().toString();
+        if (!name.equals(id + EXTENSION)) {
+            throw new CorruptRecordException("Storage record id does not match its path: id " + id + ", file " + file,
+                    file, null);
+        }
+        return new StorageRecord(id, dataOf(envelope.get("data")));
+    }
+
+    /** The data member as the original sees it: objects as-is, lists keyed "0".."n-1", else empty. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> dataOf(Object data) {
+        if (data instanceof Map<?, ?> map) {
+            return (Map<String, Object>) map;
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        if (data instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                result.put(Integer.toString(i), list.get(i));
+            }
+        }
+        return result;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Lists the record files of a collection in id order ({@code spec/docstore.md} §9.5): every
+ * {@code *.jsonc} file at any depth under {@code data/} (the 256 buckets, or anywhere a copy put
+ * them), hidden names included, temp files excluded, sorted by base name as one list so that
+ * buckets merge back into id order.
+ *
+ * <p>Only names are read: files in bucket folders are not stat-ed, so listing 171k records costs
+ * one directory read per bucket.
+ */
+final class RecordListing {
+
+    /** A record file found on disk: its base name (the id it claims) and its path. */
+    record Entry(String id, Path path) {
+    }
+
+    private RecordListing() {
+    }
+
+    /**
+     * @param dataDir the collection's {@code data/} folder; missing means empty
+     * @return entries sorted by id (bytewise for ASCII names); when two folders hold the same name,
+     *     the one in the expected bucket wins
+     * @throws StorageException when a folder cannot be listed
+     */
+    static List<Entry> list(Path dataDir) {
+        List<Entry> entries = new ArrayList<>();
+        collect(dataDir, entries, 0);
+        entries.sort(Comparator.comparing(Entry::id));
+        // Drop duplicate names, preferring the file in its own bucket.
+        List<Entry> unique = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            int last = unique.size() - 1;
+            if (last >= 0 && unique.get(last).id().equals(e.id())) {
+                if (inOwnBucket(e)) {
+                    unique.set(last, e);
+                }
+                continue;
+            }
+            unique.add(e);
+        }
+        return unique;
+    }
+
+    private static boolean inOwnBucket(Entry e) {
+        Path parent = e.path().getParent();
+        return e.id().length() >= 26 && parent != null
+                && parent.getFileName().toString().equals(e.id().substring(24, 26));
+    }
+
+    private static void collect(Path dir, List<Entry> out, int depth) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path child : stream) {
+                String name = child.getFileName().toString();
+                if (name.endsWith(RecordFiles.EXTENSION)) {
+                    if (depth > 0 || Files.isRegularFile(child)) {
+                        out.add(new Entry(name.substring(0, name.length() - RecordFiles.EXTENSION.length()), child));
+                    }
+                } else if (!name.endsWith(".tmp") && Files.isDirectory(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    collect(child, out, depth + 1);
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            // A missing data folder (or bucket removed while listing) holds no records.
+        } catch (IOException e) {
+            throw new StorageException("Could not list storage folder: " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.storh.doc;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The result of {@link DocStore#stats()} ({@code spec/docstore.md} §11), e.g.
+ * {@code {"records":3000,"bytes":655976,"corrupt":0,"indexes":5}}.
+ *
+ * @param records valid record files
+ * @param bytes total size of all record files in bytes, corrupt ones included
+ * @param corrupt record files that fail validation (§5.3)
+ * @param indexes index field definitions in the collection's index manifest
+ */
+public record StoreStats(long records, long bytes, long corrupt, int indexes) {
+
+    /**
+     * @return the spec's JSON shape, keys in the original's order
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("records", records);
+        map.put("bytes", bytes);
+        map.put("corrupt", corrupt);
+        map.put("indexes", (long) indexes);
+        return map;
+    }
+}

@@ -1,0 +1,241 @@
+package dev.storh.fs;
+
+import dev.storh.StorageException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HexFormat;
+
+/**
+ * Crash-safe file writing ({@code spec/docstore.md} §6): a new version is written to a temp file
+ * in the target's own folder, fsynced, renamed over the target, and then the folder is fsynced,
+ * so after a crash the target holds either the old or the new bytes, never a torn mix. A failed
+ * write removes its temp file. Folders created on the way are fsynced together with their parents,
+ * so a power loss cannot drop a fresh folder with its first file (the original's weak spot §14.7).
+ *
+ * <p>Stateless and thread-safe. All failures are {@link StorageException}s naming the path.
+ */
+public final class AtomicFiles {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private AtomicFiles() {
+    }
+
+    /**
+     * Atomically replaces {@code target} with {@code bytes}, using the temp name
+     * {@code .<file name>.<12 hex>.tmp} in the same folder (§6.2).
+     *
+     * @param target the file to write; its folder is created when missing
+     * @param bytes the complete new content
+     * @throws StorageException on any failure; the temp file is removed and the target unchanged
+     */
+    public static void writeAtomic(Path target, byte[] bytes) {
+        byte[] random = new byte[6];
+        RANDOM.nextBytes(random);
+        Path parent = parentOf(target);
+        ensureDirectory(parent);
+        Path temp = parent.resolve("." + target.getFileName() + "." + HexFormat.of().formatHex(random) + ".tmp");
+        writeVia(temp, target, bytes);
+    }
+
+    /**
+     * Writes {@code bytes} to {@code temp}, fsyncs it, renames it to {@code target} and fsyncs the
+     * target's folder (§6.1 steps 2–5). Both paths must be in the same, existing folder.
+     *
+     * @param temp the temp file to create (truncated if present)
+     * @param target the file to replace
+     * @param bytes the complete new content
+     * @throws StorageException {@code "Could not open temporary storage file for writing: <temp>"},
+     *     {@code "Could not write storage file: <temp>"}, {@code "Could not sync storage file: <temp>"}
+     *     or {@code "Could not atomically replace storage file: <target>"}; the temp file is removed
+     */
+    public static void writeVia(Path temp, Path target, byte[] bytes) {
+        writeSynced(temp, bytes);
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp);
+            throw new StorageException("Could not atomically replace storage file: " + target, e);
+        }
+        syncDirectory(parentOf(target));
+    }
+
+    /**
+     * Creates or truncates {@code temp}, writes all bytes and fsyncs the file; on failure the file
+     * is removed.
+     *
+     * @param temp the file to write
+     * @param bytes the content
+     * @throws StorageException naming the file
+     */
+    public static void writeSynced(Path temp, byte[] bytes) {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not open temporary storage file for writing: " + temp, e);
+        }
+        String step = "write";
+        try (channel) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
+                    throw new IOException("write made no progress");
+                }
+            }
+            step = "sync";
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp);
+            throw new StorageException("Could not " + step + " storage file: " + temp, e);
+        }
+    }
+
+    /**
+     * Appends bytes to a file and fsyncs it (§6.2 {@code append}).
+     *
+     * @param path the file, created when missing (its folder too)
+     * @param bytes what to append; empty writes nothing
+     * @throws StorageException {@code "Could not open storage file for appending: <path>"} or a write error
+     */
+    public static void append(Path path, byte[] bytes) {
+        ensureDirectory(parentOf(path));
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not open storage file for appending: " + path, e);
+        }
+        try (channel) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not write storage file: " + path, e);
+        }
+    }
+
+    /**
+     * Creates a folder and its missing parents, then fsyncs each new folder's parent so the new
+     * entries survive a power loss.
+     *
+     * @param dir the folder
+     * @return whether anything was created
+     * @throws StorageException {@code "Could not create storage directory: <dir>"}, e.g. when a
+     *     regular file stands where a folder is needed
+     */
+    public static boolean ensureDirectory(Path dir) {
+        if (Files.isDirectory(dir)) {
+            return false;
+        }
+        Deque<Path> missing = new ArrayDeque<>();
+        for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
+            missing.push(p);
+        }
+        boolean created = false;
+        while (!missing.isEmpty()) {
+            Path p = missing.pop();
+            try {
+                Files.createDirectory(p);
+                created = true;
+                syncDirectory(parentOf(p));
+            } catch (FileAlreadyExistsException e) {
+                if (!Files.isDirectory(p)) {
+                    throw new StorageException("Could not create storage directory: " + dir
+                            + " (not a directory: " + p + ")", e);
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new StorageException("Could not create storage directory: " + dir, e);
+            }
+        }
+        if (created) {
+            syncDirectory(dir);
+        }
+        return created;
+    }
+
+    /**
+     * Best-effort fsync of a folder; never throws (a missing folder is fine), as in §6.2.
+     *
+     * @param dir the folder
+     */
+    public static void syncDirectory(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | RuntimeException ignored) {
+            // Some platforms cannot open or sync folders; the rename itself is still atomic.
+        }
+    }
+
+    /**
+     * Moves a file within one file system atomically, then fsyncs both folders.
+     *
+     * @param source the file to move
+     * @param target the new name (replaced if present)
+     * @throws StorageException naming both paths
+     */
+    public static void moveAtomic(Path source, Path target) {
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new StorageException("Could not atomically move " + source + " to " + target
+                    + ": not on one file system", e);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not atomically move " + source + " to " + target, e);
+        }
+        syncDirectory(parentOf(target));
+        syncDirectory(parentOf(source));
+    }
+
+    /**
+     * @param path a file to remove
+     * @return whether it existed and was removed; errors are swallowed
+     */
+    public static boolean deleteQuietly(Path path) {
+        try {
+            return Files.deleteIfExists(path);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes a file and fsyncs its folder.
+     *
+     * @param path the file
+     * @return false when it did not exist
+     * @throws IOException when it exists and cannot be removed
+     */
+    public static boolean deleteDurably(Path path) throws IOException {
+        try {
+            Files.delete(path);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+        syncDirectory(parentOf(path));
+        return true;
+    }
+
+    private static Path parentOf(Path p) {
+        Path parent = p.toAbsolutePath().getParent();
+        return parent == null ? p.toAbsolutePath() : parent;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.storh.fs;
+
+import dev.storh.LockTimeoutException;
+import dev.storh.StorageException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The write lock of one collection ({@code spec/docstore.md} §8): an in-process
+ * {@link ReentrantLock} that orders the threads of this JVM, then {@code flock(2)} {@code LOCK_EX}
+ * on the collection's {@code .storh/write.lock} that orders processes, the PHP original included.
+ *
+ * <p>One lock and one open lock file exist per collection path per JVM, shared by every store
+ * instance on that collection (reference counted), so two instances in one JVM never deadlock on
+ * each other's {@code flock}. Re-entrant per thread: nested {@link #lock} calls only count. Unlike
+ * the original, waiting is bounded by a timeout (§14.2).
+ */
+public final class CollectionLock implements AutoCloseable {
+
+    private static final Map<Path, Shared> OPEN = new HashMap<>();
+
+    private final Shared shared;
+    private boolean closed;
+
+    private CollectionLock(Shared shared) {
+        this.shared = shared;
+    }
+
+    /**
+     * Opens the shared lock for a lock file; call {@link #close()} when the store closes.
+     *
+     * @param lockFile {@code <collection>/.storh/write.lock}; its folder must exist
+     * @return a handle on the JVM-wide lock for that file
+     * @throws StorageException {@code "Could not open DocStore collection lock: <path>"}, e.g. when the
+     *     lock file is a directory
+     */
+    public static CollectionLock open(Path lockFile) {
+        Path key = lockFile.toAbsolutePath().normalize();
+        synchronized (OPEN) {
+            Shared shared = OPEN.get(key);
+            if (shared == null) {
+                if (Files.isDirectory(key)) {
+                    throw new StorageException("Could not open DocStore collection lock: " + key + " is a directory");
+                }
+                try {
+                    shared = new Shared(key, Flock.open(key));
+                } catch (IOException | RuntimeException | LinkageError e) {
+                    throw new StorageException("Could not open DocStore collection lock: " + key, e);
+                }
+                OPEN.put(key, shared);
+            }
+            shared.references++;
+            return new CollectionLock(shared);
+        }
+    }
+
+    /**
+     * Takes the lock, waiting at most {@code timeout} in total.
+     *
+     * @param timeout the longest wait; {@code null} or negative waits without limit
+     * @throws LockTimeoutException when the lock stayed held by another thread or process
+     * @throws StorageException {@code "Could not lock DocStore collection: <path>"} on a lock error
+     */
+    public void lock(Duration timeout) {
+        long deadline = timeout == null || timeout.isNegative() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        ReentrantLock threads = shared.threads;
+        try {
+            if (deadline == Long.MAX_VALUE) {
+                threads.lockInterruptibly();
+            } else if (!threads.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                throw new LockTimeoutException(shared.path, timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageException("Interrupted while waiting for DocStore collection lock: " + shared.path, e);
+        }
+        if (threads.getHoldCount() > 1) {
+            return;
+        }
+        try {
+            long pauseMs = 1;
+            while (!shared.flock.tryLockExclusive()) {
+                if (System.nanoTime() >= deadline) {
+                    throw new LockTimeoutException(shared.path, timeout);
+                }
+                Thread.sleep(Math.min(pauseMs, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                pauseMs = Math.min(pauseMs * 2, 25);
+            }
+        } catch (InterruptedException e) {
+            threads.unlock();
+            Thread.currentThread().interrupt();
+            throw new StorageException("Interrupted while waiting for DocStore collection lock: " + shared.path, e);
+        } catch (IOException e) {
+            threads.unlock();
+            throw new StorageException("Could not lock DocStore collection: " + shared.path, e);
+        } catch (RuntimeException e) {
+            threads.unlock();
+            throw e;
+        }
+    }
+
+    /**
+     * Releases one level of the lock; the outermost release also releases {@code flock}.
+     *
+     * @throws IllegalMonitorStateException when the calling thread does not hold the lock
+     */
+    public void unlock() {
+        ReentrantLock threads = shared.threads;
+        if (!threads.isHeldByCurrentThread()) {
+            throw new IllegalMonitorStateException("DocStore collection lock not held: " + shared.path);
+        }
+        try {
+            if (threads.getHoldCount() == 1) {
+                shared.flock.unlock();
+            }
+        } catch (IOException e) {
+            throw new StorageException("Could not unlock DocStore collection: " + shared.path, e);
+        } finally {
+            threads.unlock();
+        }
+    }
+
+    /**
+     * @return whether the calling thread holds the lock
+     */
+    public boolean isHeldByCurrentThread() {
+        return shared.threads.isHeldByCurrentThread();
+    }
+
+    /**
+     * @return the lock file
+     */
+    public Path path() {
+        return shared.path;
+    }
+
+    /** Drops this handle; the lock file is closed when the last handle for it closes. */
+    @Override
+    public void close() {
+        synchronized (OPEN) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (--shared.references == 0) {
+                OPEN.remove(shared.path);
+                shared.flock.close();
+            }
+        }
+    }
+
+    private static final class Shared {
+        final Path path;
+        final Flock flock;
+        final ReentrantLock threads = new ReentrantLock();
+        int references;
+
+        Shared(Path path, Flock flock) {
+            this.path = path;
+            this.flock = flock;
+        }
+    }
+}

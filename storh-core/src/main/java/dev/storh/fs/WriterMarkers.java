@@ -1,0 +1,220 @@
+package dev.storh.fs;
+
+import dev.storh.StorageException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Writer markers and the orphan temp-file sweep ({@code spec/docstore.md} §7).
+ *
+ * <p>Every writing store instance has a <em>writer prefix</em> {@code <pid>.<8 hex>}; it names its
+ * marker {@code <collection>/.storh/writers/<prefix>} (an empty file that exists while the instance
+ * may write) and its record temp files {@code .<prefix>.<n>.tmp}. These are exactly the original's
+ * shapes, so a PHP sweep attributes our temp files to a live owner and leaves them alone.
+ *
+ * <p>A marker whose process is gone means a writer crashed and may have left temp files: only then
+ * does opening a store sweep the collection (constant-time open otherwise). Liveness uses
+ * {@link ProcessHandle} (a live process of another user counts as alive, unlike the original's
+ * {@code kill(0)}) and also treats a process that started after the marker was written as a reused
+ * pid, i.e. dead (§14.8). Stateless and thread-safe.
+ */
+public final class WriterMarkers {
+
+    /** Age after which a temp file without a live owner pid is an orphan (§7). */
+    public static final Duration ORPHAN_TEMP_AGE = Duration.ofSeconds(60);
+
+    private static final long OWN_PID = ProcessHandle.current().pid();
+    private static final Pattern MARKER = Pattern.compile("^(\\d+)\\..*");
+    private static final Pattern OWNED_TEMP = Pattern.compile("^\\.(\\d+)\\.[0-9a-f]+\\.\\d+\\.tmp$");
+    private static final Duration START_SLACK = Duration.ofSeconds(2);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private WriterMarkers() {
+    }
+
+    /**
+     * @return a fresh writer prefix {@code <pid>.<8 lowercase hex>}
+     */
+    public static String newWriterPrefix() {
+        byte[] random = new byte[4];
+        RANDOM.nextBytes(random);
+        return OWN_PID + "." + HexFormat.of().formatHex(random);
+    }
+
+    /**
+     * @param collectionRoot a collection folder
+     * @return its {@code .storh/writers} folder
+     */
+    public static Path writersDirectory(Path collectionRoot) {
+        return collectionRoot.resolve(".storh").resolve("writers");
+    }
+
+    /**
+     * Creates this instance's marker (an empty file) and fsyncs its folder.
+     *
+     * @param marker the marker path
+     * @throws StorageException {@code "Could not register storage writer marker: <path>"}
+     */
+    public static void register(Path marker) {
+        try {
+            AtomicFiles.ensureDirectory(marker.getParent());
+            if (!Files.exists(marker)) {
+                Files.createFile(marker);
+                AtomicFiles.syncDirectory(marker.getParent());
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not register storage writer marker: " + marker, e);
+        }
+    }
+
+    /**
+     * Lists the markers of crashed writers in a collection.
+     *
+     * @param collectionRoot a collection folder
+     * @return markers whose name does not start with {@code <digits>.} or whose process is not alive;
+     *     empty when there is no {@code .storh/writers} folder
+     */
+    public static List<Path> staleMarkers(Path collectionRoot) {
+        Path dir = writersDirectory(collectionRoot);
+        List<Path> stale = new ArrayList<>();
+        try (DirectoryStream<Path> markers = Files.newDirectoryStream(dir)) {
+            for (Path marker : markers) {
+                Matcher m = MARKER.matcher(marker.getFileName().toString());
+                if (!m.matches() || !isAlive(parsePid(m.group(1)), mtime(marker))) {
+                    stale.add(marker);
+                }
+            }
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new StorageException("Could not list storage writer markers: " + dir, e);
+        }
+        return stale;
+    }
+
+    /**
+     * The open-time check (§7): when {@code .storh/writers/} is missing, sweep the whole collection
+     * and create it; when a stale marker exists, sweep and then delete the stale markers; otherwise
+     * do nothing else.
+     *
+     * @param collectionRoot the collection folder, created when missing
+     * @return the number of temp files removed
+     * @throws StorageException when the writers folder cannot be created
+     */
+    public static int sweepOnOpen(Path collectionRoot) {
+        Path dir = writersDirectory(collectionRoot);
+        if (!Files.isDirectory(dir)) {
+            int removed = Files.isDirectory(collectionRoot) ? sweepTempFiles(collectionRoot) : 0;
+            AtomicFiles.ensureDirectory(dir);
+            return removed;
+        }
+        List<Path> stale = staleMarkers(collectionRoot);
+        if (stale.isEmpty()) {
+            return 0;
+        }
+        int removed = sweepTempFiles(collectionRoot);
+        stale.forEach(AtomicFiles::deleteQuietly);
+        AtomicFiles.syncDirectory(dir);
+        return removed;
+    }
+
+    /**
+     * Removes orphan temp files under a folder, recursively, not following symbolic links. A
+     * candidate's name starts with {@code .} and ends with {@code .tmp}; a record temp
+     * {@code .<pid>.<hex>.<n>.tmp} is removed when its owner process is dead, any other candidate
+     * when it is at least {@link #ORPHAN_TEMP_AGE} old.
+     *
+     * @param dir the folder to sweep; a missing folder is fine
+     * @return the number of files removed
+     */
+    public static int sweepTempFiles(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int[] removed = {0};
+        Instant orphanBefore = Instant.now().minus(ORPHAN_TEMP_AGE);
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    String name = file.getFileName().toString();
+                    if (!name.startsWith(".") || !name.endsWith(".tmp") || !attrs.isRegularFile()) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    Matcher owned = OWNED_TEMP.matcher(name);
+                    boolean orphan = owned.matches()
+                            ? !isAlive(parsePid(owned.group(1)), attrs.lastModifiedTime())
+                            : !attrs.lastModifiedTime().toInstant().isAfter(orphanBefore);
+                    if (orphan && AtomicFiles.deleteQuietly(file)) {
+                        removed[0]++;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException exc) {
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new StorageException("Could not sweep temporary files under: " + dir, e);
+        }
+        return removed[0];
+    }
+
+    /**
+     * @param pid a process id
+     * @param since when the pid's marker or temp file was last written, or {@code null}
+     * @return whether a process with that pid runs and started before {@code since} (plus two
+     *     seconds of slack); this JVM's own pid is always alive
+     */
+    public static boolean isAlive(long pid, FileTime since) {
+        if (pid == OWN_PID) {
+            return true;
+        }
+        if (pid < 1 || pid > Integer.MAX_VALUE) {
+            return false;
+        }
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isEmpty() || !handle.get().isAlive()) {
+            return false;
+        }
+        if (since == null) {
+            return true;
+        }
+        Optional<Instant> started = handle.get().info().startInstant();
+        return started.isEmpty() || !started.get().isAfter(since.toInstant().plus(START_SLACK));
+    }
+
+    private static long parsePid(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException tooLong) {
+            return -1;
+        }
+    }
+
+    private static FileTime mtime(Path p) {
+        try {
+            return Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package dev.storh.json;
+
+import dev.storh.StorageException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.core.io.NumberOutput;
+
+/**
+ * Writes the JSON model as canonical JSON, byte for byte as the original does
+ * ({@code spec/docstore.md} §3.3), so that files written by either implementation are identical.
+ *
+ * <ul>
+ *   <li>Compact: no whitespace; pretty: 4-space indent, {@code "key": value}, empty containers inline.
+ *       Both end with exactly one {@code \n}.</li>
+ *   <li>Strings: {@code "} and {@code \} escaped, {@code \b \f \n \r \t}, other controls as
+ *       {@code &#92;u00XX} (lowercase hex), U+2028/U+2029 escaped; everything else raw UTF-8, including
+ *       {@code /} and non-ASCII.</li>
+ *   <li>Integers plain; doubles with the shortest round-trip digits, positional for decimal
+ *       exponents −5 &lt; e &lt; 17 with a mandatory fraction ({@code 1.0}, {@code -0.0}), else
+ *       {@code 1.0e+17} / {@code 1.5e-7}.</li>
+ * </ul>
+ *
+ * Values that cannot be encoded (NaN, infinities, unpaired surrogates, unsupported types, nesting
+ * beyond the limit) throw {@link StorageException} naming the field path, before anything is
+ * written anywhere. Thread-safe (stateless).
+ */
+public final class CanonicalJson {
+
+    /** Deepest nesting accepted when encoding, counting the outermost object as 1. */
+    public static final int MAX_ENCODE_DEPTH = 512;
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private CanonicalJson() {
+    }
+
+    /**
+     * @param object a JSON object in the model
+     * @return compact UTF-8 bytes plus {@code \n}; an empty map is {@code {}\n}
+     * @throws StorageException when a value cannot be encoded
+     */
+    public static byte[] encodeCompact(Map<String, ?> object) {
+        StringBuilder out = new StringBuilder(128);
+        new Writer(out, false, MAX_ENCODE_DEPTH).value(object, 1, "");
+        return out.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param object a JSON object in the model
+     * @return pretty-printed text plus {@code \n}, as used for manifests and metadata
+     * @throws StorageException when a value cannot be encoded
+     */
+    public static String encodePretty(Map<String, ?> object) {
+        StringBuilder out = new StringBuilder(256);
+        new Writer(out, true, MAX_ENCODE_DEPTH).value(object, 1, "");
+        return out.append('\n').toString();
+    }
+
+    /**
+     * The canonical bytes of a record file and of a JSONL export line (§5.1):
+     * {@code {"id":"<id>","data":<compact data>}\n}. Empty data is written {@code []}, as the original
+     * does. The data may nest at most {@code Jsonc.MAX_NESTING_DEPTH - 1} levels, so that the file
+     * can always be read back (the original writes deeper data it can never read, §14.21).
+     *
+     * @param id a valid id (not escaped)
+     * @param data the record data
+     * @return the file bytes
+     * @throws StorageException when a value cannot be encoded or nests too deeply
+     */
+    public static byte[] recordBytes(String id, Map<String, ?> data) {
+        StringBuilder out = new StringBuilder(96 + data.size() * 24);
+        out.append("{\"id\":\"").append(id).append("\",\"data\":");
+        if (data.isEmpty()) {
+            out.append("[]");
+        } else {
+            new Writer(out, false, Jsonc.MAX_NESTING_DEPTH).value(data, 2, "");
+        }
+        return out.append("}\n").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Formats a double the way the original does.
+     *
+     * @param d a finite double
+     * @return e.g. {@code 1.0}, {@code -0.0}, {@code 0.0001}, {@code 1.0e-5}, {@code 1.0e+21}
+     */
+    public static String formatDouble(double d) {
+        String java = NumberOutput.toString(d, true); // shortest round-trip digits (Schubfach)
+        boolean negative = java.charAt(0) == '-';
+        if (negative) {
+            java = java.substring(1);
+        }
+        int e = java.indexOf('E');
+        int exp = e < 0 ? 0 : Integer.parseInt(java.substring(e + 1));
+        String mantissa = e < 0 ? java : java.substring(0, e);
+        int dot = mantissa.indexOf('.');
+        String intPart = dot < 0 ? mantissa : mantissa.substring(0, dot);
+        String fracPart = dot < 0 ? "" : mantissa.substring(dot + 1);
+        String digits = intPart + fracPart;
+        int exponent = exp + intPart.length() - 1; // value = d1.d2d3... x 10^exponent
+        int lead = 0;
+        while (lead < digits.length() - 1 && digits.charAt(lead) == '0') {
+            lead++;
+        }
+        digits = digits.substring(lead);
+        exponent -= lead;
+        int trail = digits.length();
+        while (trail > 1 && digits.charAt(trail - 1) == '0') {
+            trail--;
+        }
+        digits = digits.substring(0, trail);
+        StringBuilder out = new StringBuilder(24);
+        if (negative) {
+            out.append('-');
+        }
+        if (digits.equals("0")) {
+            return out.append("0.0").toString();
+        }
+        if (exponent > -5 && exponent < 17) {
+            if (exponent >= 0) {
+                if (digits.length() <= exponent + 1) {
+                    out.append(digits);
+                    out.append("0".repeat(exponent + 1 - digits.length()));
+                    out.append(".0");
+                } else {
+                    out.append(digits, 0, exponent + 1).append('.').append(digits, exponent + 1, digits.length());
+                }
+            } else {
+                out.append("0.").append("0".repeat(-exponent - 1)).append(digits);
+            }
+        } else {
+            out.append(digits.charAt(0)).append('.');
+            out.append(digits.length() > 1 ? digits.substring(1) : "0");
+            out.append('e').append(exponent < 0 ? '-' : '+').append(Math.abs(exponent));
+        }
+        return out.toString();
+    }
+
+    private static final class Writer {
+        private final StringBuilder out;
+        private final boolean pretty;
+        private final int maxDepth;
+
+        Writer(StringBuilder out, boolean pretty, int maxDepth) {
+            this.out = out;
+            this.pretty = pretty;
+            this.maxDepth = maxDepth;
+        }
+
+        void value(Object v, int depth, String path) {
+            if (v == null) {
+                out.append("null");
+            } else if (v instanceof String s) {
+                string(s, path);
+            } else if (v instanceof Boolean b) {
+                out.append(b.booleanValue() ? "true" : "false");
+            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+                    || v instanceof BigInteger || v instanceof AtomicLong || v instanceof AtomicInteger) {
+                out.append(v);
+            } else if (v instanceof Double d) {
+                number(d, path);
+            } else if (v instanceof Float f) {
+                number(Double.parseDouble(Float.toString(f)), path);
+            } else if (v instanceof BigDecimal bd) {
+                number(bd.doubleValue(), path);
+            } else if (v instanceof Map<?, ?> m) {
+                object(m, depth, path);
+            } else if (v instanceof Collection<?> c) {
+                array(c, depth, path);
+            } else if (v instanceof Object[] a) {
+                array(java.util.Arrays.asList(a), depth, path);
+            } else if (v instanceof Character c) {
+                string(c.toString(), path);
+            } else {
+                throw new StorageException("Cannot encode value of type " + v.getClass().getName()
+                        + " as JSON at field: " + label(path));
+            }
+        }
+
+        private void number(double d, String path) {
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new StorageException("Inf and NaN cannot be JSON encoded, at field: " + label(path));
+            }
+            out.append(formatDouble(d));
+        }
+
+        private void checkDepth(int depth, String path) {
+            if (depth > maxDepth) {
+                throw new StorageException("JSON nesting deeper than " + maxDepth
+                        + " levels cannot be stored, at field: " + label(path));
+            }
+        }
+
+        private void object(Map<?, ?> m, int depth, String path) {
+            checkDepth(depth, path);
+            if (m.isEmpty()) {
+                out.append("{}");
+                return;
+            }
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> entry : m.entrySet()) {
+                if (!(entry.getKey() instanceof String key)) {
+                    throw new StorageException("JSON object keys must be strings, got "
+                            + entry.getKey() + " at field: " + label(path));
+                }
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                newline(depth);
+                String child = path.isEmpty() ? key : path + "." + key;
+                string(key, child);
+                out.append(pretty ? ": " : ":");
+                value(entry.getValue(), depth + 1, child);
+            }
+            newline(depth - 1);
+            out.append('}');
+        }
+
+        private void array(Collection<?> c, int depth, String path) {
+            checkDepth(depth, path);
+            if (c.isEmpty()) {
+                out.append("[]");
+                return;
+            }
+            out.append('[');
+            int i = 0;
+            for (Object item : c) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                newline(depth);
+                value(item, depth + 1, path + "[" + i + "]");
+                i++;
+            }
+            newline(depth - 1);
+            out.append(']');
+        }
+
+        private void newline(int indentLevels) {
+            if (pretty) {
+                out.append('\n');
+                out.append("    ".repeat(Math.max(0, indentLevels)));
+            }
+        }
+
+        private void string(String s, String path) {
+            out.append('"');
+            int n = s.length();
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                switch (c) {
+                    case '"' -> out.append("\\\"");
+                    case '\\' -> out.append("\\\\");
+                    case '\b' -> out.append("\\b");
+                    case '\f' -> out.append("\\f");
+                    case '\n' -> out.append("\\n");
+                    case '\r' -> out.append("\\r");
+                    case '\t' -> out.append("\\t");
+                    case '\u2028' -> out.append("\\u2028");
+                    case '\u2029' -> out.append("\\u2029");
+                    default -> {
+                        if (c < 0x20) {
+                            out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xf]);
+                        } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                            out.append(c).append(s.charAt(++i));
+                        } else if (Character.isSurrogate(c)) {
+                            throw new StorageException("Malformed UTF-8 characters, possibly incorrectly encoded"
+                                    + " (unpaired surrogate) at field: " + label(path));
+                        } else {
+                            out.append(c);
+                        }
+                    }
+                }
+            }
+            out.append('"');
+        }
+
+        private static String label(String path) {
+            return path.isEmpty() ? "(top level)" : path;
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package dev.storh.json;
+
+import dev.storh.StorageException;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads JSON and JSONC documents into the JSON model ({@code spec/docstore.md} §3.1): objects as
+ * {@code LinkedHashMap} (key order kept, the last duplicate key wins), arrays as {@code List},
+ * integers as {@code Long} or {@code BigInteger}, fractions as {@code Double}.
+ *
+ * <p>Every document is parsed strictly first (the fast path for files storh wrote); only on a
+ * syntax error is it parsed again with Jackson's {@code //} and {@code /* *}{@code /} comments and
+ * trailing commas allowed. {@code #} comments, single quotes and unquoted keys stay errors. At most
+ * {@value #MAX_NESTING_DEPTH} nested containers are read. Thread-safe.
+ */
+public final class Jsonc {
+
+    /** Deepest nesting of objects and arrays a document may have, as in the original (§3.4). */
+    public static final int MAX_NESTING_DEPTH = 511;
+
+    static final String NOT_AN_OBJECT = "JSONC document must decode to an object.";
+
+    private static final ObjectReader STRICT;
+    private static final ObjectReader LENIENT;
+
+    static {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                .build();
+        JsonMapper strict = JsonMapper.builder(factory)
+                .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .build();
+        JsonMapper lenient = strict.rebuild()
+                .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
+                .build();
+        STRICT = strict.readerFor(Object.class);
+        LENIENT = lenient.readerFor(Object.class);
+    }
+
+    private Jsonc() {
+    }
+
+    /**
+     * Decodes a document that must be a JSON(C) object.
+     *
+     * @param utf8 the document bytes, UTF-8 without a byte order mark; surrounding whitespace is allowed
+     * @return the object, mutable, keys in document order
+     * @throws StorageException {@code "JSONC document must decode to an object."} when the document is
+     *     an array, a scalar, starts with a BOM, or has a top-level key that looks like an integer
+     *     ({@code "0"}, {@code "-1"}: the original cannot read those, §3.1); {@link JsoncSyntaxException}
+     *     on a syntax error
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> decodeObject(byte[] utf8) {
+        int start = 0;
+        int end = utf8.length;
+        while (start < end && isSpace(utf8[start])) {
+            start++;
+        }
+        while (end > start && isSpace(utf8[end - 1])) {
+            end--;
+        }
+        if (end - start < 2) {
+            throw new StorageException(NOT_AN_OBJECT);
+        }
+        Object value;
+        if (utf8[start] == '{' && utf8[end - 1] == '}') {
+            value = parse(utf8, start, end - start);
+        } else {
+            // Comments around the object are allowed; anything else is not an object.
+            value = parseLenientOnly(utf8, start, end - start);
+        }
+        if (!(value instanceof Map)) {
+            throw new StorageException(NOT_AN_OBJECT);
+        }
+        Map<String, Object> map = (Map<String, Object>) value;
+        for (String key : map.keySet()) {
+            if (isIntegerLike(key)) {
+                throw new StorageException(NOT_AN_OBJECT);
+            }
+        }
+        return map;
+    }
+
+    /**
+     * Decodes any JSON value strictly (no comments), e.g. one JSONL line.
+     *
+     * @param text the JSON text
+     * @return the value in the JSON model
+     * @throws JsoncSyntaxException on a syntax error
+     */
+    public static Object decodeStrict(String text) {
+        try {
+            return STRICT.readValue(text);
+        } catch (JacksonException e) {
+            throw new JsoncSyntaxException("Invalid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static Object parse(byte[] utf8, int offset, int length) {
+        try {
+            return STRICT.readValue(utf8, offset, length);
+        } catch (StreamReadException strictFailure) {
+            return parseLenientOnly(utf8, offset, length);
+        } catch (JacksonException e) {
+            throw new JsoncSyntaxException("Invalid JSONC document: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static Object parseLenientOnly(byte[] utf8, int offset, int length) {
+        if (utf8[offset] != '{' && utf8[offset] != '/') {
+            throw new StorageException(NOT_AN_OBJECT);
+        }
+        try {
+            return LENIENT.readValue(utf8, offset, length);
+        } catch (JacksonException e) {
+            throw new JsoncSyntaxException("Invalid JSONC document: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** A key PHP would turn into an integer: canonical decimal, in signed 64 bits, not "-0". */
+    static boolean isIntegerLike(String key) {
+        int n = key.length();
+        if (n == 0 || n > 20) {
+            return false;
+        }
+        int i = key.charAt(0) == '-' ? 1 : 0;
+        if (i == n) {
+            return false;
+        }
+        if (key.charAt(i) == '0') {
+            return n == 1; // "0" yes; "01", "-0" no
+        }
+        for (int j = i; j < n; j++) {
+            char c = key.charAt(j);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        try {
+            Long.parseLong(key);
+            return true;
+        } catch (NumberFormatException tooBig) {
+            return false;
+        }
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == 0 || b == 0x0B;
+    }
+}

@@ -1,0 +1,179 @@
+package dev.storh.query;
+
+import dev.storh.StorageException;
+import dev.storh.id.UuidV7;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+
+/**
+ * An immutable filter for streaming records ({@code spec/docstore.md} §9.5): ids strictly after a
+ * cursor, ids inside a time range, equality on top-level fields, a limit, and an optional handler
+ * that receives corrupt records instead of failing the stream.
+ *
+ * <pre>
+ * RecordQuery.all().after(lastId).timeRangeMs(from, until).whereEqual("kind", "page").limit(50)
+ * </pre>
+ *
+ * Id filters are applied to file names before any file is read, so a corrupt file outside the
+ * requested range never disturbs the stream (the original parses everything first, §14.22).
+ * Each method returns a new query; instances are thread-safe.
+ */
+public final class RecordQuery {
+
+    private static final RecordQuery ALL = new RecordQuery(null, null, null, List.of(), 0, null);
+
+    private final String after;
+    private final String fromId;
+    private final String untilId;
+    private final List<Map.Entry<String, Object>> equals;
+    private final long limit;
+    private final BiConsumer<String, StorageException> errorHandler;
+
+    private RecordQuery(String after, String fromId, String untilId, List<Map.Entry<String, Object>> equals,
+            long limit, BiConsumer<String, StorageException> errorHandler) {
+        this.after = after;
+        this.fromId = fromId;
+        this.untilId = untilId;
+        this.equals = equals;
+        this.limit = limit;
+        this.errorHandler = errorHandler;
+    }
+
+    /**
+     * @return the query that matches every record
+     */
+    public static RecordQuery all() {
+        return ALL;
+    }
+
+    /**
+     * @param id a valid UUIDv7 cursor (either case)
+     * @return a query for records with ids strictly greater than {@code id}
+     * @throws StorageException when the id is invalid
+     */
+    public RecordQuery after(String id) {
+        return new RecordQuery(UuidV7.normalize(id), fromId, untilId, equals, limit, errorHandler);
+    }
+
+    /**
+     * @param fromMs first millisecond, inclusive
+     * @param untilMs last millisecond, inclusive
+     * @return a query for records whose id timestamp lies in {@code [fromMs, untilMs]}
+     * @throws StorageException when a bound is outside 48 bits
+     */
+    public RecordQuery timeRangeMs(long fromMs, long untilMs) {
+        return new RecordQuery(after, UuidV7.minForTimestampMs(fromMs), UuidV7.maxForTimestampMs(untilMs),
+                equals, limit, errorHandler);
+    }
+
+    /**
+     * @param field a top-level field name
+     * @param value a scalar (String, number, Boolean) or {@code null}; {@code null} matches only an
+     *     explicit {@code null}, never a missing field; numbers match by type ({@code 1} is not {@code 1.0})
+     * @return a query that also requires {@code data[field] == value}
+     */
+    public RecordQuery whereEqual(String field, Object value) {
+        Objects.requireNonNull(field, "field");
+        List<Map.Entry<String, Object>> next = new ArrayList<>(equals);
+        next.add(new java.util.AbstractMap.SimpleImmutableEntry<>(field, normalise(value)));
+        return new RecordQuery(after, fromId, untilId, List.copyOf(next), limit, errorHandler);
+    }
+
+    /**
+     * @param n the most records to return, at least 1
+     * @return a limited query
+     * @throws IllegalArgumentException when {@code n < 1}
+     */
+    public RecordQuery limit(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + n);
+        }
+        return new RecordQuery(after, fromId, untilId, equals, n, errorHandler);
+    }
+
+    /**
+     * @param handler receives the id taken from the file name and the error for each corrupt record,
+     *     which is then skipped; without a handler the stream throws
+     * @return a query that continues past corrupt records
+     */
+    public RecordQuery continueOnError(BiConsumer<String, StorageException> handler) {
+        return new RecordQuery(after, fromId, untilId, equals, limit, Objects.requireNonNull(handler, "handler"));
+    }
+
+    /**
+     * @return the limit, or 0 when unlimited
+     */
+    public long limit() {
+        return limit;
+    }
+
+    /**
+     * @return the cursor, lowercase, or {@code null}
+     */
+    public String after() {
+        return after;
+    }
+
+    /**
+     * @return the error handler, or {@code null}
+     */
+    public BiConsumer<String, StorageException> errorHandler() {
+        return errorHandler;
+    }
+
+    /**
+     * @param id an id taken from a file name
+     * @return whether the id passes the cursor and time range
+     */
+    public boolean matchesId(String id) {
+        String lower = id.toLowerCase(Locale.ROOT);
+        return (after == null || lower.compareTo(after) > 0)
+                && (fromId == null || lower.compareTo(fromId) >= 0)
+                && (untilId == null || lower.compareTo(untilId) <= 0);
+    }
+
+    /**
+     * @param data a record's data
+     * @return whether every equality condition holds
+     */
+    public boolean matchesData(Map<String, Object> data) {
+        for (Map.Entry<String, Object> condition : equals) {
+            if (!data.containsKey(condition.getKey())
+                    || !Objects.equals(normalise(data.get(condition.getKey())), condition.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return whether the query reads record data (equality conditions present)
+     */
+    public boolean hasDataConditions() {
+        return !equals.isEmpty();
+    }
+
+    private static Object normalise(Object v) {
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof BigInteger b && b.bitLength() < 64) {
+            return b.longValue();
+        }
+        if (v instanceof Float f) {
+            return Double.parseDouble(Float.toString(f));
+        }
+        return v;
+    }
+
+    @Override
+    public String toString() {
+        return "RecordQuery[after=" + after + ", from=" + fromId + ", until=" + untilId + ", equals=" + equals
+                + ", limit=" + limit + "]";
+    }
+}
