@@ -114,6 +114,25 @@ public final class CanonicalJson {
             trail--;
         }
         digits = digits.substring(0, trail);
+        if (digits.length() == 2) {
+            // Java prints at least two digits and, for wide subnormal intervals, picks a closer
+            // two-digit value (4.9E-324); the original prints the shortest (5.0e-324).
+            int floor = digits.charAt(0) - '0';
+            boolean roundUp = digits.charAt(1) >= '5';
+            for (int candidate : new int[] {roundUp ? floor + 1 : floor, roundUp ? floor : floor + 1}) {
+                int d1 = candidate;
+                int e1 = exponent;
+                if (d1 == 10) {
+                    d1 = 1;
+                    e1++;
+                }
+                if (d1 > 0 && Double.parseDouble(d1 + "e" + e1) == Math.abs(d)) {
+                    digits = Integer.toString(d1);
+                    exponent = e1;
+                    break;
+                }
+            }
+        }
         StringBuilder out = new StringBuilder(24);
         if (negative) {
             out.append('-');

@@ -2,14 +2,17 @@ package dev.storh.json;
 
 import dev.storh.StorageException;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonReadFeature;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads JSON and JSONC documents into the JSON model ({@code spec/docstore.md} §3.1): objects as
@@ -28,22 +31,16 @@ public final class Jsonc {
 
     static final String NOT_AN_OBJECT = "JSONC document must decode to an object.";
 
-    private static final ObjectReader STRICT;
-    private static final ObjectReader LENIENT;
+    private static final JsonFactory STRICT = factory(false);
+    private static final JsonFactory LENIENT = factory(true);
 
-    static {
-        JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
-                .build();
-        JsonMapper strict = JsonMapper.builder(factory)
-                .enable(DeserializationFeature.USE_LONG_FOR_INTS)
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .build();
-        JsonMapper lenient = strict.rebuild()
-                .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
-                .build();
-        STRICT = strict.readerFor(Object.class);
-        LENIENT = lenient.readerFor(Object.class);
+    private static JsonFactory factory(boolean lenient) {
+        var builder = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
+        if (lenient) {
+            builder.enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).enable(JsonReadFeature.ALLOW_TRAILING_COMMA);
+        }
+        return builder.build();
     }
 
     private Jsonc() {
@@ -100,7 +97,9 @@ public final class Jsonc {
      */
     public static Object decodeStrict(String text) {
         try {
-            return STRICT.readValue(text);
+            try (JsonParser p = STRICT.createParser(ObjectReadContext.empty(), text)) {
+                return readRoot(p);
+            }
         } catch (JacksonException e) {
             throw new JsoncSyntaxException("Invalid JSON: " + e.getOriginalMessage(), e);
         }
@@ -108,8 +107,8 @@ public final class Jsonc {
 
     private static Object parse(byte[] utf8, int offset, int length) {
         try {
-            return STRICT.readValue(utf8, offset, length);
-        } catch (StreamReadException strictFailure) {
+            return read(STRICT, utf8, offset, length);
+        } catch (StreamReadException | JsoncSyntaxException strictFailure) {
             return parseLenientOnly(utf8, offset, length);
         } catch (JacksonException e) {
             throw new JsoncSyntaxException("Invalid JSONC document: " + e.getOriginalMessage(), e);
@@ -121,9 +120,64 @@ public final class Jsonc {
             throw new StorageException(NOT_AN_OBJECT);
         }
         try {
-            return LENIENT.readValue(utf8, offset, length);
+            return read(LENIENT, utf8, offset, length);
         } catch (JacksonException e) {
             throw new JsoncSyntaxException("Invalid JSONC document: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static Object read(JsonFactory factory, byte[] utf8, int offset, int length) {
+        try (JsonParser p = factory.createParser(ObjectReadContext.empty(), utf8, offset, length)) {
+            return readRoot(p);
+        }
+    }
+
+    private static Object readRoot(JsonParser p) {
+        JsonToken first = p.nextToken();
+        if (first == null) {
+            throw new StorageException(NOT_AN_OBJECT);
+        }
+        Object value = readValue(p, first);
+        JsonToken trailing = p.nextToken();
+        if (trailing != null) {
+            throw new JsoncSyntaxException("Invalid JSON: unexpected " + trailing + " after the document at "
+                    + p.currentLocation(), null);
+        }
+        return value;
+    }
+
+    /** Builds the JSON model: LinkedHashMap, ArrayList, String, Long, BigInteger, Double, Boolean, null. */
+    private static Object readValue(JsonParser p, JsonToken token) {
+        switch (token) {
+            case START_OBJECT: {
+                Map<String, Object> map = new LinkedHashMap<>();
+                for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+                    String key = p.currentName();
+                    map.put(key, readValue(p, p.nextToken()));
+                }
+                return map;
+            }
+            case START_ARRAY: {
+                List<Object> list = new ArrayList<>();
+                for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                    list.add(readValue(p, t));
+                }
+                return list;
+            }
+            case VALUE_STRING:
+                return p.getString();
+            case VALUE_NUMBER_INT:
+                return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue() : p.getLongValue();
+            case VALUE_NUMBER_FLOAT:
+                return p.getDoubleValue();
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            case VALUE_NULL:
+                return null;
+            default:
+                throw new JsoncSyntaxException("Invalid JSON: unexpected token " + token + " at " + p.currentLocation(), null);
         }
     }
 

@@ -1,0 +1,203 @@
+package dev.storh.spring.data.core;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.storh.StorageRecord;
+import dev.storh.spring.data.mapping.StorhMappingContext;
+import dev.storh.spring.data.mapping.StorhPersistentEntity;
+import dev.storh.spring.data.mapping.StorhPersistentProperty;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.dao.DataRetrievalFailureException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.util.Assert;
+
+/**
+ * Converts entities (Java records and POJOs) to the JSON object stored in a record file and back,
+ * with a Jackson 3 {@link JsonMapper}.
+ * <p>
+ * Written shape: the entity serialised by Jackson as a JSON object, minus the id property, whose
+ * value lives in the record envelope (the file name, spec/docstore.md §4). Read shape: the
+ * stored object plus the id under the id property's name, deserialised by Jackson; unknown keys
+ * are ignored. The id property's JSON name must be its Java name (do not rename it with
+ * {@code @JsonProperty}). Thread-safe.
+ */
+public class StorhEntityConverter {
+
+	private static final TypeReference<LinkedHashMap<String, Object>> JSON_OBJECT = new TypeReference<>() {
+	};
+
+	private final StorhMappingContext mappingContext;
+
+	private final JsonMapper jsonMapper;
+
+	/**
+	 * Create a converter using {@link #defaultJsonMapper()}.
+	 * @param mappingContext the mapping context
+	 */
+	public StorhEntityConverter(StorhMappingContext mappingContext) {
+		this(mappingContext, defaultJsonMapper());
+	}
+
+	/**
+	 * Create a converter using the given mapper as is. It should not fail on unknown properties,
+	 * or records written by a newer entity version cannot be read.
+	 * @param mappingContext the mapping context
+	 * @param jsonMapper the mapper
+	 */
+	public StorhEntityConverter(StorhMappingContext mappingContext, JsonMapper jsonMapper) {
+		Assert.notNull(mappingContext, "'mappingContext' must not be null");
+		Assert.notNull(jsonMapper, "'jsonMapper' must not be null");
+		this.mappingContext = mappingContext;
+		this.jsonMapper = jsonMapper;
+	}
+
+	/**
+	 * The mapper used when none is given: Jackson 3 defaults, except that unknown properties are
+	 * ignored and properties keep their declaration order.
+	 * @return a new mapper
+	 */
+	public static JsonMapper defaultJsonMapper() {
+		return JsonMapper.builder()
+			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+			.build();
+	}
+
+	/**
+	 * @return the mapping context
+	 */
+	public StorhMappingContext getMappingContext() {
+		return this.mappingContext;
+	}
+
+	/**
+	 * @return the mapper
+	 */
+	public JsonMapper getJsonMapper() {
+		return this.jsonMapper;
+	}
+
+	/**
+	 * The mapping of a type used as a document, checked to have a {@code String} id.
+	 * @param type the entity type
+	 * @return the entity, never {@code null}
+	 * @throws org.springframework.data.mapping.MappingException naming the type when it has no id,
+	 * a non-{@code String} id, or an invalid collection name
+	 */
+	public StorhPersistentEntity<?> getRequiredEntity(Class<?> type) {
+		Assert.notNull(type, "'type' must not be null");
+		StorhPersistentEntity<?> entity = this.mappingContext.getRequiredPersistentEntity(type);
+		entity.getRequiredDocumentIdProperty();
+		return entity;
+	}
+
+	/**
+	 * The id value of an entity.
+	 * @param entity the entity
+	 * @return the id, or {@code null} when unset
+	 */
+	public String getId(Object entity) {
+		Assert.notNull(entity, "'entity' must not be null");
+		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(entity.getClass());
+		StorhPersistentProperty idProperty = persistentEntity.getRequiredDocumentIdProperty();
+		return (String) persistentEntity.getPropertyAccessor(entity).getProperty(idProperty);
+	}
+
+	/**
+	 * The JSON object to store for an entity, without its id.
+	 * @param entity the entity
+	 * @return a new mutable map in the JSON model (numbers may be any {@code Number} type)
+	 * @throws InvalidDataAccessApiUsageException when Jackson cannot write the entity as a JSON
+	 * object
+	 */
+	public Map<String, Object> toData(Object entity) {
+		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(entity.getClass());
+		Map<String, Object> data;
+		try {
+			data = this.jsonMapper.convertValue(entity, JSON_OBJECT);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			throw new InvalidDataAccessApiUsageException(
+					"Cannot write " + entity.getClass().getName() + " as a JSON object: " + ex.getMessage(), ex);
+		}
+		if (data == null) {
+			throw new InvalidDataAccessApiUsageException(
+					"Cannot write " + entity.getClass().getName() + " as a JSON object: Jackson wrote null");
+		}
+		data.remove(persistentEntity.getRequiredDocumentIdProperty().getName());
+		return data;
+	}
+
+	/**
+	 * Read a stored record as an entity.
+	 * @param <T> the entity type
+	 * @param type the entity type
+	 * @param record the record
+	 * @return a new entity with its id property set to the record id
+	 * @throws DataRetrievalFailureException naming the id, the collection and the type when the
+	 * stored object does not fit the type
+	 */
+	public <T> T read(Class<T> type, StorageRecord record) {
+		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(type);
+		Map<String, Object> source = new LinkedHashMap<>(record.data());
+		source.put(persistentEntity.getRequiredDocumentIdProperty().getName(), record.id());
+		try {
+			return this.jsonMapper.convertValue(source, type);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			throw new DataRetrievalFailureException("Record " + record.id() + " in collection '"
+					+ persistentEntity.getCollection() + "' cannot be read as " + type.getName() + ": "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * The entity as saved: a mutable id property is set on the instance itself and the instance is
+	 * returned; otherwise (records, final fields) a new instance is read from the stored record.
+	 * @param <T> the entity type
+	 * @param entity the entity that was saved
+	 * @param stored the record as stored
+	 * @return the entity carrying the stored id
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> T withStoredId(T entity, StorageRecord stored) {
+		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(entity.getClass());
+		StorhPersistentProperty idProperty = persistentEntity.getRequiredDocumentIdProperty();
+		if (!idProperty.isImmutable()) {
+			persistentEntity.getPropertyAccessor(entity).setProperty(idProperty, stored.id());
+			return entity;
+		}
+		return read((Class<T>) entity.getClass(), stored);
+	}
+
+	/**
+	 * A query parameter in the JSON model, as Jackson writes it: strings, booleans and numbers
+	 * stay as they are, enums become their names, dates their ISO text, collections lists, beans
+	 * maps.
+	 * @param value the value, may be {@code null}
+	 * @return the JSON model value
+	 * @throws InvalidDataAccessApiUsageException when Jackson cannot write the value
+	 */
+	public Object toJsonValue(Object value) {
+		if (value == null || value instanceof String || value instanceof Boolean || value instanceof Number) {
+			return value;
+		}
+		Map<String, Object> holder = new LinkedHashMap<>();
+		holder.put("value", value);
+		try {
+			return this.jsonMapper.convertValue(holder, JSON_OBJECT).get("value");
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			throw new InvalidDataAccessApiUsageException(
+					"Cannot write query value of type " + value.getClass().getName() + " as JSON: " + ex.getMessage(),
+					ex);
+		}
+	}
+
+}

@@ -1,0 +1,82 @@
+package dev.storh.spring.data.core;
+
+import java.io.UncheckedIOException;
+
+import dev.storh.CorruptRecordException;
+import dev.storh.StorageException;
+
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DataRetrievalFailureException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.support.PersistenceExceptionTranslator;
+
+/**
+ * Turns storh failures into Spring's {@link DataAccessException} hierarchy, keeping the original
+ * exception as the cause and its message (which names the path or id):
+ * <ul>
+ * <li>{@link CorruptRecordException} → {@link DataRetrievalFailureException};</li>
+ * <li>a unique index violation ({@code dev.storh.UniqueConstraintException}) →
+ * {@link DuplicateKeyException};</li>
+ * <li>a lock timeout ({@code dev.storh.LockTimeoutException}) →
+ * {@link CannotAcquireLockException};</li>
+ * <li>any other {@link StorageException} and {@link UncheckedIOException} →
+ * {@link DataAccessResourceFailureException}.</li>
+ * </ul>
+ * Stateless and thread-safe.
+ */
+public class StorhExceptionTranslator implements PersistenceExceptionTranslator {
+
+	private static final String UNIQUE_CONSTRAINT_EXCEPTION = "dev.storh.UniqueConstraintException";
+
+	private static final String LOCK_TIMEOUT_EXCEPTION = "dev.storh.LockTimeoutException";
+
+	/**
+	 * @param ex the failure
+	 * @return the translated exception; {@code ex} itself when it already is a
+	 * {@link DataAccessException}; {@code null} when it is not a storage failure
+	 */
+	@Override
+	public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+		if (ex instanceof DataAccessException dataAccessException) {
+			return dataAccessException;
+		}
+		if (ex instanceof CorruptRecordException) {
+			return new DataRetrievalFailureException(ex.getMessage(), ex);
+		}
+		if (ex instanceof StorageException) {
+			// matched by name so that this layer needs only the base types of the core API
+			if (isInstance(ex, UNIQUE_CONSTRAINT_EXCEPTION)) {
+				return new DuplicateKeyException(ex.getMessage(), ex);
+			}
+			if (isInstance(ex, LOCK_TIMEOUT_EXCEPTION)) {
+				return new CannotAcquireLockException(ex.getMessage(), ex);
+			}
+			return new DataAccessResourceFailureException(ex.getMessage(), ex);
+		}
+		if (ex instanceof UncheckedIOException) {
+			return new DataAccessResourceFailureException(ex.getMessage(), ex);
+		}
+		return null;
+	}
+
+	/**
+	 * @param ex the failure
+	 * @return the translated exception, or {@code ex} when it cannot be translated
+	 */
+	RuntimeException translate(RuntimeException ex) {
+		DataAccessException translated = translateExceptionIfPossible(ex);
+		return (translated != null) ? translated : ex;
+	}
+
+	private static boolean isInstance(Throwable ex, String className) {
+		for (Class<?> type = ex.getClass(); type != null; type = type.getSuperclass()) {
+			if (type.getName().equals(className)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

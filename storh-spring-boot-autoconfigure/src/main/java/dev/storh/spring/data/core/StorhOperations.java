@@ -1,0 +1,199 @@
+package dev.storh.spring.data.core;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import dev.storh.doc.DocStore;
+import dev.storh.spring.data.core.query.StorhQuery;
+import dev.storh.spring.data.mapping.StorhMappingContext;
+
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.Sort;
+
+/**
+ * Entity operations on storh {@code DocStore} collections: one collection per entity type
+ * ({@code @Document(collection)}), one JSONC file per entity, the entity id as the record id
+ * (a UUIDv7, spec/docstore.md §2 and §4).
+ * <p>
+ * Implementations are thread-safe. Storage failures surface as Spring
+ * {@link org.springframework.dao.DataAccessException}s ({@link StorhExceptionTranslator}); an id
+ * that is not a valid UUIDv7 gives an
+ * {@link org.springframework.dao.InvalidDataAccessApiUsageException} naming the id and the
+ * collection; a {@code null} argument gives an {@link IllegalArgumentException} naming it.
+ * Results without a sort come in ascending id order, which is creation order for generated ids.
+ */
+public interface StorhOperations {
+
+	/**
+	 * The folder holding one sub-folder per collection.
+	 * @return the folder, absolute and normalised
+	 */
+	Path collectionsFolder();
+
+	/**
+	 * The store of one collection, opened on first use and kept open until the operations are
+	 * closed.
+	 * @param collection the collection name (a folder name)
+	 * @return the shared store
+	 * @throws IllegalStateException when the operations are closed
+	 */
+	DocStore docStore(String collection);
+
+	/**
+	 * @param type an entity type
+	 * @return the collection the type is stored in
+	 */
+	String getCollection(Class<?> type);
+
+	/**
+	 * @return the mapping context
+	 */
+	StorhMappingContext getMappingContext();
+
+	/**
+	 * @return the converter between entities and stored JSON objects
+	 */
+	StorhEntityConverter getConverter();
+
+	/**
+	 * Store an entity, replacing any record with the same id (upsert, spec/docstore.md §9.1). A
+	 * {@code null} or empty id is generated as a UUIDv7.
+	 * @param <T> the entity type
+	 * @param entity the entity
+	 * @return the saved entity carrying its id: the same instance when the id property is mutable,
+	 * otherwise a new instance
+	 */
+	<T> T save(T entity);
+
+	/**
+	 * Store a new entity; fails when a record with its id already exists. Two concurrent inserts
+	 * of one id in this process cannot both succeed; another process can still write the id in
+	 * between the check and the write.
+	 * @param <T> the entity type
+	 * @param entity the entity
+	 * @return the saved entity, as {@link #save(Object)}
+	 * @throws org.springframework.dao.DuplicateKeyException naming the id and collection when the
+	 * id exists
+	 */
+	<T> T insert(T entity);
+
+	/**
+	 * @param <T> the entity type
+	 * @param id the id, a UUIDv7
+	 * @param type the entity type
+	 * @return the entity, or empty when no record has this id
+	 */
+	<T> Optional<T> findById(String id, Class<T> type);
+
+	/**
+	 * @param id the id, a UUIDv7
+	 * @param type the entity type
+	 * @return whether a record with this id exists
+	 */
+	boolean exists(String id, Class<?> type);
+
+	/**
+	 * Every entity of a type, read lazily in ascending id order. The stream holds files open:
+	 * close it (try-with-resources).
+	 * @param <T> the entity type
+	 * @param type the entity type
+	 * @return a stream that must be closed
+	 */
+	<T> Stream<T> findAll(Class<T> type);
+
+	/**
+	 * Every entity of a type, sorted in memory by property values (nulls last unless the order
+	 * says otherwise), then by ascending id.
+	 * @param <T> the entity type
+	 * @param sort the order; unsorted means id order
+	 * @param type the entity type
+	 * @return the entities
+	 * @throws org.springframework.data.core.PropertyReferenceException when a sort property does
+	 * not exist on the type
+	 */
+	<T> List<T> findAll(Sort sort, Class<T> type);
+
+	/**
+	 * One page of entities. Without a sort, the page is cut from the id listing
+	 * ({@code DocStore.ids()}) and only the page's records are read; with a sort, all records are
+	 * read and sorted as {@link #findAll(Sort, Class)}.
+	 * @param <T> the entity type
+	 * @param pageable the page
+	 * @param type the entity type
+	 * @return the page, with the total number of records
+	 */
+	<T> Page<T> findAll(Pageable pageable, Class<T> type);
+
+	/**
+	 * Entities matching a query, by scanning the collection.
+	 * @param <T> the entity type
+	 * @param query the query
+	 * @param type the entity type
+	 * @return the matching entities in query order, after offset and limit
+	 */
+	<T> List<T> find(StorhQuery query, Class<T> type);
+
+	/**
+	 * Entities matching a query, lazily when the query has no sort. The stream holds files open:
+	 * close it.
+	 * @param <T> the entity type
+	 * @param query the query
+	 * @param type the entity type
+	 * @return a stream that must be closed
+	 */
+	<T> Stream<T> stream(StorhQuery query, Class<T> type);
+
+	/**
+	 * @param type the entity type
+	 * @return the number of records of the type's collection (files are counted, not read)
+	 */
+	long count(Class<?> type);
+
+	/**
+	 * @param query the query; its sort, offset and limit are ignored
+	 * @param type the entity type
+	 * @return the number of matching records
+	 */
+	long count(StorhQuery query, Class<?> type);
+
+	/**
+	 * @param query the query; its sort, offset and limit are ignored
+	 * @param type the entity type
+	 * @return whether at least one record matches
+	 */
+	boolean exists(StorhQuery query, Class<?> type);
+
+	/**
+	 * Delete the record of an entity. An entity without id or without record is ignored.
+	 * @param entity the entity
+	 * @return whether a record was deleted
+	 */
+	boolean delete(Object entity);
+
+	/**
+	 * @param id the id, a UUIDv7
+	 * @param type the entity type
+	 * @return whether a record was deleted ({@code false} when absent)
+	 */
+	boolean deleteById(String id, Class<?> type);
+
+	/**
+	 * Delete every record of a type's collection.
+	 * @param type the entity type
+	 * @return the number of records deleted
+	 */
+	long deleteAll(Class<?> type);
+
+	/**
+	 * Delete the records matching a query (after its sort, offset and limit).
+	 * @param <T> the entity type
+	 * @param query the query
+	 * @param type the entity type
+	 * @return the deleted entities, as they were before deletion
+	 */
+	<T> List<T> delete(StorhQuery query, Class<T> type);
+
+}
