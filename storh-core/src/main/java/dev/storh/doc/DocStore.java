@@ -592,6 +592,9 @@ public final class DocStore implements AutoCloseable {
 
     private CollectionLock lock() {
         CollectionLock l = lock;
+        if (closed) {
+            throw new StorageException("DocStore is closed: " + collectionRoot);
+        }
         if (l != null) {
             return l;
         }

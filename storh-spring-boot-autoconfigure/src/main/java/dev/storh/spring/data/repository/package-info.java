@@ -1,0 +1,4 @@
+/**
+ * Spring Data repositories over storh collections: {@link dev.storh.spring.data.repository.StorhRepository}.
+ */
+package dev.storh.spring.data.repository;
