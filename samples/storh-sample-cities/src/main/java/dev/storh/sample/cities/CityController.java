@@ -1,0 +1,100 @@
+package dev.storh.sample.cities;
+
+import java.net.URI;
+import java.util.Map;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.web.PagedModel;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.storh.StorageException;
+import dev.storh.id.UuidV7;
+
+/**
+ * REST endpoints over {@link CityRepository}:
+ * <ul>
+ *   <li>{@code GET /cities/{id}}: 200 with the place, 404 when absent, 400 for a malformed id</li>
+ *   <li>{@code GET /cities?page=0&size=20[&country=RO]}: one page in id order, as
+ *       {@code {"content":[...],"page":{"size","number","totalElements","totalPages"}}}</li>
+ *   <li>{@code POST /cities}: stores a place (name and country required), answers 201 with the
+ *       stored place and its {@code Location}, only after the file is durable</li>
+ *   <li>{@code DELETE /cities/{id}}: 204, or 404 when absent</li>
+ * </ul>
+ */
+@RestController
+@RequestMapping("/cities")
+class CityController {
+
+    private static final int MAX_PAGE_SIZE = 1000;
+
+    private final CityRepository cities;
+
+    CityController(CityRepository cities) {
+        this.cities = cities;
+    }
+
+    @GetMapping("/{id}")
+    ResponseEntity<City> get(@PathVariable String id) {
+        requireValidId(id);
+        return ResponseEntity.of(cities.findById(id));
+    }
+
+    @GetMapping
+    PagedModel<City> list(@RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "20") int size,
+            @RequestParam(required = false) String country) {
+        if (page < 0 || size < 1 || size > MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException("page must be >= 0 and size between 1 and " + MAX_PAGE_SIZE);
+        }
+        PageRequest request = PageRequest.of(page, size);
+        Page<City> result = country == null ? cities.findAll(request) : cities.findByCountry(country, request);
+        return new PagedModel<>(result);
+    }
+
+    @PostMapping
+    ResponseEntity<City> create(@RequestBody City city) {
+        if (city.name() == null || city.name().isBlank() || city.country() == null || city.country().isBlank()) {
+            throw new IllegalArgumentException("name and country are required");
+        }
+        if (city.id() != null) {
+            throw new IllegalArgumentException("id is assigned by the server; POST without an id");
+        }
+        City saved = cities.save(city);
+        return ResponseEntity.created(URI.create("/cities/" + saved.id())).body(saved);
+    }
+
+    @DeleteMapping("/{id}")
+    ResponseEntity<Void> delete(@PathVariable String id) {
+        requireValidId(id);
+        if (!cities.existsById(id)) {
+            return ResponseEntity.notFound().build();
+        }
+        cities.deleteById(id);
+        return ResponseEntity.noContent().build();
+    }
+
+    private static void requireValidId(String id) {
+        if (!UuidV7.isValid(id)) {
+            throw new IllegalArgumentException("not a UUIDv7: " + id);
+        }
+    }
+
+    @ExceptionHandler(IllegalArgumentException.class)
+    ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException e) {
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(Map.of("error", e.getMessage()));
+    }
+
+    @ExceptionHandler(StorageException.class)
+    ResponseEntity<Map<String, String>> storageError(StorageException e) {
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(Map.of("error", e.getMessage()));
+    }
+}

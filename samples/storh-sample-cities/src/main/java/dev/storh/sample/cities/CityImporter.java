@@ -1,0 +1,106 @@
+package dev.storh.sample.cities;
+
+import dev.storh.doc.DocStore;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.spring.data.core.StorhTemplate;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.core.io.Resource;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Imports the bundled GeoNames places on first start and reuses them on later starts.
+ *
+ * <p>A finished import leaves {@code <collection>/../cities.import-complete}; without it, any
+ * records left by an interrupted import are removed and the import starts over, so the data set
+ * is never half-loaded twice. Rows are written in batches under one lock hold each, with progress
+ * logged every {@value #LOG_EVERY} places.
+ */
+@Component
+class CityImporter implements ApplicationRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(CityImporter.class);
+    private static final int BATCH = 5_000;
+    private static final int LOG_EVERY = 20_000;
+
+    private final StorhTemplate template;
+    private final Resource source;
+    private final boolean enabled;
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    CityImporter(StorhTemplate template, @Value("${cities.import.resource:classpath:cities.jsonl.gz}") Resource source,
+            @Value("${cities.import.enabled:true}") boolean enabled) {
+        this.template = template;
+        this.source = source;
+        this.enabled = enabled;
+    }
+
+    @Override
+    public void run(ApplicationArguments args) throws IOException {
+        if (!enabled) {
+            return;
+        }
+        DocStore store = template.docStore("cities");
+        Path done = store.collectionRoot().resolveSibling("cities.import-complete");
+        if (Files.exists(done)) {
+            log.info("Reusing {} places in {}", store.count(), store.collectionRoot());
+            return;
+        }
+        long leftover = store.count();
+        if (leftover > 0) {
+            log.warn("Removing {} places left by an interrupted import in {}", leftover, store.collectionRoot());
+            try (Stream<String> ids = store.ids()) {
+                ids.forEach(store::delete);
+            }
+        }
+        long started = System.nanoTime();
+        long imported = importFrom(store);
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        AtomicFiles.writeAtomic(done, ("{\"places\":" + imported + ",\"ms\":" + ms + "}\n").getBytes(StandardCharsets.UTF_8));
+        log.info("Imported {} places into {} in {} ms ({} places/s)", imported, store.collectionRoot(), ms,
+                ms == 0 ? imported : imported * 1000 / ms);
+    }
+
+    @SuppressWarnings("unchecked")
+    private long importFrom(DocStore store) throws IOException {
+        log.info("First start: importing places from {} into {}", source.getDescription(), store.collectionRoot());
+        long count = 0;
+        try (InputStream raw = source.getInputStream();
+                InputStream in = source.getFilename() != null && source.getFilename().endsWith(".gz")
+                        ? new GZIPInputStream(raw, 1 << 16) : raw;
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16)) {
+            List<Map<String, Object>> batch = new ArrayList<>(BATCH);
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                batch.add(json.readValue(line, Map.class));
+                if (batch.size() == BATCH) {
+                    count += store.putStream(batch);
+                    batch.clear();
+                    if (count % LOG_EVERY == 0) {
+                        log.info("Imported {} places", count);
+                    }
+                }
+            }
+            count += store.putStream(batch);
+        }
+        return count;
+    }
+}

@@ -1,0 +1,158 @@
+package dev.storh.sample.cities;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.storh.id.UuidV7;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Starts the sample on a real port against a fresh storage root, lets it import the whole bundled
+ * data set, and talks to it over real HTTP.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CitiesApplicationHttpTest {
+
+    @TempDir
+    static Path root;
+
+    @DynamicPropertySource
+    static void storageRoot(DynamicPropertyRegistry registry) {
+        registry.add("storh.root", () -> root.toString());
+    }
+
+    @LocalServerPort
+    int port;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json");
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> getJson(String path) throws Exception {
+        HttpResponse<String> response = send("GET", path, null);
+        assertThat(response.statusCode()).as(path + " -> " + response.body()).isEqualTo(200);
+        return json.readValue(response.body(), Map.class);
+    }
+
+    /** Counts the bundled data set independently of the app, per country too. */
+    private static Map<String, Object> bundledCounts() throws IOException {
+        long total = 0;
+        long romania = 0;
+        JsonMapper mapper = JsonMapper.builder().build();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(
+                CitiesApplicationHttpTest.class.getResourceAsStream("/cities.jsonl.gz")), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                total++;
+                if ("RO".equals(mapper.readTree(line).get("country").asString())) {
+                    romania++;
+                }
+            }
+        }
+        return Map.of("total", total, "RO", romania);
+    }
+
+    @Test
+    @Order(1)
+    @SuppressWarnings("unchecked")
+    void importsTheWholeDataSetAndPagesItInIdOrder() throws Exception {
+        Map<String, Object> bundled = bundledCounts();
+        assertThat(bundled.get("total")).isEqualTo(171_075L);
+        Map<String, Object> first = getJson("/cities?page=0&size=50");
+        Map<String, Object> page = (Map<String, Object>) first.get("page");
+        assertThat(((Number) page.get("totalElements")).longValue()).isEqualTo(171_075L);
+        assertThat(((Number) page.get("totalPages")).longValue()).isEqualTo(3422L);
+        List<Map<String, Object>> content = (List<Map<String, Object>>) first.get("content");
+        assertThat(content).hasSize(50);
+        List<String> ids = new ArrayList<>(content.stream().map(c -> (String) c.get("id")).toList());
+        List<Map<String, Object>> second = (List<Map<String, Object>>) getJson("/cities?page=1&size=50").get("content");
+        ids.addAll(second.stream().map(c -> (String) c.get("id")).toList());
+        assertThat(ids).hasSize(100).doesNotHaveDuplicates().isSorted().allMatch(UuidV7::isValid);
+        // Every record is on disk where the bucket rule puts it.
+        String id = ids.get(0);
+        assertThat(root.resolve("cities/data/" + id.substring(24, 26) + "/" + id + ".jsonc")).isRegularFile();
+        // Point read agrees with the page.
+        Map<String, Object> one = getJson("/cities/" + id);
+        assertThat(one).isEqualTo(content.get(0));
+        assertThat(one.get("name")).isInstanceOf(String.class);
+    }
+
+    @Test
+    @Order(2)
+    @SuppressWarnings("unchecked")
+    void filtersByCountry() throws Exception {
+        long romania = (Long) bundledCounts().get("RO");
+        Map<String, Object> body = getJson("/cities?country=RO&page=0&size=20");
+        assertThat(((Number) ((Map<String, Object>) body.get("page")).get("totalElements")).longValue()).isEqualTo(romania);
+        List<Map<String, Object>> content = (List<Map<String, Object>>) body.get("content");
+        assertThat(content).hasSize(20).allSatisfy(c -> assertThat(c.get("country")).isEqualTo("RO"));
+        assertThat(content.stream().map(c -> (String) c.get("id")).toList()).isSorted();
+    }
+
+    @Test
+    @Order(3)
+    @SuppressWarnings("unchecked")
+    void createsReadsAndDeletesAPlace() throws Exception {
+        HttpResponse<String> created = send("POST", "/cities",
+                "{\"name\":\"Sânmartin 東京\",\"lat\":\"46.25\",\"lng\":\"23.6\",\"country\":\"RO\",\"admin1\":\"13\",\"admin2\":\"\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        Map<String, Object> place = json.readValue(created.body(), Map.class);
+        String id = (String) place.get("id");
+        assertThat(UuidV7.isValid(id)).isTrue();
+        assertThat(created.headers().firstValue("Location")).contains("/cities/" + id);
+        Path file = root.resolve("cities/data/" + id.substring(24, 26) + "/" + id + ".jsonc");
+        assertThat(Files.readString(file)).isEqualTo("{\"id\":\"" + id + "\",\"data\":{\"name\":\"Sânmartin 東京\","
+                + "\"lat\":\"46.25\",\"lng\":\"23.6\",\"country\":\"RO\",\"admin1\":\"13\",\"admin2\":\"\"}}\n");
+        assertThat(getJson("/cities/" + id)).isEqualTo(place);
+
+        assertThat(send("POST", "/cities", "{\"lat\":\"1\"}").statusCode()).isEqualTo(400);
+        assertThat(send("GET", "/cities/not-an-id", null).statusCode()).isEqualTo(400);
+
+        assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
+        assertThat(file).doesNotExist();
+        assertThat(send("GET", "/cities/" + id, null).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
+    void healthShowsTheStorhComponent() throws Exception {
+        HttpResponse<String> response = send("GET", "/actuator/health", null);
+        assertThat(response.statusCode()).isEqualTo(200);
+        Map<String, Object> health = json.readValue(response.body(), Map.class);
+        assertThat(health.get("status")).isEqualTo("UP");
+        Map<String, Object> storh = (Map<String, Object>) ((Map<String, Object>) health.get("components")).get("storh");
+        assertThat(storh.get("status")).isEqualTo("UP");
+        assertThat(root.resolve("cities.import-complete")).isRegularFile();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.storh.spring.boot.autoconfigure;
+
+import java.nio.file.Path;
+
+import dev.storh.StorageRoot;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.StringUtils;
+
+/**
+ * Configuration properties for storh, prefix {@code storh}.
+ */
+@ConfigurationProperties("storh")
+public class StorhProperties {
+
+	/**
+	 * Folder holding the collections, or the namespace folders when a namespace is set. A relative
+	 * path is resolved against the working directory.
+	 */
+	private Path root = Path.of("storh-data");
+
+	/**
+	 * Sub-folder of the root holding this application's collections; characters outside
+	 * [A-Za-z0-9_.-] are replaced by '-'. When unset, collections live directly under the root.
+	 */
+	private String namespace;
+
+	private final Repositories repositories = new Repositories();
+
+	public Path getRoot() {
+		return this.root;
+	}
+
+	public void setRoot(Path root) {
+		this.root = root;
+	}
+
+	public String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(String namespace) {
+		this.namespace = namespace;
+	}
+
+	public Repositories getRepositories() {
+		return this.repositories;
+	}
+
+	/**
+	 * The folder holding one sub-folder per collection: {@code storageRoot.path(namespace)} when a
+	 * namespace is set, else {@code storageRoot.root()}.
+	 * @param storageRoot the storage root
+	 * @return the collections folder
+	 */
+	public Path collectionsFolder(StorageRoot storageRoot) {
+		return StringUtils.hasText(this.namespace) ? storageRoot.path(this.namespace) : storageRoot.root();
+	}
+
+	/**
+	 * Repository settings, prefix {@code storh.repositories}.
+	 */
+	public static class Repositories {
+
+		/**
+		 * Whether to create storh repositories for the application's packages when no
+		 * {@code @EnableStorhRepositories} is declared.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+}

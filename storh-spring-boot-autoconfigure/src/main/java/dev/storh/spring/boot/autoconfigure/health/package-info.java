@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of the storh health indicator.
+ */
+package dev.storh.spring.boot.autoconfigure.health;
