@@ -10,9 +10,14 @@ import java.util.Locale;
  * timestamp followed by 74 random bits.
  *
  * <p>Generation is thread-safe and strictly monotonic within this JVM: ids generated later always
- * sort after earlier ones. Within one millisecond the 74 random bits are incremented as one
- * counter; when the clock steps back, or the counter would overflow, the timestamp advances by
- * one millisecond instead of producing a smaller id (the original's weak spot §14.13).
+ * sort after earlier ones. The 74 random bits are split as RFC 9562 §6.2 method 1 suggests: the
+ * first 26 (the {@code 7xxx-Vxxx} groups) are a counter that starts at a random value in each new
+ * millisecond and is incremented for each further id in it; the last 48 (the final group) are
+ * fresh random bits for every id. So ids of one burst still sort in call order, and their
+ * characters 24–25, the DocStore bucket, stay uniformly random (the original increments the last
+ * byte instead, which keeps a burst in one bucket). When the clock steps back, or the counter
+ * would overflow, the timestamp advances by one millisecond instead of producing a smaller id
+ * (the original's weak spot §14.13).
  *
  * <p>Validation accepts upper and lower case, as the original does.
  */
@@ -28,8 +33,8 @@ public final class UuidV7 {
 
     private static final Object LOCK = new Object();
     private static long lastMs = -1;
-    private static long counterHigh; // 26 visible bits: e0 low nibble, e1, e2 low 6 bits, e3
-    private static long counterLow; // 48 visible bits: e4..e9
+    private static long counterHigh; // 26 counter bits: e0 low nibble, e1, e2 low 6 bits, e3
+    private static long counterLow; // 48 random bits: e4..e9
 
     private UuidV7() {
     }
@@ -61,7 +66,7 @@ public final class UuidV7 {
      * @param timestampMs milliseconds since the epoch, {@code 0 .. 2^48-1}
      * @return a new lowercase id with that timestamp
      * @throws StorageException {@code "UUIDv7 timestamp is outside the 48-bit range."}, or when
-     *     2^74 ids were already generated for that millisecond
+     *     the 26-bit counter for that millisecond is spent (over 2^25 ids in one millisecond)
      */
     public static String generate(long timestampMs) {
         checkRange(timestampMs);
@@ -158,23 +163,20 @@ public final class UuidV7 {
         }
     }
 
+    /** A new millisecond: the counter starts in its lower half, leaving 2^25 increments of headroom. */
     private static void fresh() {
-        counterHigh = RANDOM.nextLong() & HIGH_MASK;
+        counterHigh = RANDOM.nextLong() & (HIGH_MASK >>> 1);
         counterLow = RANDOM.nextLong() & LOW_MASK;
     }
 
-    /** Adds one to the 74-bit counter; false (and unchanged) when it would overflow. */
+    /** Next id in the same millisecond: counter + 1, new random tail; false when the counter is spent. */
     private static boolean increment() {
-        if (counterLow < LOW_MASK) {
-            counterLow++;
-            return true;
+        if (counterHigh >= HIGH_MASK) {
+            return false;
         }
-        if (counterHigh < HIGH_MASK) {
-            counterHigh++;
-            counterLow = 0;
-            return true;
-        }
-        return false;
+        counterHigh++;
+        counterLow = RANDOM.nextLong() & LOW_MASK;
+        return true;
     }
 
     static String format(long ms, long high, long low) {

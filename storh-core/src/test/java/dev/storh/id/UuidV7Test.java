@@ -118,6 +118,21 @@ class UuidV7Test {
     }
 
     @Test
+    void aBurstOfIdsSpreadsEvenlyOverTheBuckets() {
+        int[] buckets = new int[256];
+        int n = 256 * 200;
+        for (int i = 0; i < n; i++) {
+            String id = UuidV7.generate(1700000000000L); // one millisecond: the worst case for spread
+            buckets[Integer.parseInt(id.substring(24, 26), 16)]++;
+        }
+        int min = java.util.Arrays.stream(buckets).min().orElseThrow();
+        int max = java.util.Arrays.stream(buckets).max().orElseThrow();
+        // 200 per bucket on average; a binomial spread stays well inside [100, 300].
+        assertThat(min).isGreaterThan(100);
+        assertThat(max).isLessThan(300);
+    }
+
+    @Test
     void normalizeLowerCasesValidIds() {
         assertThat(UuidV7.normalize("0190F0E0-1234-7ABC-8DEF-ABCDEF012345"))
                 .isEqualTo("0190f0e0-1234-7abc-8def-abcdef012345");

@@ -63,8 +63,8 @@ public class StorhProperties {
 	public static class Repositories {
 
 		/**
-		 * Whether to create storh repositories for the application's packages when no
-		 * {@code @EnableStorhRepositories} is declared.
+		 * Whether to create storh repositories for the application's packages when the
+		 * application declares no EnableStorhRepositories annotation.
 		 */
 		private boolean enabled = true;
 

@@ -3,6 +3,7 @@ package dev.storh.spring.data.core;
 import java.io.UncheckedIOException;
 
 import dev.storh.CorruptRecordException;
+import dev.storh.LockTimeoutException;
 import dev.storh.StorageException;
 
 import org.springframework.dao.CannotAcquireLockException;
@@ -19,8 +20,7 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  * <li>{@link CorruptRecordException} → {@link DataRetrievalFailureException};</li>
  * <li>a unique index violation ({@code dev.storh.UniqueConstraintException}) →
  * {@link DuplicateKeyException};</li>
- * <li>a lock timeout ({@code dev.storh.LockTimeoutException}) →
- * {@link CannotAcquireLockException};</li>
+ * <li>{@link LockTimeoutException} → {@link CannotAcquireLockException};</li>
  * <li>any other {@link StorageException} and {@link UncheckedIOException} →
  * {@link DataAccessResourceFailureException}.</li>
  * </ul>
@@ -29,8 +29,6 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
 public class StorhExceptionTranslator implements PersistenceExceptionTranslator {
 
 	private static final String UNIQUE_CONSTRAINT_EXCEPTION = "dev.storh.UniqueConstraintException";
-
-	private static final String LOCK_TIMEOUT_EXCEPTION = "dev.storh.LockTimeoutException";
 
 	/**
 	 * @param ex the failure
@@ -45,13 +43,13 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 		if (ex instanceof CorruptRecordException) {
 			return new DataRetrievalFailureException(ex.getMessage(), ex);
 		}
+		if (ex instanceof LockTimeoutException) {
+			return new CannotAcquireLockException(ex.getMessage(), ex);
+		}
 		if (ex instanceof StorageException) {
-			// matched by name so that this layer needs only the base types of the core API
+			// matched by name: the core module does not have UniqueConstraintException yet
 			if (isInstance(ex, UNIQUE_CONSTRAINT_EXCEPTION)) {
 				return new DuplicateKeyException(ex.getMessage(), ex);
-			}
-			if (isInstance(ex, LOCK_TIMEOUT_EXCEPTION)) {
-				return new CannotAcquireLockException(ex.getMessage(), ex);
 			}
 			return new DataAccessResourceFailureException(ex.getMessage(), ex);
 		}

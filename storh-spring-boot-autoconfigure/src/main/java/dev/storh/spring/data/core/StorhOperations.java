@@ -91,7 +91,7 @@ public interface StorhOperations {
 	/**
 	 * @param id the id, a UUIDv7
 	 * @param type the entity type
-	 * @return whether a record with this id exists
+	 * @return whether a record file with this id exists (the file is not read)
 	 */
 	boolean exists(String id, Class<?> type);
 

@@ -184,7 +184,7 @@ public class StorhTemplate implements StorhOperations, DisposableBean, AutoClose
 		Assert.notNull(id, "'id' must not be null");
 		String collection = getCollection(type);
 		try {
-			return docStore(collection).get(checkId(id, collection)).isPresent();
+			return docStore(collection).exists(checkId(id, collection));
 		}
 		catch (RuntimeException ex) {
 			throw this.exceptionTranslator.translate(ex);

@@ -31,8 +31,14 @@ public class StorhRepositoryConfigurationExtension extends RepositoryConfigurati
 	}
 
 	@Override
-	protected String getModulePrefix() {
+	public String getModuleIdentifier() {
 		return "storh";
+	}
+
+	@Override
+	@SuppressWarnings("deprecation") // still abstract in RepositoryConfigurationExtensionSupport
+	protected String getModulePrefix() {
+		return getModuleIdentifier();
 	}
 
 	@Override

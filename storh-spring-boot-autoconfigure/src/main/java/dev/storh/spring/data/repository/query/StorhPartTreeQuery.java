@@ -121,7 +121,8 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 			}
 			List<?> content = this.operations.find(window, this.domainType);
 			boolean hasNext = content.size() > pageable.getPageSize();
-			return new SliceImpl<>(hasNext ? content.subList(0, pageable.getPageSize()) : content, pageable, hasNext);
+			List<?> page = hasNext ? content.subList(0, pageable.getPageSize()) : content;
+			return new SliceImpl<>(page, pageable, hasNext);
 		}
 		if (this.queryMethod.isStreamQuery()) {
 			return this.operations.stream(window(query, pageable, maxResults), this.domainType);

@@ -12,6 +12,7 @@ import org.springframework.data.repository.core.RepositoryInformation;
 import org.springframework.data.repository.core.RepositoryMetadata;
 import org.springframework.data.repository.core.support.PersistentEntityInformation;
 import org.springframework.data.repository.core.support.RepositoryFactorySupport;
+import org.springframework.data.repository.query.DefaultParameters;
 import org.springframework.data.repository.query.QueryLookupStrategy;
 import org.springframework.data.repository.query.QueryLookupStrategy.Key;
 import org.springframework.data.repository.query.QueryMethod;
@@ -40,17 +41,27 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 		this.operations = operations;
 	}
 
+	/**
+	 * @param metadata the repository's metadata
+	 * @return the entity information of the repository's domain type
+	 * @throws org.springframework.data.mapping.MappingException naming the type when it has no
+	 * {@code String} id property
+	 */
 	@Override
-	@SuppressWarnings("unchecked")
-	public <T, ID> EntityInformation<T, ID> getEntityInformation(Class<T> domainClass) {
-		StorhPersistentEntity<T> entity = (StorhPersistentEntity<T>) this.operations.getConverter()
-			.getRequiredEntity(domainClass);
-		return new PersistentEntityInformation<>(entity);
+	public EntityInformation<?, ?> getEntityInformation(RepositoryMetadata metadata) {
+		return entityInformation(metadata.getDomainType());
 	}
 
 	@Override
 	protected Object getTargetRepository(RepositoryInformation metadata) {
 		return getTargetRepositoryViaReflection(metadata, getEntityInformation(metadata), this.operations);
+	}
+
+	private <T> EntityInformation<T, String> entityInformation(Class<T> domainClass) {
+		@SuppressWarnings("unchecked")
+		StorhPersistentEntity<T> entity = (StorhPersistentEntity<T>) this.operations.getConverter()
+			.getRequiredEntity(domainClass);
+		return new PersistentEntityInformation<>(entity);
 	}
 
 	@Override
@@ -66,7 +77,7 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 					+ "; storh ids are UUIDv7 strings, declare StorhRepository<"
 					+ metadata.getDomainType().getSimpleName() + ", String>", metadata.getRepositoryInterface());
 		}
-		getEntityInformation(metadata.getDomainType());
+		entityInformation(metadata.getDomainType());
 	}
 
 	@Override
@@ -79,7 +90,7 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 						+ "USE_DECLARED_QUERY; use CREATE or CREATE_IF_NOT_FOUND to derive queries from method names",
 						metadata.getRepositoryInterface());
 			}
-			return new StorhPartTreeQuery(method, new QueryMethod(method, metadata, projectionFactory),
+			return new StorhPartTreeQuery(method, new QueryMethod(method, metadata, projectionFactory, DefaultParameters::new),
 					this.operations);
 		});
 	}
