@@ -197,7 +197,9 @@ public final class DocStore implements AutoCloseable {
             prepared.add(prepareItem(item));
         }
         withWriteLock(() -> {
-            prepared.forEach(this::write);
+            Batch batch = new Batch();
+            prepared.forEach(batch::add);
+            batch.flush();
             return null;
         });
         List<StorageRecord> records = new ArrayList<>(prepared.size());
@@ -215,10 +217,15 @@ public final class DocStore implements AutoCloseable {
      */
     public long putStream(Iterable<? extends Map<String, ?>> items) {
         return withWriteLock(() -> {
+            Batch batch = new Batch();
             long n = 0;
-            for (Map<String, ?> item : items) {
-                write(prepareItem(item));
-                n++;
+            try {
+                for (Map<String, ?> item : items) {
+                    batch.add(prepareItem(item));
+                    n++;
+                }
+            } finally {
+                batch.flush();
             }
             return n;
         });
@@ -334,6 +341,7 @@ public final class DocStore implements AutoCloseable {
         }
         try (reader) {
             return withWriteLock(() -> {
+                Batch batch = new Batch();
                 long n = 0;
                 long lineNo = 0;
                 try {
@@ -342,11 +350,13 @@ public final class DocStore implements AutoCloseable {
                         if (line.isBlank()) {
                             continue;
                         }
-                        write(prepareItem(importRow(line, file, lineNo)));
+                        batch.add(prepareItem(importRow(line, file, lineNo)));
                         n++;
                     }
                 } catch (IOException e) {
                     throw new StorageException("Could not read JSONL import file: " + file + " at line " + lineNo, e);
+                } finally {
+                    batch.flush();
                 }
                 return n;
             });
@@ -556,6 +566,41 @@ public final class DocStore implements AutoCloseable {
         return prepare(payload, id instanceof String s ? s : null);
     }
 
+    /** Bulk rows collected under the write lock and written by {@link BatchWriter}. */
+    private final class Batch {
+        private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
+
+        void add(Prepared p) {
+            Path dir = bucketDirectory(p.id());
+            items.add(new BatchWriter.Item(tempPath(dir), dir.resolve(p.id() + RecordFiles.EXTENSION), p.bytes()));
+            if (items.size() >= BatchWriter.BATCH_SIZE) {
+                flush();
+            }
+        }
+
+        void flush() {
+            try {
+                BatchWriter.write(items);
+            } finally {
+                items.clear();
+            }
+        }
+    }
+
+    private Path bucketDirectory(String id) {
+        String bucket = id.substring(24, 26);
+        Path dir = dataDir.resolve(bucket);
+        if (!ensuredBuckets.contains(bucket) || !Files.isDirectory(dir)) {
+            AtomicFiles.ensureDirectory(dir);
+            ensuredBuckets.add(bucket);
+        }
+        return dir;
+    }
+
+    private Path tempPath(Path dir) {
+        return dir.resolve("." + writerPrefix + "." + tempCounter.incrementAndGet() + ".tmp");
+    }
+
     private void write(Prepared p) {
         String bucket = p.id().substring(24, 26);
         Path dir = dataDir.resolve(bucket);
@@ -564,7 +609,7 @@ public final class DocStore implements AutoCloseable {
             ensuredBuckets.add(bucket);
         }
         Path target = dir.resolve(p.id() + RecordFiles.EXTENSION);
-        Path temp = dir.resolve("." + writerPrefix + "." + tempCounter.incrementAndGet() + ".tmp");
+        Path temp = tempPath(dir);
         try {
             AtomicFiles.writeVia(temp, target, p.bytes());
         } catch (StorageException e) {

@@ -236,6 +236,35 @@ class DocStoreTest {
     }
 
     @Test
+    void bulkWritesKeepInputOrderForRepeatedIdsAndLeaveNoTempFiles() throws IOException {
+        try (DocStore store = DocStore.open(root, "c")) {
+            String id = UuidV7.generate();
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (int i = 0; i < 1500; i++) {
+                rows.add(map("n", (long) i));
+            }
+            rows.add(map("id", id, "data", map("v", "first")));
+            rows.add(map("id", id, "data", map("v", "second")));
+            assertThat(store.putStream(rows)).isEqualTo(1502);
+            assertThat(store.count()).isEqualTo(1501);
+            assertThat(store.get(id).orElseThrow().data()).isEqualTo(map("v", "second"));
+            // A bad row in a stream: rows before it are written and durable, nothing half-written.
+            List<Map<String, Object>> withBadRow = new ArrayList<>();
+            for (int i = 0; i < 700; i++) {
+                withBadRow.add(map("m", (long) i));
+            }
+            withBadRow.add(map("bad", Double.NaN));
+            withBadRow.add(map("never", true));
+            assertThatThrownBy(() -> store.putStream(withBadRow)).isInstanceOf(StorageException.class)
+                    .hasMessageContaining("bad");
+            assertThat(store.count()).isEqualTo(1501 + 700);
+            try (Stream<Path> files = Files.walk(root.resolve("c"))) {
+                assertThat(files.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList()).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void customIdGeneratorsAreValidated() {
         DocStoreOptions options = DocStoreOptions.builder().idGenerator(() -> "018bcfe5-6800-7000-8000-000000000001").build();
         try (DocStore store = DocStore.open(root, "c", options)) {

@@ -1,6 +1,7 @@
 package dev.storh.spring.data.repository.query;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -71,7 +72,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 			this.tree = new PartTree(method.getName(), this.domainType);
 		}
 		catch (RuntimeException ex) {
-			throw QueryCreationException.create(queryMethod, ex.getMessage(), ex);
+			throw QueryCreationException.create(queryMethod, "query method " + describe() + ": " + ex.getMessage(), ex);
 		}
 		validate();
 	}
@@ -86,7 +87,9 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		ParametersParameterAccessor accessor = new ParametersParameterAccessor(this.queryMethod.getParameters(),
 				parameters);
 		StorhQuery query = new StorhQueryCreator(this.tree, accessor, this.operations.getConverter()).createQuery();
-		int maxResults = maxResults(accessor.getLimit());
+		// getLimit() also reports a Pageable's size; only a Limit argument caps the results
+		int maxResults = maxResults(this.queryMethod.getParameters().hasLimitParameter() ? accessor.getLimit()
+				: Limit.unlimited());
 		if (this.tree.isCountProjection()) {
 			return this.operations.count(query, this.domainType);
 		}
@@ -187,7 +190,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		for (Part part : this.tree.getParts()) {
 			String property = part.getProperty().toDotPath();
 			if (!StorhQueryCreator.SUPPORTED_TYPES.contains(part.getType())) {
-				throw fail("keyword " + part.getType() + " " + part.getType().getKeywords() + " on property '"
+				throw fail("keyword " + part.getType() + " on property '"
 						+ property + "' is not supported by storh; supported keywords: " + supportedKeywords());
 			}
 			if (part.shouldIgnoreCase() == Part.IgnoreCaseType.ALWAYS && !StorhQueryCreator.ignoresCase(part)) {
@@ -214,16 +217,18 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	}
 
 	private QueryCreationException fail(String reason) {
-		return QueryCreationException.create(this.queryMethod, reason);
+		return QueryCreationException.create(this.queryMethod, "query method " + describe() + ": " + reason);
 	}
 
 	private String describe() {
-		return this.method.getDeclaringClass().getSimpleName() + "." + this.method.getName();
+		return this.method.getDeclaringClass().getName() + "." + this.method.getName() + "("
+				+ Arrays.stream(this.method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "))
+				+ ")";
 	}
 
 	private static String supportedKeywords() {
 		return StorhQueryCreator.SUPPORTED_TYPES.stream()
-			.map((type) -> type + " " + type.getKeywords())
+			.map(Part.Type::toString)
 			.collect(Collectors.joining(", "));
 	}
 
