@@ -1,7 +1,5 @@
 package dev.storh.spring.data.mapping;
 
-import java.beans.Introspector;
-
 import org.springframework.data.core.TypeInformation;
 import org.springframework.data.mapping.MappingException;
 import org.springframework.data.mapping.model.BasicPersistentEntity;
@@ -31,7 +29,7 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 		super(information);
 		Document document = findAnnotation(Document.class);
 		String name = (document != null && StringUtils.hasText(document.collection())) ? document.collection()
-				: Introspector.decapitalize(information.getType().getSimpleName());
+				: StringUtils.uncapitalize(information.getType().getSimpleName());
 		this.collection = checkCollectionName(name, information.getType());
 	}
 
