@@ -89,12 +89,7 @@ public final class AtomicFiles {
         }
         String step = "write";
         try (channel) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
-                    throw new IOException("write made no progress");
-                }
-            }
+            writeFully(channel, bytes);
             step = "sync";
             channel.force(true);
         } catch (IOException | RuntimeException e) {
@@ -120,10 +115,7 @@ public final class AtomicFiles {
             throw new StorageException("Could not open storage file for appending: " + path, e);
         }
         try (channel) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
+            writeFully(channel, bytes);
             channel.force(true);
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not write storage file: " + path, e);
@@ -232,6 +224,15 @@ public final class AtomicFiles {
         }
         syncDirectory(parentOf(path));
         return true;
+    }
+
+    private static void writeFully(FileChannel channel, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
+                throw new IOException("write made no progress");
+            }
+        }
     }
 
     private static Path parentOf(Path p) {
