@@ -1,0 +1,156 @@
+package dev.storh.fs;
+
+import dev.storh.StorageException;
+import java.nio.charset.StandardCharsets;
+import net.jpountz.xxhash.XXHash32;
+import net.jpountz.xxhash.XXHashFactory;
+
+/**
+ * The checksummed line shared by log segments and {@code queue.log} ({@code spec/log-queue.md}
+ * §1.1):
+ *
+ * <pre>
+ * LENGTH TAB CHECKSUM TAB JSON LF
+ *   LENGTH   byte length of JSON, ASCII decimal
+ *   CHECKSUM XXH32(JSON bytes, seed 0), 8 lowercase hex digits
+ *   JSON     one compact JSON object without a raw LF
+ * e.g. 59\tdbf5e364\t{"op":"delete","id":"01890a5d-ac01-7000-8000-000000000002"}\n
+ * </pre>
+ *
+ * A line whose length or checksum does not match its JSON is a torn or corrupt write and is never
+ * accepted. XXH32 comes from lz4-java's {@code XXHashFactory}. Stateless and thread-safe.
+ */
+public final class FramedLine {
+
+    private static final XXHash32 XXH32 = XXHashFactory.fastestJavaInstance().hash32();
+    private static final byte TAB = '\t';
+    private static final byte LF = '\n';
+
+    /** How a line failed to parse. */
+    public enum Problem {
+        /** Not three tab-separated parts, or a non-numeric length. */
+        MALFORMED,
+        /** Length or checksum differs from the JSON bytes. */
+        CORRUPT,
+        /** No terminating LF (a torn tail). */
+        TORN
+    }
+
+    /** A line that failed to parse, with its {@link Problem}. */
+    public static final class FramingException extends StorageException {
+        private static final long serialVersionUID = 1L;
+        private final Problem problem;
+
+        FramingException(Problem problem, String message) {
+            super(message);
+            this.problem = problem;
+        }
+
+        /**
+         * @return what is wrong with the line
+         */
+        public Problem problem() {
+            return problem;
+        }
+    }
+
+    private FramedLine() {
+    }
+
+    /**
+     * @param json compact JSON bytes without LF
+     * @return XXH32 with seed 0, as 8 lowercase hex digits
+     */
+    public static String checksum(byte[] json) {
+        return checksum(json, 0, json.length);
+    }
+
+    /**
+     * @param buf bytes
+     * @param off start
+     * @param len length
+     * @return XXH32 of the range with seed 0, as 8 lowercase hex digits
+     */
+    public static String checksum(byte[] buf, int off, int len) {
+        return String.format("%08x", XXH32.hash(buf, off, len, 0));
+    }
+
+    /**
+     * Frames compact JSON as one line.
+     *
+     * @param json compact JSON bytes; a trailing LF (as {@code CanonicalJson.encodeCompact} adds) is dropped
+     * @return {@code LENGTH\tCHECKSUM\tJSON\n}
+     * @throws StorageException when the JSON contains a raw LF
+     */
+    public static byte[] encode(byte[] json) {
+        int len = json.length;
+        if (len > 0 && json[len - 1] == LF) {
+            len--;
+        }
+        for (int i = 0; i < len; i++) {
+            if (json[i] == LF) {
+                throw new StorageException("Framed JSON must not contain a raw line feed.");
+            }
+        }
+        byte[] head = (len + "\t" + checksum(json, 0, len) + "\t").getBytes(StandardCharsets.US_ASCII);
+        byte[] line = new byte[head.length + len + 1];
+        System.arraycopy(head, 0, line, 0, head.length);
+        System.arraycopy(json, 0, line, head.length, len);
+        line[line.length - 1] = LF;
+        return line;
+    }
+
+    /**
+     * Checks one line and returns its JSON bytes.
+     *
+     * @param line the line bytes, with or without its LF; trailing CR/LF are ignored
+     * @param requireLf whether a missing LF is an error ({@link Problem#TORN}), as the queue reader
+     *     requires; the log reader accepts a complete last line without LF
+     * @return the JSON bytes the line carries
+     * @throws FramingException naming the problem
+     */
+    public static byte[] decode(byte[] line, boolean requireLf) {
+        int end = line.length;
+        if (requireLf && (end == 0 || line[end - 1] != LF)) {
+            throw new FramingException(Problem.TORN, "Torn log line: no line feed at the end.");
+        }
+        while (end > 0 && (line[end - 1] == LF || line[end - 1] == '\r')) {
+            end--;
+        }
+        int tab1 = indexOf(line, TAB, 0, end);
+        int tab2 = tab1 < 0 ? -1 : indexOf(line, TAB, tab1 + 1, end);
+        if (tab1 <= 0 || tab2 < 0) {
+            throw new FramingException(Problem.MALFORMED, "Malformed log line: expected LENGTH\\tCHECKSUM\\tJSON.");
+        }
+        long length = 0;
+        for (int i = 0; i < tab1; i++) {
+            byte b = line[i];
+            if (b < '0' || b > '9' || length > Integer.MAX_VALUE) {
+                throw new FramingException(Problem.MALFORMED, "Malformed log line: length is not a number.");
+            }
+            length = length * 10 + (b - '0');
+        }
+        int jsonStart = tab2 + 1;
+        int jsonLength = end - jsonStart;
+        if (length != jsonLength) {
+            throw new FramingException(Problem.CORRUPT, "Corrupt log line: length " + length + " but "
+                    + jsonLength + " bytes of JSON.");
+        }
+        String expected = new String(line, tab1 + 1, tab2 - tab1 - 1, StandardCharsets.US_ASCII);
+        if (!expected.equals(checksum(line, jsonStart, jsonLength))) {
+            throw new FramingException(Problem.CORRUPT, "Corrupt log line: checksum mismatch.");
+        }
+        byte[] json = new byte[jsonLength];
+        System.arraycopy(line, jsonStart, json, 0, jsonLength);
+        return json;
+    }
+
+    private static int indexOf(byte[] buf, byte b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (buf[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
