@@ -1,0 +1,151 @@
+package dev.storh.doc.index;
+
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
+import com.dynatrace.hash4j.hashing.Hashing;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * The original's index key encodings ({@code spec/indexes-queries-schema.md} §3), byte for byte:
+ * field keys, value keys (equality files), range keys (range index lines) and compound keys.
+ * XXH3-128 comes from hash4j. Stateless.
+ */
+public final class IndexKeys {
+
+    private static final Hasher128 XXH128 = Hashing.xxh3_128();
+    private static final int MAX_INLINE_STRING_BYTES = 96;
+
+    private IndexKeys() {
+    }
+
+    /**
+     * @param s any text
+     * @return lowercase hex of its UTF-8 bytes ({@code kind} → {@code 6b696e64})
+     */
+    public static String hex(String s) {
+        return HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * @param bytes any bytes
+     * @return XXH3-128 as 32 lowercase hex digits, high 64 bits first (PHP {@code hash('xxh128')})
+     */
+    public static String xxh128(byte[] bytes) {
+        HashValue128 h = XXH128.hashBytesTo128Bits(bytes);
+        return String.format("%016x%016x", h.getMostSignificantBits(), h.getLeastSignificantBits());
+    }
+
+    /**
+     * @param v a value in the JSON model
+     * @return whether it can be indexed: null, boolean, integer, float or string
+     */
+    public static boolean isIndexable(Object v) {
+        return v == null || v instanceof String || v instanceof Boolean || v instanceof Long || v instanceof Double
+                || v instanceof BigInteger || v instanceof Integer;
+    }
+
+    /**
+     * The value key of an equality file name (§3.2): {@code i-42}, {@code i-m42}, {@code s-<hex>}
+     * (strings over 96 bytes: {@code s-<xxh128>}), {@code b-1}, {@code f-1d5}, {@code n}.
+     *
+     * @param v an indexable value
+     * @return its value key
+     */
+    public static String valueKey(Object v) {
+        if (v == null) {
+            return "n";
+        }
+        if (v instanceof Boolean b) {
+            return b ? "b-1" : "b-0";
+        }
+        if (v instanceof Long || v instanceof Integer) {
+            return "i-" + v.toString().replace('-', 'm');
+        }
+        if (v instanceof BigInteger big) {
+            return "f-" + floatG17(big.doubleValue());
+        }
+        if (v instanceof Double d) {
+            return "f-" + floatG17(d);
+        }
+        if (v instanceof String s) {
+            byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+            return "s-" + (bytes.length <= MAX_INLINE_STRING_BYTES ? HexFormat.of().formatHex(bytes) : xxh128(bytes));
+        }
+        return "z-" + xxh128(String.valueOf(v).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The range key of a range index line (§3.3).
+     *
+     * @param v a value
+     * @return e.g. {@code n-00000000000000010d000000}, {@code n-m0000000000000003d000000},
+     *     {@code s-616263}, {@code b-1}, {@code z-n}
+     */
+    public static String rangeKey(Object v) {
+        if (v == null) {
+            return "z-n";
+        }
+        if (v instanceof Boolean b) {
+            return b ? "b-1" : "b-0";
+        }
+        if (v instanceof String s) {
+            return "s-" + hex(s);
+        }
+        if ((v instanceof Long || v instanceof Integer) && ((Number) v).longValue() >= 0) {
+            return "n-" + String.format("%017d", ((Number) v).longValue()) + "d000000";
+        }
+        if (v instanceof Number n) {
+            return "n-" + fixed6(n.doubleValue());
+        }
+        return "z-" + valueKey(v);
+    }
+
+    /**
+     * @param left value of the field whose name sorts first
+     * @param right value of the other field
+     * @return {@code c-} + xxh128(valueKey(left) + NUL + valueKey(right))
+     */
+    public static String compoundKey(Object left, Object right) {
+        return "c-" + xxh128((valueKey(left) + "\0" + valueKey(right)).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** C's {@code %024.6F} of the exact double, with {@code -}→{@code m}, {@code .}→{@code d}. */
+    static String fixed6(double d) {
+        boolean negative = d < 0 || (d == 0 && 1 / d < 0);
+        String digits = new BigDecimal(Math.abs(d)).setScale(6, RoundingMode.HALF_EVEN).toPlainString();
+        int width = 24 - (negative ? 1 : 0);
+        StringBuilder out = new StringBuilder(26);
+        if (negative) {
+            out.append('m');
+        }
+        for (int i = digits.length(); i < width; i++) {
+            out.append('0');
+        }
+        return out.append(digits.replace('.', 'd')).toString();
+    }
+
+    /** PHP's {@code %.17G} of a double, with {@code -}→{@code m}, {@code .}→{@code d}, {@code +}→{@code p}. */
+    static String floatG17(double d) {
+        String text;
+        if (d == 0) {
+            text = (1 / d < 0) ? "-0" : "0";
+        } else {
+            BigDecimal rounded = new BigDecimal(d).round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+            int exponent = rounded.precision() - rounded.scale() - 1;
+            if (exponent < -4 || exponent >= 17) {
+                String unscaled = rounded.unscaledValue().abs().toString();
+                String fraction = unscaled.length() > 1 ? unscaled.substring(1) : "0";
+                text = (rounded.signum() < 0 ? "-" : "") + unscaled.charAt(0) + "." + fraction + "E"
+                        + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+            } else {
+                text = rounded.toPlainString();
+            }
+        }
+        return text.replace('-', 'm').replace('.', 'd').replace('+', 'p');
+    }
+}

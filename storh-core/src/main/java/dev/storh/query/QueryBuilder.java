@@ -1,0 +1,368 @@
+package dev.storh.query;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.id.UuidV7;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * An immutable query over a store ({@code spec/indexes-queries-schema.md} §10): a disjunction of
+ * groups, each a conjunction of {@link Condition}s, plus ordering, a limit and an id cursor.
+ * Every method returns a new builder; the receiver is unchanged, so a builder can be shared and
+ * extended by many threads.
+ *
+ * <pre>
+ * store.query().where("kind").eq("page").where("rank").gte(10)
+ *      .orWhere(q -&gt; q.where("featured").eq(true))
+ *      .orderBy("rank", Direction.DESC).limit(20).get();
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code where} adds the condition to every group;</li>
+ *   <li>{@code andWhere(q -> ...)} adds all conditions of the branch to every group;</li>
+ *   <li>{@code orWhere(q -> ...)} adds the branch's groups as alternatives; on a query that has no
+ *       conditions yet, the branch replaces the match-everything group (the original keeps it
+ *       and matches everything, W13);</li>
+ *   <li>without {@code orderBy}, results are in ascending id order; {@code cursor(id)} keeps ids
+ *       strictly after the cursor; {@code page(n)} is {@code limit(n)}.</li>
+ * </ul>
+ */
+public final class QueryBuilder {
+
+    private final QueryExecutor executor;
+    private final List<List<Condition>> groups;
+    private final String orderField;
+    private final Direction direction;
+    private final long limit;
+    private final String cursor;
+
+    private QueryBuilder(QueryExecutor executor, List<List<Condition>> groups, String orderField, Direction direction,
+            long limit, String cursor) {
+        this.executor = executor;
+        this.groups = groups;
+        this.orderField = orderField;
+        this.direction = direction;
+        this.limit = limit;
+        this.cursor = cursor;
+    }
+
+    /**
+     * @param executor runs the terminal operations
+     * @return an empty query (one empty group: matches every record)
+     */
+    public static QueryBuilder on(QueryExecutor executor) {
+        return new QueryBuilder(Objects.requireNonNull(executor, "executor"), List.of(List.of()), null, Direction.ASC, 0, null);
+    }
+
+    /**
+     * @param field a top-level field, or {@code id} for the record id
+     * @return the condition step; each of its methods returns the extended query
+     * @throws StorageException {@code "Query field cannot be empty."}
+     */
+    public FieldCondition where(String field) {
+        if (field == null || field.isBlank()) {
+            throw new StorageException("Query field cannot be empty.");
+        }
+        return new FieldCondition(field);
+    }
+
+    /**
+     * @param branch builds conditions on a fresh query; all of them are ANDed into every group
+     * @return the extended query
+     * @throws StorageException {@code "andWhere callback must return a QueryBuilder."}
+     */
+    public QueryBuilder andWhere(UnaryOperator<QueryBuilder> branch) {
+        QueryBuilder b = branch.apply(on(executor));
+        if (b == null) {
+            throw new StorageException("andWhere callback must return a QueryBuilder.");
+        }
+        List<Condition> flat = new ArrayList<>();
+        b.groups.forEach(flat::addAll);
+        List<List<Condition>> next = new ArrayList<>();
+        for (List<Condition> g : groups) {
+            List<Condition> ng = new ArrayList<>(g);
+            ng.addAll(flat);
+            next.add(List.copyOf(ng));
+        }
+        return with(List.copyOf(next));
+    }
+
+    /**
+     * @param branch builds an alternative on a fresh query
+     * @return the query matching this one OR the branch
+     * @throws StorageException {@code "orWhere callback must return a QueryBuilder."}
+     */
+    public QueryBuilder orWhere(UnaryOperator<QueryBuilder> branch) {
+        QueryBuilder b = branch.apply(on(executor));
+        if (b == null) {
+            throw new StorageException("orWhere callback must return a QueryBuilder.");
+        }
+        List<List<Condition>> next = new ArrayList<>();
+        if (!hasConditions()) {
+            next.addAll(b.groups);
+        } else {
+            next.addAll(groups);
+            next.addAll(b.groups);
+        }
+        return with(List.copyOf(next));
+    }
+
+    /**
+     * @param field the field to sort by ({@code id} for the record id); missing sorts as null
+     * @return the query sorted ascending
+     */
+    public QueryBuilder orderBy(String field) {
+        return orderBy(field, Direction.ASC);
+    }
+
+    /**
+     * @param field the field to sort by
+     * @param direction ascending or descending; ties stay in ascending id order
+     * @return the sorted query
+     */
+    public QueryBuilder orderBy(String field, Direction direction) {
+        if (field == null || field.isBlank()) {
+            throw new StorageException("Query field cannot be empty.");
+        }
+        return new QueryBuilder(executor, groups, field, Objects.requireNonNull(direction, "direction"), limit, cursor);
+    }
+
+    /**
+     * @param field the field to sort by
+     * @param direction {@code asc} or {@code desc}, any case
+     * @return the sorted query
+     * @throws StorageException {@code "Query order direction must be asc or desc."}
+     */
+    public QueryBuilder orderBy(String field, String direction) {
+        return orderBy(field, Direction.parse(direction));
+    }
+
+    /**
+     * @param n the most records to return, at least 1
+     * @return the limited query
+     * @throws StorageException {@code "Query limit must be at least 1."}
+     */
+    public QueryBuilder limit(long n) {
+        if (n < 1) {
+            throw new StorageException("Query limit must be at least 1. Got: " + n);
+        }
+        return new QueryBuilder(executor, groups, orderField, direction, n, cursor);
+    }
+
+    /**
+     * @param size page size, as {@link #limit(long)} (the next page starts after the last id: {@link #cursor})
+     * @return the limited query
+     */
+    public QueryBuilder page(long size) {
+        return limit(size);
+    }
+
+    /**
+     * @param id a UUIDv7; only records with greater ids match
+     * @return the query after the cursor
+     * @throws StorageException {@code "Invalid UUIDv7 value."}
+     */
+    public QueryBuilder cursor(String id) {
+        return new QueryBuilder(executor, groups, orderField, direction, limit, UuidV7.normalize(id));
+    }
+
+    /**
+     * @return matching records, ordered, limited
+     */
+    public List<StorageRecord> get() {
+        return executor.get(this);
+    }
+
+    /**
+     * @return the first matching record
+     */
+    public Optional<StorageRecord> first() {
+        return executor.first(this);
+    }
+
+    /**
+     * @return the number of matching records, at most the limit
+     */
+    public long count() {
+        return executor.count(this);
+    }
+
+    /**
+     * @return matching records as a stream; close it
+     */
+    public Stream<StorageRecord> stream() {
+        return executor.stream(this);
+    }
+
+    /**
+     * @return the plan the store would use
+     */
+    public QueryPlan explain() {
+        return executor.explain(this);
+    }
+
+    /**
+     * @return the OR groups, each a list of ANDed conditions; never empty
+     */
+    public List<List<Condition>> groups() {
+        return groups;
+    }
+
+    /**
+     * @return whether any group has a condition
+     */
+    public boolean hasConditions() {
+        return groups.stream().anyMatch(g -> !g.isEmpty());
+    }
+
+    /**
+     * @return the order field, or {@code null}
+     */
+    public String orderField() {
+        return orderField;
+    }
+
+    /**
+     * @return the order direction
+     */
+    public Direction direction() {
+        return direction;
+    }
+
+    /**
+     * @return the limit, or 0 when unlimited
+     */
+    public long limit() {
+        return limit;
+    }
+
+    /**
+     * @return the cursor id (lowercase), or {@code null}
+     */
+    public String cursor() {
+        return cursor;
+    }
+
+    /**
+     * @param id record id
+     * @param data record data
+     * @return whether the record passes the cursor and any group
+     */
+    public boolean matches(String id, java.util.Map<String, Object> data) {
+        if (cursor != null && id.compareTo(cursor) <= 0) {
+            return false;
+        }
+        for (List<Condition> group : groups) {
+            boolean all = true;
+            for (Condition c : group) {
+                if (!c.matches(id, data)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private QueryBuilder with(List<List<Condition>> nextGroups) {
+        return new QueryBuilder(executor, nextGroups, orderField, direction, limit, cursor);
+    }
+
+    private QueryBuilder add(Condition c) {
+        List<List<Condition>> next = new ArrayList<>();
+        for (List<Condition> g : groups) {
+            List<Condition> ng = new ArrayList<>(g);
+            ng.add(c);
+            next.add(List.copyOf(ng));
+        }
+        return with(List.copyOf(next));
+    }
+
+    @Override
+    public String toString() {
+        return "QueryBuilder[groups=" + groups + ", orderBy=" + orderField + " " + direction + ", limit=" + limit
+                + ", cursor=" + cursor + "]";
+    }
+
+    /** The operator step of {@code where(field)}. */
+    public final class FieldCondition {
+        private final String field;
+
+        private FieldCondition(String field) {
+            this.field = field;
+        }
+
+        private QueryBuilder op(Operator op, Object... values) {
+            return add(new Condition(field, op, java.util.Arrays.asList(values)));
+        }
+
+        /** @param v value @return query with {@code field == v} (strict, type-sensitive) */
+        public QueryBuilder eq(Object v) {
+            return op(Operator.EQ, v);
+        }
+
+        /** @param v value @return query with {@code field} missing or not identical to v */
+        public QueryBuilder neq(Object v) {
+            return op(Operator.NEQ, v);
+        }
+
+        /** @param vs values @return query with {@code field} identical to one of vs */
+        public QueryBuilder in(Collection<?> vs) {
+            return add(new Condition(field, Operator.IN, new ArrayList<>(vs)));
+        }
+
+        /** @param vs values @return query with {@code field} missing or identical to none of vs */
+        public QueryBuilder notIn(Collection<?> vs) {
+            return add(new Condition(field, Operator.NOT_IN, new ArrayList<>(vs)));
+        }
+
+        /** @param v bound @return query with {@code field > v} */
+        public QueryBuilder gt(Object v) {
+            return op(Operator.GT, v);
+        }
+
+        /** @param v bound @return query with {@code field >= v} */
+        public QueryBuilder gte(Object v) {
+            return op(Operator.GTE, v);
+        }
+
+        /** @param v bound @return query with {@code field < v} */
+        public QueryBuilder lt(Object v) {
+            return op(Operator.LT, v);
+        }
+
+        /** @param v bound @return query with {@code field <= v} */
+        public QueryBuilder lte(Object v) {
+            return op(Operator.LTE, v);
+        }
+
+        /** @param lo lower bound @param hi upper bound @return query with {@code lo <= field <= hi} */
+        public QueryBuilder between(Object lo, Object hi) {
+            return op(Operator.BETWEEN, lo, hi);
+        }
+
+        /** @return query with the key present (null counts) */
+        public QueryBuilder exists() {
+            return op(Operator.EXISTS);
+        }
+
+        /** @return query with the key absent */
+        public QueryBuilder missing() {
+            return op(Operator.MISSING);
+        }
+
+        /** @param p prefix @return query with a string field starting with p (bytewise) */
+        public QueryBuilder prefix(String p) {
+            return op(Operator.PREFIX, p);
+        }
+    }
+}
