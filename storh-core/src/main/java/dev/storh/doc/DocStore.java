@@ -9,7 +9,11 @@ import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
+import dev.storh.doc.index.IndexManager;
+import dev.storh.doc.index.ReindexReport;
+import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
+import dev.storh.query.ScanQueryExecutor;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,10 +30,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -72,7 +74,9 @@ public final class DocStore implements AutoCloseable {
     private final String writerPrefix;
     private final Path marker;
     private final AtomicLong tempCounter = new AtomicLong();
-    private final Set<String> ensuredBuckets = ConcurrentHashMap.newKeySet();
+    private final RecordWriter writer;
+    private final IndexManager indexes;
+    private final DocQueryExecutor executor;
     private final Object lifecycle = new Object();
     private volatile CollectionLock lock;
     private volatile boolean markerRegistered;
@@ -87,6 +91,24 @@ public final class DocStore implements AutoCloseable {
         this.options = options;
         this.writerPrefix = WriterMarkers.newWriterPrefix();
         this.marker = WriterMarkers.writersDirectory(collectionRoot).resolve(writerPrefix);
+        this.writer = new RecordWriter(dataDir, writerPrefix);
+        this.indexes = new IndexManager(collectionRoot, this::withWriteLock, () -> stream());
+        this.executor = new DocQueryExecutor(new ScanQueryExecutor.RecordSource() {
+            @Override
+            public Stream<StorageRecord> scan(String afterId) {
+                return afterId == null ? stream() : stream(RecordQuery.all().after(afterId));
+            }
+
+            @Override
+            public Optional<StorageRecord> byId(String id) {
+                return get(id);
+            }
+
+            @Override
+            public long count() {
+                return DocStore.this.count();
+            }
+        }, indexes);
     }
 
     /**
@@ -117,8 +139,21 @@ public final class DocStore implements AutoCloseable {
             throw new StorageException("DocStore root must not be null.");
         }
         Path collectionRoot = resolveCollection(root, collection);
-        DocStore store = new DocStore(collectionRoot, collection, options == null ? DocStoreOptions.defaults() : options);
+        DocStoreOptions opts = options == null ? DocStoreOptions.defaults() : options;
+        if (opts.schema() != null && !opts.schema().collectionName().equals(collection)) {
+            throw new StorageException("Schema collection does not match DocStore collection: schema \""
+                    + opts.schema().collectionName() + "\", collection \"" + collection + "\"");
+        }
         WriterMarkers.sweepOnOpen(collectionRoot);
+        DocStore store = new DocStore(collectionRoot, collection, opts);
+        if (opts.schema() != null) {
+            try {
+                store.indexes.applySchema(opts.schema()).sync();
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
+        }
         return store;
     }
 
@@ -173,9 +208,11 @@ public final class DocStore implements AutoCloseable {
      *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
      */
     public StorageRecord put(Map<String, ?> data, String id) {
-        Prepared prepared = prepare(data, id);
+        PreparedRecord prepared = prepare(data, id);
         withWriteLock(() -> {
-            write(prepared);
+            WriteSession session = session();
+            session.put(prepared);
+            session.finish();
             return null;
         });
         return prepared.record();
@@ -192,14 +229,17 @@ public final class DocStore implements AutoCloseable {
      * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
-        List<Prepared> prepared = new ArrayList<>();
+        List<PreparedRecord> prepared = new ArrayList<>();
         for (Map<String, ?> item : items) {
             prepared.add(prepareItem(item));
         }
         withWriteLock(() -> {
-            Batch batch = new Batch();
-            prepared.forEach(batch::add);
-            batch.flush();
+            WriteSession session = session();
+            try {
+                prepared.forEach(session::put);
+            } finally {
+                session.finish();
+            }
             return null;
         });
         List<StorageRecord> records = new ArrayList<>(prepared.size());
@@ -217,15 +257,15 @@ public final class DocStore implements AutoCloseable {
      */
     public long putStream(Iterable<? extends Map<String, ?>> items) {
         return withWriteLock(() -> {
-            Batch batch = new Batch();
+            WriteSession session = session();
             long n = 0;
             try {
                 for (Map<String, ?> item : items) {
-                    batch.add(prepareItem(item));
+                    session.put(prepareItem(item));
                     n++;
                 }
             } finally {
-                batch.flush();
+                session.finish();
             }
             return n;
         });
@@ -260,11 +300,19 @@ public final class DocStore implements AutoCloseable {
     public boolean delete(String id) {
         Path path = pathForId(id);
         return withWriteLock(() -> {
+            WriteSession session = session();
+            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
+            boolean deleted;
             try {
-                return AtomicFiles.deleteDurably(path);
+                deleted = AtomicFiles.deleteDurably(path);
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
             }
+            if (deleted) {
+                session.deleted(UuidV7.normalize(id), old);
+                session.finish();
+            }
+            return deleted;
         });
     }
 
@@ -341,7 +389,7 @@ public final class DocStore implements AutoCloseable {
         }
         try (reader) {
             return withWriteLock(() -> {
-                Batch batch = new Batch();
+                WriteSession session = session();
                 long n = 0;
                 long lineNo = 0;
                 try {
@@ -350,13 +398,13 @@ public final class DocStore implements AutoCloseable {
                         if (line.isBlank()) {
                             continue;
                         }
-                        batch.add(prepareItem(importRow(line, file, lineNo)));
+                        session.put(prepareItem(importRow(line, file, lineNo)));
                         n++;
                     }
                 } catch (IOException e) {
                     throw new StorageException("Could not read JSONL import file: " + file + " at line " + lineNo, e);
                 } finally {
-                    batch.flush();
+                    session.finish();
                 }
                 return n;
             });
@@ -447,6 +495,63 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
+     * @return the collection's index manager: declare indexes with
+     *     {@code indexes().field("slug").unique().field("kind").sync()}
+     */
+    public IndexManager indexes() {
+        return indexes;
+    }
+
+    /**
+     * @return an empty query on this collection, planned with its indexes
+     *     ({@code spec/indexes-queries-schema.md} §10, §12)
+     */
+    public QueryBuilder query() {
+        return QueryBuilder.on(executor);
+    }
+
+    /**
+     * Checks every record and every index file (§11): corrupt records are reported as
+     * {@code "Corrupt records: <n>"} (index checks are then skipped), otherwise index drift as the
+     * original words it ({@code "Index mismatch (equality): kind s-70616765"}). Read-only.
+     *
+     * @return {@code ok}, {@code errors}, {@code stats}
+     */
+    public VerifyReport verify() {
+        StoreStats stats = stats();
+        if (stats.corrupt() > 0) {
+            return new VerifyReport(false, List.of("Corrupt records: " + stats.corrupt()), stats);
+        }
+        List<String> errors;
+        if (indexes.active()) {
+            try (Stream<StorageRecord> records = stream(RecordQuery.all().continueOnError((id, e) -> { }))) {
+                errors = indexes.verify(records);
+            }
+        } else {
+            errors = List.of();
+        }
+        return new VerifyReport(errors.isEmpty(), errors, stats);
+    }
+
+    /**
+     * @return the same report as {@link #verify()}
+     */
+    public VerifyReport health() {
+        return verify();
+    }
+
+    /**
+     * Rebuilds every index from the record files, under the write lock (§11). The new indexes are
+     * built beside the old ones and swapped in, so a corrupt record leaves the old indexes intact.
+     *
+     * @return {@code fields} (definitions) and {@code entries} (records read)
+     * @throws CorruptRecordException when a record file is corrupt
+     */
+    public ReindexReport reindex() {
+        return indexes.rebuild();
+    }
+
+    /**
      * Reads and validates every record file (§11). No lock is taken; files deleted meanwhile are
      * not counted.
      *
@@ -474,19 +579,7 @@ public final class DocStore implements AutoCloseable {
                 corrupt++;
             }
         }
-        return new StoreStats(records, bytes, corrupt, indexDefinitionCount());
-    }
-
-    private int indexDefinitionCount() {
-        Path manifest = collectionRoot.resolve(".storh").resolve("indexes").resolve("manifest.jsonc");
-        try {
-            Object fields = Jsonc.decodeObject(Files.readAllBytes(manifest)).get("fields");
-            return fields instanceof List<?> list ? list.size() : 0;
-        } catch (NoSuchFileException e) {
-            return 0;
-        } catch (IOException | StorageException e) {
-            return 0;
-        }
+        return new StoreStats(records, bytes, corrupt, indexes.definitions().size());
     }
 
     /**
@@ -517,15 +610,12 @@ public final class DocStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- writing
 
-    private record Prepared(String id, byte[] bytes, Map<String, Object> data) {
-        StorageRecord record() {
-            return new StorageRecord(id, data);
-        }
-    }
-
-    private Prepared prepare(Map<String, ?> data, String id) {
+    private PreparedRecord prepare(Map<String, ?> data, String id) {
         if (data == null) {
             throw new StorageException("Record data must not be null" + (id == null ? "." : " (id " + id + ")."));
+        }
+        if (options.schema() != null) {
+            options.schema().validate(data);
         }
         String resolved;
         if (id != null) {
@@ -545,11 +635,11 @@ public final class DocStore implements AutoCloseable {
         } catch (StorageException e) {
             throw new StorageException("Could not encode record " + resolved + ": " + e.getMessage(), e);
         }
-        return new Prepared(resolved, bytes, new LinkedHashMap<>(data));
+        return new PreparedRecord(resolved, bytes, new LinkedHashMap<>(data), id != null || options.idGenerator() != null);
     }
 
     @SuppressWarnings("unchecked")
-    private Prepared prepareItem(Map<String, ?> item) {
+    private PreparedRecord prepareItem(Map<String, ?> item) {
         if (item == null) {
             throw new StorageException("Record rows must not be null.");
         }
@@ -566,60 +656,8 @@ public final class DocStore implements AutoCloseable {
         return prepare(payload, id instanceof String s ? s : null);
     }
 
-    /** Bulk rows collected under the write lock and written by {@link BatchWriter}. */
-    private final class Batch {
-        private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
-
-        void add(Prepared p) {
-            Path dir = bucketDirectory(p.id());
-            items.add(new BatchWriter.Item(tempPath(dir), dir.resolve(p.id() + RecordFiles.EXTENSION), p.bytes()));
-            if (items.size() >= BatchWriter.BATCH_SIZE) {
-                flush();
-            }
-        }
-
-        void flush() {
-            try {
-                BatchWriter.write(items);
-            } finally {
-                items.clear();
-            }
-        }
-    }
-
-    private Path bucketDirectory(String id) {
-        String bucket = id.substring(24, 26);
-        Path dir = dataDir.resolve(bucket);
-        if (!ensuredBuckets.contains(bucket) || !Files.isDirectory(dir)) {
-            AtomicFiles.ensureDirectory(dir);
-            ensuredBuckets.add(bucket);
-        }
-        return dir;
-    }
-
-    private Path tempPath(Path dir) {
-        return dir.resolve("." + writerPrefix + "." + tempCounter.incrementAndGet() + ".tmp");
-    }
-
-    private void write(Prepared p) {
-        String bucket = p.id().substring(24, 26);
-        Path dir = dataDir.resolve(bucket);
-        if (!ensuredBuckets.contains(bucket)) {
-            AtomicFiles.ensureDirectory(dir);
-            ensuredBuckets.add(bucket);
-        }
-        Path target = dir.resolve(p.id() + RecordFiles.EXTENSION);
-        Path temp = tempPath(dir);
-        try {
-            AtomicFiles.writeVia(temp, target, p.bytes());
-        } catch (StorageException e) {
-            if (Files.isDirectory(dir)) {
-                throw e;
-            }
-            // The bucket was removed behind our back (§14.23): create it again and retry once.
-            AtomicFiles.ensureDirectory(dir);
-            AtomicFiles.writeVia(temp, target, p.bytes());
-        }
+    private WriteSession session() {
+        return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(pathForId(recordId)));
     }
 
     private <T> T withWriteLock(Supplier<T> action) {

@@ -1,5 +1,6 @@
 package dev.storh.doc;
 
+import dev.storh.schema.Schema;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -22,10 +23,19 @@ public final class DocStoreOptions {
 
     private final Supplier<String> idGenerator;
     private final Duration lockTimeout;
+    private final Schema schema;
 
     private DocStoreOptions(Builder b) {
         this.idGenerator = b.idGenerator;
         this.lockTimeout = b.lockTimeout;
+        this.schema = b.schema;
+    }
+
+    /**
+     * @return the collection's schema, or {@code null}
+     */
+    public Schema schema() {
+        return schema;
     }
 
     /**
@@ -60,8 +70,19 @@ public final class DocStoreOptions {
     public static final class Builder {
         private Supplier<String> idGenerator;
         private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+        private Schema schema;
 
         private Builder() {
+        }
+
+        /**
+         * @param schema validates every write and defines the collection's indexes on open; its
+         *     collection name must equal the store's
+         * @return this builder
+         */
+        public Builder schema(Schema schema) {
+            this.schema = Objects.requireNonNull(schema, "schema");
+            return this;
         }
 
         /**

@@ -1,0 +1,218 @@
+package dev.storh.doc;
+
+import dev.storh.doc.index.IndexDefinition;
+import dev.storh.doc.index.IndexKeys;
+import dev.storh.doc.index.IndexManager;
+import dev.storh.query.Condition;
+import dev.storh.query.Direction;
+import dev.storh.query.Operator;
+import dev.storh.query.QueryBuilder;
+import dev.storh.query.QueryPlan;
+import dev.storh.query.ScanQueryExecutor;
+import dev.storh.query.Values;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The DocStore planner ({@code spec/indexes-queries-schema.md} §12): per OR group, a compound
+ * bucket for two plain equality conditions, else the intersection of the id sets of every
+ * index-supported condition ({@code eq}/{@code in} on any index, range operators on range
+ * indexes); groups are united. A group without a supported condition makes the whole query a
+ * scan. Range conditions are checked against the indexed values with {@code compare}, so index
+ * answers equal scan answers (the original's key windows do not, W1–W3); every candidate record
+ * is re-checked against the full query anyway.
+ *
+ * <p>{@code orderBy} + {@code limit} on the range field of a single range condition reads the
+ * index in value order and fetches only as many records as needed.
+ */
+final class DocQueryExecutor extends ScanQueryExecutor {
+
+    static final String STORE_NAME = "storh.DocStore";
+
+    private final IndexManager indexes;
+
+    DocQueryExecutor(RecordSource source, IndexManager indexes) {
+        super(STORE_NAME, source);
+        this.indexes = indexes;
+    }
+
+    private Optional<IndexDefinition> supporting(Condition c) {
+        if (c.field().equals("id")) {
+            return Optional.empty();
+        }
+        Optional<IndexDefinition> d = indexes.definition(c.field());
+        if (d.isEmpty()) {
+            return d;
+        }
+        boolean ok = c.operator() == Operator.EQ || c.operator() == Operator.IN
+                || (d.get().range() && c.operator().isRange());
+        return ok ? d : Optional.empty();
+    }
+
+    @Override
+    protected List<QueryPlan.IndexUse> indexUses(QueryBuilder query) {
+        if (!indexes.active()) {
+            return List.of();
+        }
+        List<QueryPlan.IndexUse> uses = new ArrayList<>();
+        for (List<Condition> group : query.groups()) {
+            Optional<Condition> first = group.stream().filter(c -> supporting(c).isPresent()).findFirst();
+            if (first.isEmpty()) {
+                return List.of(); // this group needs a scan, so the whole query does (W12)
+            }
+            uses.add(new QueryPlan.IndexUse(first.get().field(), first.get().operator().label()));
+        }
+        return uses;
+    }
+
+    @Override
+    protected Candidates candidates(QueryBuilder query) {
+        if (!indexes.active() || !query.hasConditions()) {
+            return null;
+        }
+        Candidates ordered = orderedRead(query);
+        if (ordered != null) {
+            return ordered;
+        }
+        TreeSet<String> union = new TreeSet<>();
+        for (List<Condition> group : query.groups()) {
+            List<String> ids = groupIds(group);
+            if (ids == null) {
+                return null;
+            }
+            union.addAll(ids);
+        }
+        if (query.cursor() != null) {
+            return new Candidates(new ArrayList<>(union.tailSet(query.cursor(), false)), false);
+        }
+        return new Candidates(new ArrayList<>(union), false);
+    }
+
+    @Override
+    protected Long indexCount(QueryBuilder query) {
+        if (!indexes.active() || !query.hasConditions()) {
+            return null;
+        }
+        for (List<Condition> group : query.groups()) {
+            for (Condition c : group) {
+                if (supporting(c).isEmpty()) {
+                    return null;
+                }
+            }
+        }
+        if (query.groups().size() == 1 && query.groups().get(0).size() == 1) {
+            Condition c = query.groups().get(0).get(0);
+            IndexDefinition d = supporting(c).orElseThrow();
+            if (c.operator() == Operator.EQ && d.equality()) {
+                return IndexKeys.isIndexable(c.value()) ? indexes.countEqual(d, c.value()) : 0L;
+            }
+        }
+        TreeSet<String> union = new TreeSet<>();
+        for (List<Condition> group : query.groups()) {
+            union.addAll(groupIds(group));
+        }
+        return (long) union.size();
+    }
+
+    /** Ids of one group, or null when no condition of it is index-supported. */
+    private List<String> groupIds(List<Condition> group) {
+        List<String> compound = compoundIds(group);
+        if (compound != null) {
+            return compound;
+        }
+        List<List<String>> sets = new ArrayList<>();
+        for (Condition c : group) {
+            Optional<IndexDefinition> d = supporting(c);
+            if (d.isPresent()) {
+                sets.add(idsFor(c, d.get()));
+            }
+        }
+        if (sets.isEmpty()) {
+            return null;
+        }
+        sets.sort(Comparator.comparingInt(List::size));
+        TreeSet<String> result = new TreeSet<>(sets.get(0));
+        for (int i = 1; i < sets.size() && !result.isEmpty(); i++) {
+            result.retainAll(new java.util.HashSet<>(sets.get(i)));
+        }
+        return new ArrayList<>(result);
+    }
+
+    private List<String> compoundIds(List<Condition> group) {
+        if (group.size() != 2) {
+            return null;
+        }
+        Condition a = group.get(0);
+        Condition b = group.get(1);
+        if (a.operator() != Operator.EQ || b.operator() != Operator.EQ || a.field().equals(b.field())) {
+            return null;
+        }
+        Optional<IndexDefinition> da = supporting(a);
+        Optional<IndexDefinition> db = supporting(b);
+        if (da.isEmpty() || db.isEmpty() || !da.get().equality() || !db.get().equality() || da.get().unique()
+                || db.get().unique() || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())) {
+            return null;
+        }
+        boolean aFirst = Values.compareUtf8(a.field(), b.field()) < 0;
+        return aFirst ? indexes.idsCompound(da.get(), a.value(), db.get(), b.value())
+                : indexes.idsCompound(db.get(), b.value(), da.get(), a.value());
+    }
+
+    private List<String> idsFor(Condition c, IndexDefinition d) {
+        switch (c.operator()) {
+            case EQ:
+                return IndexKeys.isIndexable(c.value()) ? indexes.idsEqual(d, c.value()) : List.of();
+            case IN: {
+                TreeSet<String> ids = new TreeSet<>();
+                for (Object v : c.values()) {
+                    if (IndexKeys.isIndexable(v) && !(v instanceof List) && !(v instanceof Map)) {
+                        ids.addAll(indexes.idsEqual(d, v));
+                    }
+                }
+                return new ArrayList<>(ids);
+            }
+            default: {
+                List<String> ids = new ArrayList<>();
+                indexes.rangeState(d.field()).forEach((id, value) -> {
+                    if (c.matchesValue(value)) {
+                        ids.add(id);
+                    }
+                });
+                ids.sort(null);
+                return ids;
+            }
+        }
+    }
+
+    /** Index-ordered read: orderBy + limit on the field of the only (range) condition. */
+    private Candidates orderedRead(QueryBuilder query) {
+        if (query.orderField() == null || query.limit() <= 0 || query.cursor() != null || query.groups().size() != 1
+                || query.groups().get(0).size() != 1) {
+            return null;
+        }
+        Condition c = query.groups().get(0).get(0);
+        Optional<IndexDefinition> d = supporting(c);
+        if (!c.field().equals(query.orderField()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()) {
+            return null;
+        }
+        Map<String, Object> state = indexes.rangeState(c.field());
+        List<Map.Entry<String, Object>> matching = new ArrayList<>();
+        for (Map.Entry<String, Object> e : state.entrySet()) {
+            if (c.matchesValue(e.getValue())) {
+                matching.add(e);
+            }
+        }
+        Comparator<Map.Entry<String, Object>> byValue = (x, y) -> Values.compare(x.getValue(), y.getValue());
+        if (query.direction() == Direction.DESC) {
+            byValue = byValue.reversed();
+        }
+        matching.sort(byValue.thenComparing(Map.Entry::getKey));
+        List<String> ids = new ArrayList<>(matching.size());
+        matching.forEach(e -> ids.add(e.getKey()));
+        return new Candidates(ids, true);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.storh.doc.index;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Equality and compound value files ({@code spec/indexes-queries-schema.md} §4, §6): one compact
+ * JSON object per distinct value, keys in exactly this order because the original reads them by
+ * text scanning:
+ *
+ * <pre>
+ * entries/eq/&lt;hex(field)&gt;/&lt;valueKey&gt;.jsonc
+ *   {"field":"kind","key":"s-70616765","count":2,"value":"page","ids":["&lt;id&gt;","&lt;id&gt;"]}\n
+ * entries/compound/&lt;hex(left)&gt;-&lt;hex(right)&gt;/c-&lt;xxh128&gt;.jsonc   (field "left\tright", value null)
+ * </pre>
+ *
+ * Ids are kept ascending; a file exists only while it holds at least one id; every write is an
+ * atomic replace.
+ */
+final class EqualityFiles {
+
+    /** A parsed value file. */
+    record Entry(String field, String key, Object count, Object value, List<String> ids) {
+    }
+
+    private EqualityFiles() {
+    }
+
+    static Path equalityDir(Path entries, String field) {
+        return entries.resolve("eq").resolve(IndexKeys.hex(field));
+    }
+
+    static Path compoundDir(Path entries, String left, String right) {
+        return entries.resolve("compound").resolve(IndexKeys.hex(left) + "-" + IndexKeys.hex(right));
+    }
+
+    /**
+     * @param file a value file
+     * @return its content, or {@code null} when it does not exist
+     * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
+     */
+    static Entry read(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StorageException("Could not read equality index: " + file, e);
+        }
+        Map<String, Object> doc;
+        try {
+            doc = Jsonc.decodeObject(bytes);
+        } catch (StorageException e) {
+            throw new StorageException("Malformed equality index: " + file, e);
+        }
+        List<String> ids = new ArrayList<>();
+        if (doc.get("ids") instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof String s) {
+                    ids.add(s);
+                }
+            }
+        }
+        return new Entry(doc.get("field") instanceof String f ? f : null, doc.get("key") instanceof String k ? k : null,
+                doc.get("count"), doc.get("value"), ids);
+    }
+
+    /**
+     * @param file a value file
+     * @return its ids (empty when absent)
+     */
+    static List<String> ids(Path file) {
+        Entry e = read(file);
+        return e == null ? List.of() : e.ids();
+    }
+
+    /**
+     * Applies removals then additions to one value file and rewrites it (or deletes it when empty).
+     *
+     * @param file the value file
+     * @param field the {@code field} member
+     * @param key the {@code key} member
+     * @param value the {@code value} member
+     * @param remove ids to drop
+     * @param add ids to add
+     */
+    static void update(Path file, String field, String key, Object value, Collection<String> remove,
+            Collection<String> add) {
+        Entry existing = read(file);
+        TreeSet<String> ids = new TreeSet<>();
+        if (existing != null && field.equals(existing.field()) && key.equals(existing.key())) {
+            ids.addAll(existing.ids());
+        }
+        ids.removeAll(remove);
+        ids.addAll(add);
+        if (ids.isEmpty()) {
+            if (existing != null) {
+                try {
+                    AtomicFiles.deleteDurably(file);
+                } catch (IOException e) {
+                    throw new StorageException("Could not delete index file: " + file, e);
+                }
+            }
+            return;
+        }
+        AtomicFiles.writeAtomic(file, encode(field, key, value, ids));
+    }
+
+    static byte[] encode(String field, String key, Object value, Collection<String> ids) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("field", field);
+        doc.put("key", key);
+        doc.put("count", (long) ids.size());
+        doc.put("value", value);
+        doc.put("ids", new ArrayList<>(ids));
+        return CanonicalJson.encodeCompact(doc);
+    }
+}

@@ -1,0 +1,197 @@
+package dev.storh.doc.index;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.query.Values;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The index content that a set of records implies: built by a full scan, then either written as a
+ * fresh {@code entries/} folder (rebuild) or compared with the files on disk (verify,
+ * {@code spec/indexes-queries-schema.md} §9).
+ */
+final class ExpectedIndexes {
+
+    private record Bucket(Object value, TreeSet<String> ids) {
+    }
+
+    private final List<IndexDefinition> definitions;
+    private final List<IndexDefinition[]> pairs;
+    private final Map<String, TreeMap<String, Bucket>> equality = new LinkedHashMap<>();
+    private final Map<String, TreeMap<String, TreeSet<String>>> compound = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> range = new LinkedHashMap<>();
+
+    ExpectedIndexes(List<IndexDefinition> definitions) {
+        this.definitions = definitions;
+        this.pairs = IndexManager.compoundPairs(definitions);
+        for (IndexDefinition d : definitions) {
+            if (d.range()) {
+                range.put(d.field(), new HashMap<>());
+            } else {
+                equality.put(d.field(), new TreeMap<>());
+            }
+        }
+        for (IndexDefinition[] p : pairs) {
+            compound.put(label(p), new TreeMap<>());
+        }
+    }
+
+    private static String label(IndexDefinition[] p) {
+        return p[0].field() + "\t" + p[1].field();
+    }
+
+    void add(StorageRecord r) {
+        Map<String, Object> data = r.data();
+        for (IndexDefinition d : definitions) {
+            if (!data.containsKey(d.field()) || !IndexKeys.isIndexable(data.get(d.field()))) {
+                continue;
+            }
+            Object v = Values.normalise(data.get(d.field()));
+            if (d.range()) {
+                range.get(d.field()).put(r.id(), v);
+            } else {
+                equality.get(d.field()).computeIfAbsent(IndexKeys.valueKey(v), k -> new Bucket(v, new TreeSet<>()))
+                        .ids().add(r.id());
+            }
+        }
+        for (IndexDefinition[] p : pairs) {
+            Object l = data.get(p[0].field());
+            Object rr = data.get(p[1].field());
+            if (data.containsKey(p[0].field()) && data.containsKey(p[1].field()) && IndexKeys.isIndexable(l)
+                    && IndexKeys.isIndexable(rr)) {
+                compound.get(label(p)).computeIfAbsent(IndexKeys.compoundKey(Values.normalise(l), Values.normalise(rr)),
+                        k -> new TreeSet<>()).add(r.id());
+            }
+        }
+    }
+
+    /** Writes all index files into a new, empty entries folder. */
+    void writeTo(Path entries) {
+        equality.forEach((field, buckets) -> {
+            Path dir = EqualityFiles.equalityDir(entries, field);
+            if (!buckets.isEmpty()) {
+                AtomicFiles.ensureDirectory(dir);
+            }
+            buckets.forEach((key, b) -> AtomicFiles.writeAtomic(dir.resolve(key + ".jsonc"),
+                    EqualityFiles.encode(field, key, b.value(), b.ids())));
+        });
+        for (IndexDefinition[] p : pairs) {
+            TreeMap<String, TreeSet<String>> buckets = compound.get(label(p));
+            Path dir = EqualityFiles.compoundDir(entries, p[0].field(), p[1].field());
+            if (!buckets.isEmpty()) {
+                AtomicFiles.ensureDirectory(dir);
+            }
+            buckets.forEach((key, ids) -> AtomicFiles.writeAtomic(dir.resolve(key + ".jsonc"),
+                    EqualityFiles.encode(label(p), key, null, ids)));
+        }
+        range.forEach((field, state) -> {
+            if (!state.isEmpty()) {
+                RangeFiles rf = new RangeFiles(entries, field);
+                AtomicFiles.ensureDirectory(rf.main().getParent());
+                rf.writeMain(state);
+            }
+        });
+    }
+
+    /**
+     * @param entries the entries folder on disk
+     * @return errors in the original's wording, file problems first, then sorted mismatches
+     */
+    List<String> compareWith(Path entries) {
+        List<String> errors = new ArrayList<>();
+        Set<String> mismatches = new TreeSet<>();
+        equality.forEach((field, buckets) -> {
+            Map<String, Set<String>> actual = readValueFiles(EqualityFiles.equalityDir(entries, field), field, true, errors);
+            Map<String, Set<String>> wanted = new TreeMap<>();
+            buckets.forEach((k, b) -> wanted.put(k, b.ids()));
+            diff(wanted, actual, "equality", field + " ", mismatches);
+        });
+        for (IndexDefinition[] p : pairs) {
+            Map<String, Set<String>> actual = readValueFiles(EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()),
+                    label(p), false, errors);
+            diff(new TreeMap<>(compound.get(label(p))), actual, "compound", label(p) + " ", mismatches);
+        }
+        range.forEach((field, state) -> {
+            Map<String, Object> actualState = new RangeFiles(entries, field).load(errors);
+            Map<String, Set<String>> wanted = new TreeMap<>();
+            state.forEach((id, v) -> wanted.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
+                    k -> new TreeSet<>()).add(id));
+            Map<String, Set<String>> actual = new TreeMap<>();
+            actualState.forEach((id, v) -> actual.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
+                    k -> new TreeSet<>()).add(id));
+            diff(wanted, actual, "range", field + " ", mismatches);
+        });
+        errors.addAll(mismatches);
+        return errors;
+    }
+
+    private static void diff(Map<String, ? extends Set<String>> wanted, Map<String, Set<String>> actual, String kind,
+            String prefix, Set<String> out) {
+        Set<String> keys = new TreeSet<>(wanted.keySet());
+        keys.addAll(actual.keySet());
+        for (String key : keys) {
+            Set<String> w = wanted.containsKey(key) ? wanted.get(key) : Set.of();
+            Set<String> a = actual.getOrDefault(key, Set.of());
+            if (!w.equals(a)) {
+                out.add("Index mismatch (" + kind + "): " + prefix + key);
+            }
+        }
+    }
+
+    private static Map<String, Set<String>> readValueFiles(Path dir, String expectedField, boolean checkKey,
+            List<String> errors) {
+        Map<String, Set<String>> actual = new TreeMap<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jsonc")) {
+            for (Path file : files) {
+                if (file.getFileName().toString().startsWith(".")) {
+                    continue;
+                }
+                EqualityFiles.Entry e;
+                try {
+                    e = EqualityFiles.read(file);
+                } catch (StorageException ex) {
+                    errors.add("Unreadable index file: " + file + " (" + ex.getMessage() + ")");
+                    continue;
+                }
+                if (e == null) {
+                    continue;
+                }
+                if (e.field() == null || e.key() == null) {
+                    errors.add("Malformed index file: " + file);
+                    continue;
+                }
+                if (!e.field().equals(expectedField)) {
+                    errors.add("Index field mismatch: " + file);
+                    continue;
+                }
+                if (checkKey && (!IndexKeys.isIndexable(Values.normalise(e.value()))
+                        || !e.key().equals(IndexKeys.valueKey(Values.normalise(e.value()))))) {
+                    errors.add("Index key mismatch: " + file);
+                    continue;
+                }
+                if (!(e.count() instanceof Long c) || c != e.ids().size()) {
+                    errors.add("Index count mismatch: " + file);
+                }
+                actual.computeIfAbsent(e.key(), k -> new TreeSet<>()).addAll(e.ids());
+            }
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return actual;
+        } catch (IOException e) {
+            errors.add("Unreadable index file: " + dir + " (" + e.getMessage() + ")");
+        }
+        return actual;
+    }
+}

@@ -1,0 +1,533 @@
+package dev.storh.doc.index;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.UniqueConstraintException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.schema.Schema;
+import dev.storh.schema.SchemaField;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The secondary indexes of one DocStore collection ({@code spec/indexes-queries-schema.md} §1–§9),
+ * in the original's files under {@code <collection>/.storh/indexes/}.
+ *
+ * <pre>
+ * store.indexes().field("slug").unique().field("kind").field("publishedAt").range().sync();
+ * </pre>
+ *
+ * Declarations collect in a pending set and reach disk with {@link #sync()}: the manifest is
+ * rewritten and, when the set changed, every index is rebuilt from the records. Definitions only
+ * grow (flags are ORed), as in the original. The store keeps the indexes in step with every
+ * write under the collection write lock, re-reading the manifest when another process changed it
+ * (W9). Rebuilds write a complete new {@code entries/} folder beside the old one and swap it in,
+ * so a failed rebuild leaves the old indexes in place (W8). Thread-safe.
+ */
+public final class IndexManager {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** A record's change for index maintenance: old data (or null) and new data (or null). */
+    public record Change(String id, Map<String, Object> before, Map<String, Object> after) {
+    }
+
+    /** Runs an action under the collection write lock. */
+    public interface Locker {
+        /**
+         * @param <T> result type
+         * @param action the action
+         * @return its result
+         */
+        <T> T withWriteLock(Supplier<T> action);
+    }
+
+    private final Path indexesDir;
+    private final Path manifest;
+    private final Locker locker;
+    private final Supplier<Stream<StorageRecord>> records;
+    private final Object pendingLock = new Object();
+    private final TreeMap<String, IndexDefinition> pending = new TreeMap<>(dev.storh.query.Values::compareUtf8);
+    private volatile List<IndexDefinition> definitions;
+    private volatile IndexManifest.Stamp stamp;
+    private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
+
+    private record CachedRange(IndexManifest.Stamp main, IndexManifest.Stamp delta, Map<String, Object> state) {
+    }
+
+    /**
+     * @param collectionRoot the collection folder
+     * @param locker runs actions under the collection write lock
+     * @param records streams the collection's records from disk, in id order (closed by the caller)
+     */
+    public IndexManager(Path collectionRoot, Locker locker, Supplier<Stream<StorageRecord>> records) {
+        this.indexesDir = collectionRoot.resolve(".storh").resolve("indexes");
+        this.manifest = indexesDir.resolve("manifest.jsonc");
+        this.locker = locker;
+        this.records = records;
+        this.stamp = IndexManifest.stamp(manifest);
+        this.definitions = IndexManifest.read(manifest);
+        definitions.forEach(d -> pending.put(d.field(), d));
+    }
+
+    // ------------------------------------------------------------------ declaring
+
+    /**
+     * @param name a top-level field
+     * @return a builder to flag it ({@code unique()}, {@code range()}, {@code index()}) or declare the next field
+     * @throws StorageException {@code "Index field cannot be empty."}
+     */
+    public IndexFieldBuilder field(String name) {
+        defineField(name, false, false);
+        return new IndexFieldBuilder(this, name);
+    }
+
+    /**
+     * Adds a definition to the pending set, ORing flags with any earlier one.
+     *
+     * @param name a top-level field
+     * @param unique unique index
+     * @param range range index
+     * @return this manager
+     * @throws StorageException {@code "Index field cannot be empty."}
+     */
+    public IndexManager defineField(String name, boolean unique, boolean range) {
+        if (name == null || name.isBlank()) {
+            throw new StorageException("Index field cannot be empty.");
+        }
+        IndexDefinition d = new IndexDefinition(name, unique, range);
+        synchronized (pendingLock) {
+            pending.merge(name, d, IndexDefinition::merge);
+        }
+        return this;
+    }
+
+    /**
+     * @param schema a schema; each indexed field is defined with its unique/range flags
+     * @return this manager
+     */
+    public IndexManager applySchema(Schema schema) {
+        for (SchemaField f : schema.fields()) {
+            if (f.indexed()) {
+                defineField(f.name(), f.unique(), f.range());
+            }
+        }
+        return this;
+    }
+
+    /**
+     * Writes the pending definitions (merged with any another process wrote) to the manifest and
+     * rebuilds the indexes when the set changed.
+     *
+     * @return the definitions now in force
+     */
+    public List<IndexDefinition> sync() {
+        return sync(true);
+    }
+
+    /**
+     * @param rebuild whether to rebuild when the definition set changed; without it, records
+     *     already stored are not indexed until {@link #rebuild()}
+     * @return the definitions now in force
+     */
+    public List<IndexDefinition> sync(boolean rebuild) {
+        return locker.withWriteLock(() -> {
+            List<IndexDefinition> before = IndexManifest.read(manifest);
+            List<IndexDefinition> after;
+            synchronized (pendingLock) {
+                before.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
+                after = List.copyOf(pending.values());
+            }
+            IndexManifest.write(manifest, after);
+            remember(after);
+            if (rebuild && !before.equals(after)) {
+                rebuildLocked();
+            }
+            return after;
+        });
+    }
+
+    /**
+     * Rebuilds every index from the record files, under the write lock.
+     *
+     * @return {@code fields} (definitions) and {@code entries} (records read)
+     * @throws StorageException when a record is corrupt; the old indexes then stay in place
+     */
+    public ReindexReport rebuild() {
+        return locker.withWriteLock(this::rebuildLocked);
+    }
+
+    /**
+     * @return the definitions in force (re-read when the manifest changed on disk), sorted by field
+     */
+    public List<IndexDefinition> definitions() {
+        refresh();
+        return definitions;
+    }
+
+    /**
+     * @param field a field
+     * @return its definition, if any
+     */
+    public Optional<IndexDefinition> definition(String field) {
+        for (IndexDefinition d : definitions()) {
+            if (d.field().equals(field)) {
+                return Optional.of(d);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @return whether any index is defined
+     */
+    public boolean active() {
+        return !definitions().isEmpty();
+    }
+
+    private void remember(List<IndexDefinition> defs) {
+        definitions = defs;
+        stamp = IndexManifest.stamp(manifest);
+    }
+
+    private void refresh() {
+        IndexManifest.Stamp now = IndexManifest.stamp(manifest);
+        if (!IndexManifest.sameStamp(now, stamp)) {
+            List<IndexDefinition> defs = IndexManifest.read(manifest);
+            synchronized (pendingLock) {
+                defs.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
+            }
+            definitions = defs;
+            stamp = now;
+        }
+    }
+
+    Path entries() {
+        return indexesDir.resolve("entries");
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /**
+     * Checks unique definitions for one record about to be written (§5), under the write lock.
+     *
+     * @param id the record's id
+     * @param data its new data
+     * @param pendingValues unique values of records written earlier in the same unflushed batch:
+     *     field → value key → id; this record's values are added
+     * @throws UniqueConstraintException naming the field, value and the record holding it
+     */
+    public void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues) {
+        for (IndexDefinition d : definitions) {
+            if (!d.unique() || !data.containsKey(d.field()) || !IndexKeys.isIndexable(data.get(d.field()))) {
+                continue;
+            }
+            Object value = dev.storh.query.Values.normalise(data.get(d.field()));
+            String vk = IndexKeys.valueKey(value);
+            String inBatch = pendingValues.getOrDefault(d.field(), Map.of()).get(vk);
+            if (inBatch != null && !inBatch.equals(id)) {
+                throw new UniqueConstraintException(d.field(), value, inBatch);
+            }
+            for (String other : idsEqual(d, value)) {
+                if (!other.equals(id)) {
+                    throw new UniqueConstraintException(d.field(), value, other);
+                }
+            }
+            pendingValues.computeIfAbsent(d.field(), f -> new HashMap<>()).put(vk, id);
+        }
+    }
+
+    /**
+     * Applies a batch of record changes to the index files, under the write lock (§8). Each value
+     * file is rewritten once per batch and each range delta appended once; changes of one id apply
+     * in order. Unchanged values are left alone (the original removes and re-adds them, W7).
+     *
+     * @param changes in the order the records were written
+     */
+    public void apply(List<Change> changes) {
+        List<IndexDefinition> defs = definitions;
+        if (defs.isEmpty() || changes.isEmpty()) {
+            return;
+        }
+        Path entries = entries();
+        Map<Path, FileUpdate> files = new LinkedHashMap<>();
+        Map<String, List<byte[]>> rangeLines = new LinkedHashMap<>();
+        List<IndexDefinition[]> pairs = compoundPairs(defs);
+        for (Change c : changes) {
+            for (IndexDefinition d : defs) {
+                boolean hadOld = c.before() != null && c.before().containsKey(d.field())
+                        && IndexKeys.isIndexable(c.before().get(d.field()));
+                boolean hasNew = c.after() != null && c.after().containsKey(d.field())
+                        && IndexKeys.isIndexable(c.after().get(d.field()));
+                Object oldValue = hadOld ? dev.storh.query.Values.normalise(c.before().get(d.field())) : null;
+                Object newValue = hasNew ? dev.storh.query.Values.normalise(c.after().get(d.field())) : null;
+                if (hadOld && hasNew && dev.storh.query.Values.identical(oldValue, newValue)
+                        && IndexKeys.valueKey(oldValue).equals(IndexKeys.valueKey(newValue))) {
+                    continue;
+                }
+                if (d.range()) {
+                    List<byte[]> lines = rangeLines.computeIfAbsent(d.field(), f -> new ArrayList<>());
+                    if (hadOld) {
+                        lines.add(RangeFiles.encodeLine(IndexKeys.rangeKey(oldValue), oldValue, -1, List.of(), List.of(c.id())));
+                    }
+                    if (hasNew) {
+                        lines.add(RangeFiles.encodeLine(IndexKeys.rangeKey(newValue), newValue, 1, List.of(c.id()), List.of()));
+                    }
+                } else {
+                    Path dir = EqualityFiles.equalityDir(entries, d.field());
+                    if (hadOld) {
+                        String key = IndexKeys.valueKey(oldValue);
+                        files.computeIfAbsent(dir.resolve(key + ".jsonc"), p -> new FileUpdate(d.field(), key, oldValue))
+                                .set(c.id(), false);
+                    }
+                    if (hasNew) {
+                        String key = IndexKeys.valueKey(newValue);
+                        files.computeIfAbsent(dir.resolve(key + ".jsonc"), p -> new FileUpdate(d.field(), key, newValue))
+                                .set(c.id(), true);
+                    }
+                }
+            }
+            for (IndexDefinition[] pair : pairs) {
+                String label = pair[0].field() + "\t" + pair[1].field();
+                Path dir = EqualityFiles.compoundDir(entries, pair[0].field(), pair[1].field());
+                String oldKey = compoundKey(c.before(), pair);
+                String newKey = compoundKey(c.after(), pair);
+                if (oldKey != null && oldKey.equals(newKey)) {
+                    continue;
+                }
+                if (oldKey != null) {
+                    files.computeIfAbsent(dir.resolve(oldKey + ".jsonc"), p -> new FileUpdate(label, oldKey, null))
+                            .set(c.id(), false);
+                }
+                if (newKey != null) {
+                    files.computeIfAbsent(dir.resolve(newKey + ".jsonc"), p -> new FileUpdate(label, newKey, null))
+                            .set(c.id(), true);
+                }
+            }
+        }
+        files.forEach((path, u) -> {
+            AtomicFiles.ensureDirectory(path.getParent());
+            EqualityFiles.update(path, u.field, u.key, u.value, u.removed(), u.added());
+        });
+        rangeLines.forEach((field, lines) -> {
+            RangeFiles rf = new RangeFiles(entries, field);
+            AtomicFiles.ensureDirectory(rf.delta().getParent());
+            rf.appendDelta(lines);
+            long deltaBytes = rf.deltaBytes();
+            if (deltaBytes > (1 << 20) && deltaBytes > rf.mainBytes() / 4) {
+                rf.writeMain(rf.load(null)); // fold the delta (W5)
+            }
+            rangeCache.remove(field);
+        });
+    }
+
+    private static String compoundKey(Map<String, Object> data, IndexDefinition[] pair) {
+        if (data == null || !data.containsKey(pair[0].field()) || !data.containsKey(pair[1].field())) {
+            return null;
+        }
+        Object l = dev.storh.query.Values.normalise(data.get(pair[0].field()));
+        Object r = dev.storh.query.Values.normalise(data.get(pair[1].field()));
+        return IndexKeys.isIndexable(l) && IndexKeys.isIndexable(r) ? IndexKeys.compoundKey(l, r) : null;
+    }
+
+    /**
+     * @param defs definitions sorted by name
+     * @return every pair of non-unique equality definitions, left name first (§6)
+     */
+    static List<IndexDefinition[]> compoundPairs(List<IndexDefinition> defs) {
+        List<IndexDefinition> plain = defs.stream().filter(d -> d.equality() && !d.unique()).toList();
+        List<IndexDefinition[]> pairs = new ArrayList<>();
+        for (int i = 0; i < plain.size(); i++) {
+            for (int j = i + 1; j < plain.size(); j++) {
+                pairs.add(new IndexDefinition[] {plain.get(i), plain.get(j)});
+            }
+        }
+        return pairs;
+    }
+
+    private static final class FileUpdate {
+        final String field;
+        final String key;
+        final Object value;
+        final Map<String, Boolean> ops = new LinkedHashMap<>();
+
+        FileUpdate(String field, String key, Object value) {
+            this.field = field;
+            this.key = key;
+            this.value = value;
+        }
+
+        void set(String id, boolean present) {
+            ops.put(id, present);
+        }
+
+        List<String> added() {
+            return ops.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+        }
+
+        List<String> removed() {
+            return ops.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
+        }
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /**
+     * @param d a definition
+     * @param value an indexable value (JSON model)
+     * @return ids whose field is identical to the value, ascending
+     */
+    public List<String> idsEqual(IndexDefinition d, Object value) {
+        Object v = dev.storh.query.Values.normalise(value);
+        if (!IndexKeys.isIndexable(v)) {
+            return List.of();
+        }
+        if (d.range()) {
+            List<String> ids = new ArrayList<>();
+            rangeState(d.field()).forEach((id, stored) -> {
+                if (dev.storh.query.Values.identical(stored, v)) {
+                    ids.add(id);
+                }
+            });
+            ids.sort(null);
+            return ids;
+        }
+        return EqualityFiles.ids(EqualityFiles.equalityDir(entries(), d.field()).resolve(IndexKeys.valueKey(v) + ".jsonc"));
+    }
+
+    /**
+     * @param d an equality definition
+     * @param value an indexable value
+     * @return the {@code count} of its value file (0 when absent)
+     */
+    public long countEqual(IndexDefinition d, Object value) {
+        EqualityFiles.Entry e = EqualityFiles.read(EqualityFiles.equalityDir(entries(), d.field())
+                .resolve(IndexKeys.valueKey(dev.storh.query.Values.normalise(value)) + ".jsonc"));
+        return e == null ? 0 : e.ids().size();
+    }
+
+    /**
+     * @param left definition whose name sorts first
+     * @param leftValue its value
+     * @param right the other definition
+     * @param rightValue its value
+     * @return ids of the compound bucket (§6), ascending
+     */
+    public List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
+        return EqualityFiles.ids(EqualityFiles.compoundDir(entries(), left.field(), right.field())
+                .resolve(IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue),
+                        dev.storh.query.Values.normalise(rightValue)) + ".jsonc"));
+    }
+
+    /**
+     * @param field a range-indexed field
+     * @return id → value as the range files say (main then delta), cached until the files change
+     */
+    public Map<String, Object> rangeState(String field) {
+        RangeFiles rf = new RangeFiles(entries(), field);
+        IndexManifest.Stamp mainStamp = IndexManifest.stamp(rf.main());
+        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(rf.delta());
+        CachedRange cached = rangeCache.get(field);
+        if (cached != null && IndexManifest.sameStamp(cached.main(), mainStamp)
+                && IndexManifest.sameStamp(cached.delta(), deltaStamp)) {
+            return cached.state();
+        }
+        Map<String, Object> state = java.util.Collections.unmodifiableMap(rf.load(null));
+        rangeCache.put(field, new CachedRange(mainStamp, deltaStamp, state));
+        return state;
+    }
+
+    // ------------------------------------------------------------------ rebuild and verify
+
+    private ReindexReport rebuildLocked() {
+        List<IndexDefinition> defs = IndexManifest.read(manifest);
+        remember(defs);
+        Path entries = entries();
+        cleanLeftovers();
+        String suffix = HexFormat.of().formatHex(randomBytes());
+        Path building = indexesDir.resolve("entries.tmp-" + suffix);
+        long scanned = 0;
+        try {
+            ExpectedIndexes expected = new ExpectedIndexes(defs);
+            try (Stream<StorageRecord> all = records.get()) {
+                Iterator<StorageRecord> it = all.iterator();
+                while (it.hasNext()) {
+                    expected.add(it.next());
+                    scanned++;
+                }
+            }
+            AtomicFiles.ensureDirectory(building);
+            expected.writeTo(building);
+            Path old = indexesDir.resolve("entries.old-" + suffix);
+            if (Files.exists(entries)) {
+                Files.move(entries, old, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+            Files.move(building, entries, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.syncDirectory(indexesDir);
+            deleteTree(old);
+        } catch (IOException e) {
+            deleteTree(building);
+            throw new StorageException("Could not rebuild indexes in " + indexesDir, e);
+        } catch (RuntimeException e) {
+            deleteTree(building);
+            throw e;
+        }
+        rangeCache.clear();
+        return new ReindexReport(defs.size(), scanned);
+    }
+
+    private void cleanLeftovers() {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir, "entries.{tmp,old}-*")) {
+            for (Path p : dirs) {
+                deleteTree(p);
+            }
+        } catch (IOException ignored) {
+            // nothing to clean
+        }
+    }
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[6];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(AtomicFiles::deleteQuietly);
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
+    /**
+     * Compares every index file with what the records imply (§9).
+     *
+     * @param recordsOnDisk the records, in id order
+     * @return error strings in the original's forms; empty when the indexes match
+     */
+    public List<String> verify(Stream<StorageRecord> recordsOnDisk) {
+        List<IndexDefinition> defs = definitions();
+        ExpectedIndexes expected = new ExpectedIndexes(defs);
+        recordsOnDisk.forEach(expected::add);
+        return expected.compareWith(entries());
+    }
+}

@@ -1,0 +1,226 @@
+package dev.storh.doc.index;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Range index files of one field ({@code spec/indexes-queries-schema.md} §7):
+ *
+ * <pre>
+ * entries/range/&lt;hex(field)&gt;.jsonl        main file, sorted by (rangeKey, valueKey, line), one id per line
+ *   {"key":"n-00000000000000010d000000","value":10,"count":1,"ids":["&lt;id&gt;"],"remove":[]}\n
+ * entries/range/&lt;hex(field)&gt;.idx.jsonc    {"stride":256,"checkpoints":[{"key":..,"offset":..}, ...]}\n
+ * entries/range/&lt;hex(field)&gt;.delta.jsonl  appended changes: adds (count 1) and removals
+ *   {"key":..,"value":&lt;old&gt;,"count":-1,"ids":[],"remove":["&lt;id&gt;"]}\n
+ * </pre>
+ *
+ * The effective content is the main file's lines, then the delta's, each adding its ids and
+ * removing its {@code remove} ids. Unlike the original, the delta is folded back into the main
+ * file once it grows (W5): main and checkpoints are replaced first, the delta deleted last, which
+ * the original reads correctly.
+ */
+final class RangeFiles {
+
+    static final int STRIDE = 256;
+
+    private final Path main;
+    private final Path checkpoints;
+    private final Path delta;
+
+    RangeFiles(Path entries, String field) {
+        Path dir = entries.resolve("range");
+        String hex = IndexKeys.hex(field);
+        this.main = dir.resolve(hex + ".jsonl");
+        this.checkpoints = dir.resolve(hex + ".idx.jsonc");
+        this.delta = dir.resolve(hex + ".delta.jsonl");
+    }
+
+    Path main() {
+        return main;
+    }
+
+    Path delta() {
+        return delta;
+    }
+
+    /** A decoded line. */
+    record Line(String key, Object value, long count, List<String> ids, List<String> remove) {
+    }
+
+    static byte[] encodeLine(String key, Object value, long count, List<String> ids, List<String> remove) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("key", key);
+        doc.put("value", value);
+        doc.put("count", count);
+        doc.put("ids", ids);
+        doc.put("remove", remove);
+        return CanonicalJson.encodeCompact(doc);
+    }
+
+    static Line decodeLine(byte[] bytes, int off, int len) {
+        Map<String, Object> doc = Jsonc.decodeObject(java.util.Arrays.copyOfRange(bytes, off, off + len));
+        if (!(doc.get("key") instanceof String key)) {
+            throw new StorageException("Malformed range index line: key is not a string");
+        }
+        long count = doc.get("count") instanceof Long l ? l : 0;
+        return new Line(key, doc.get("value"), count, strings(doc.get("ids")), strings(doc.get("remove")));
+    }
+
+    private static List<String> strings(Object o) {
+        List<String> out = new ArrayList<>();
+        if (o instanceof List<?> list) {
+            for (Object item : list) {
+                if (item instanceof String s) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Replays main then delta.
+     *
+     * @param errors receives problems per line ({@code null} to skip bad lines silently)
+     * @return id → value, in no particular order
+     */
+    Map<String, Object> load(List<String> errors) {
+        Map<String, Object> state = new LinkedHashMap<>();
+        replay(main, state, errors);
+        replay(delta, state, errors);
+        return state;
+    }
+
+    private static void replay(Path file, Map<String, Object> state, List<String> errors) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            if (errors != null) {
+                errors.add("Unreadable range index file: " + file + " (" + e.getMessage() + ")");
+            }
+            return;
+        }
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                if (i > start) {
+                    try {
+                        Line line = decodeLine(bytes, start, i - start);
+                        if (!IndexKeys.isIndexable(line.value())) {
+                            throw new StorageException("value is not indexable");
+                        }
+                        if (errors != null && !line.key().equals(IndexKeys.rangeKey(line.value()))) {
+                            errors.add("Range index key mismatch: " + file);
+                        }
+                        for (String id : line.ids()) {
+                            state.put(id, line.value());
+                        }
+                        line.remove().forEach(state::remove);
+                    } catch (StorageException e) {
+                        if (errors != null) {
+                            errors.add("Malformed range index line: " + file);
+                        }
+                    }
+                }
+                start = i + 1;
+            }
+        }
+    }
+
+    /**
+     * Appends changes to the delta file with one fsync.
+     *
+     * @param lines encoded lines
+     */
+    void appendDelta(List<byte[]> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        lines.forEach(out::writeBytes);
+        AtomicFiles.append(delta, out.toByteArray());
+    }
+
+    /**
+     * @return the delta file's size in bytes (0 when absent)
+     */
+    long deltaBytes() {
+        try {
+            return Files.size(delta);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * @return the main file's size in bytes (0 when absent)
+     */
+    long mainBytes() {
+        try {
+            return Files.size(main);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Writes the main file and checkpoints from a complete state and removes the delta: main and
+     * checkpoints first, the delta last (§9.1). With no values, all three files are removed.
+     *
+     * @param state id → value
+     */
+    void writeMain(Map<String, Object> state) {
+        if (state.isEmpty()) {
+            AtomicFiles.deleteQuietly(checkpoints);
+            AtomicFiles.deleteQuietly(main);
+            AtomicFiles.deleteQuietly(delta);
+            return;
+        }
+        record Sorted(String rangeKey, String valueKey, byte[] line) {
+        }
+        List<Sorted> rows = new ArrayList<>(state.size());
+        state.forEach((id, value) -> rows.add(new Sorted(IndexKeys.rangeKey(value), IndexKeys.valueKey(value),
+                encodeLine(IndexKeys.rangeKey(value), value, 1, List.of(id), List.of()))));
+        Comparator<byte[]> bytewise = java.util.Arrays::compareUnsigned;
+        rows.sort(Comparator.comparing(Sorted::rangeKey).thenComparing(Sorted::valueKey)
+                .thenComparing(Sorted::line, bytewise));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<Object> points = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            if (i % STRIDE == 0) {
+                Map<String, Object> point = new LinkedHashMap<>();
+                point.put("key", rows.get(i).rangeKey());
+                point.put("offset", (long) out.size());
+                points.add(point);
+            }
+            out.writeBytes(rows.get(i).line());
+        }
+        Map<String, Object> idx = new LinkedHashMap<>();
+        idx.put("stride", (long) STRIDE);
+        idx.put("checkpoints", points);
+        AtomicFiles.writeAtomic(main, out.toByteArray());
+        AtomicFiles.writeAtomic(checkpoints, CanonicalJson.encodeCompact(idx));
+        AtomicFiles.deleteQuietly(delta);
+        AtomicFiles.syncDirectory(delta.getParent());
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

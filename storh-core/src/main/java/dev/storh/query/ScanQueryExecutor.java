@@ -1,0 +1,237 @@
+package dev.storh.query;
+
+import dev.storh.StorageRecord;
+import dev.storh.id.UuidV7;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Runs queries by reading records ({@code spec/indexes-queries-schema.md} §10.4): the reference
+ * semantics every planner must reproduce. Subclasses may supply candidate ids from indexes
+ * ({@link #candidates}) and index counts ({@link #indexCount}); candidates are always re-checked
+ * against the full query, so an index can narrow the reads but never change the answer.
+ */
+public class ScanQueryExecutor implements QueryExecutor {
+
+    /** Where records come from. */
+    public interface RecordSource {
+        /**
+         * @param afterId only ids strictly greater, or {@code null} for all
+         * @return records in ascending id order; close it
+         */
+        Stream<StorageRecord> scan(String afterId);
+
+        /**
+         * @param id a valid id
+         * @return the record, if present
+         */
+        Optional<StorageRecord> byId(String id);
+
+        /**
+         * @return the number of records
+         */
+        long count();
+    }
+
+    /**
+     * Ids from indexes.
+     *
+     * @param ids candidate ids
+     * @param ordered true when {@code ids} already follow the query's order (no sort needed);
+     *     otherwise they are ascending
+     */
+    public record Candidates(List<String> ids, boolean ordered) {
+    }
+
+    private final String storeName;
+    private final RecordSource source;
+
+    /**
+     * @param storeName the identifier {@code explain()} reports
+     * @param source the records
+     */
+    public ScanQueryExecutor(String storeName, RecordSource source) {
+        this.storeName = storeName;
+        this.source = source;
+    }
+
+    /**
+     * @param query the query
+     * @return candidate ids, or {@code null} to scan
+     */
+    protected Candidates candidates(QueryBuilder query) {
+        return null;
+    }
+
+    /**
+     * @param query a query without cursor
+     * @return the exact match count from indexes, or {@code null} when indexes cannot say
+     */
+    protected Long indexCount(QueryBuilder query) {
+        return null;
+    }
+
+    /**
+     * @param query the query
+     * @return index uses per group (empty list: full scan)
+     */
+    protected List<QueryPlan.IndexUse> indexUses(QueryBuilder query) {
+        return List.of();
+    }
+
+    @Override
+    public QueryPlan explain(QueryBuilder query) {
+        List<QueryPlan.IndexUse> uses = indexUses(query);
+        return new QueryPlan(storeName, uses.isEmpty() ? QueryPlan.FULL_SCAN : QueryPlan.INDEX_SCAN, uses,
+                query.groups().size());
+    }
+
+    @Override
+    public List<StorageRecord> get(QueryBuilder query) {
+        Optional<List<StorageRecord>> direct = directId(query);
+        if (direct.isPresent()) {
+            return direct.get();
+        }
+        Candidates candidates = candidates(query);
+        List<StorageRecord> matches = new ArrayList<>();
+        boolean sorted = query.orderField() != null;
+        if (candidates != null) {
+            for (String id : candidates.ids()) {
+                source.byId(id).filter(r -> query.matches(r.id(), r.data())).ifPresent(matches::add);
+                if (candidates.ordered() && query.limit() > 0 && matches.size() >= query.limit()) {
+                    break;
+                }
+            }
+            if (candidates.ordered()) {
+                sorted = false;
+            }
+        } else {
+            try (Stream<StorageRecord> all = source.scan(query.cursor())) {
+                Iterator<StorageRecord> it = all.iterator();
+                while (it.hasNext()) {
+                    StorageRecord r = it.next();
+                    if (query.matches(r.id(), r.data())) {
+                        matches.add(r);
+                        if (!sorted && query.limit() > 0 && matches.size() >= query.limit()) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if (sorted) {
+            matches.sort(order(query));
+        }
+        if (query.limit() > 0 && matches.size() > query.limit()) {
+            return new ArrayList<>(matches.subList(0, (int) query.limit()));
+        }
+        return matches;
+    }
+
+    @Override
+    public Optional<StorageRecord> first(QueryBuilder query) {
+        List<StorageRecord> one = get(query.limit(1));
+        return one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
+    }
+
+    @Override
+    public long count(QueryBuilder query) {
+        long limit = query.limit() > 0 ? query.limit() : Long.MAX_VALUE;
+        Optional<List<StorageRecord>> direct = directId(query);
+        if (direct.isPresent()) {
+            return Math.min(direct.get().size(), limit);
+        }
+        if (!query.hasConditions() && query.cursor() == null) {
+            return Math.min(source.count(), limit);
+        }
+        if (query.cursor() == null) {
+            Long fromIndex = indexCount(query);
+            if (fromIndex != null) {
+                return Math.min(fromIndex, limit);
+            }
+        }
+        Candidates candidates = candidates(query);
+        long n = 0;
+        if (candidates != null) {
+            for (String id : candidates.ids()) {
+                if (source.byId(id).filter(r -> query.matches(r.id(), r.data())).isPresent() && ++n >= limit) {
+                    break;
+                }
+            }
+            return n;
+        }
+        try (Stream<StorageRecord> all = source.scan(query.cursor())) {
+            Iterator<StorageRecord> it = all.iterator();
+            while (it.hasNext() && n < limit) {
+                StorageRecord r = it.next();
+                if (query.matches(r.id(), r.data())) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public Stream<StorageRecord> stream(QueryBuilder query) {
+        if (query.orderField() != null || directId(query).isPresent() || candidates(query) != null) {
+            return get(query).stream();
+        }
+        Stream<StorageRecord> s = source.scan(query.cursor()).filter(r -> query.matches(r.id(), r.data()));
+        return query.limit() > 0 ? s.limit(query.limit()) : s;
+    }
+
+    /**
+     * @param query the query
+     * @return the comparator of its {@code orderBy}: {@link Values#compare} on the field (missing as
+     *     null, {@code id} as the record id), descending when asked, ties in ascending id order
+     */
+    protected static Comparator<StorageRecord> order(QueryBuilder query) {
+        String field = query.orderField();
+        Comparator<StorageRecord> byValue = (a, b) -> Values.compare(orderValue(a, field), orderValue(b, field));
+        if (query.direction() == Direction.DESC) {
+            byValue = byValue.reversed();
+        }
+        return byValue.thenComparing(StorageRecord::id);
+    }
+
+    private static Object orderValue(StorageRecord r, String field) {
+        return field.equals("id") ? r.id() : r.data().get(field);
+    }
+
+    /** The direct id path: one group holding {@code id eq} conditions. */
+    private Optional<List<StorageRecord>> directId(QueryBuilder query) {
+        if (query.groups().size() != 1) {
+            return Optional.empty();
+        }
+        List<Condition> group = query.groups().get(0);
+        String id = null;
+        boolean found = false;
+        for (Condition c : group) {
+            if (c.field().equals("id") && c.operator() == Operator.EQ) {
+                Object v = c.value();
+                if (!(v instanceof String s) || !UuidV7.isValid(s) || (found && !s.toLowerCase(Locale.ROOT).equals(id))) {
+                    return Optional.of(List.of());
+                }
+                id = s.toLowerCase(Locale.ROOT);
+                found = true;
+            }
+        }
+        if (!found) {
+            return Optional.empty();
+        }
+        if (query.cursor() != null && id.compareTo(query.cursor()) <= 0) {
+            return Optional.of(List.of());
+        }
+        Optional<StorageRecord> record = source.byId(id);
+        if (record.isEmpty() || !query.matches(record.get().id(), record.get().data())) {
+            return Optional.of(List.of());
+        }
+        return Optional.of(List.of(record.get()));
+    }
+}
