@@ -8,7 +8,6 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
-import dev.storh.json.Jsonc;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
@@ -28,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -398,7 +396,7 @@ public final class DocStore implements AutoCloseable {
                         if (line.isBlank()) {
                             continue;
                         }
-                        session.put(prepareItem(importRow(line, file, lineNo)));
+                        session.put(prepareItem(JsonlRows.importRow(line, file, lineNo)));
                         n++;
                     }
                 } catch (IOException e) {
@@ -410,41 +408,6 @@ public final class DocStore implements AutoCloseable {
             });
         } catch (IOException e) {
             throw new StorageException("Could not close JSONL import file: " + file, e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, ?> importRow(String line, Path file, long lineNo) {
-        Object row;
-        try {
-            row = Jsonc.decodeStrict(line);
-        } catch (StorageException e) {
-            throw new StorageException("Invalid JSONL row in import file " + file + " at line " + lineNo + ": "
-                    + e.getMessage(), e);
-        }
-        if (row instanceof List<?>) {
-            return Map.of();
-        }
-        if (!(row instanceof Map<?, ?> map)) {
-            String preview = line.length() > IMPORT_LINE_PREVIEW ? line.substring(0, IMPORT_LINE_PREVIEW) + "…" : line;
-            throw new StorageException("JSONL import rows must be objects. File " + file + " line " + lineNo + ": "
-                    + preview);
-        }
-        Map<String, Object> cleaned = (Map<String, Object>) map;
-        cleaned.keySet().removeIf(DocStore::isIntegerLikeKey);
-        return cleaned;
-    }
-
-    private static boolean isIntegerLikeKey(String key) {
-        return key.matches("0|-?[1-9][0-9]{0,18}") && parsesAsLong(key);
-    }
-
-    private static boolean parsesAsLong(String key) {
-        try {
-            Long.parseLong(key);
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
         }
     }
 
@@ -702,50 +665,4 @@ public final class DocStore implements AutoCloseable {
         }
     }
 
-    // ---------------------------------------------------------------- reading
-
-    private static final class RecordIterator implements Iterator<StorageRecord> {
-        private final Iterator<RecordListing.Entry> entries;
-        private final RecordQuery query;
-        private StorageRecord next;
-
-        RecordIterator(Iterator<RecordListing.Entry> entries, RecordQuery query) {
-            this.entries = entries;
-            this.query = query;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && entries.hasNext()) {
-                RecordListing.Entry entry = entries.next();
-                if (!query.matchesId(entry.id())) {
-                    continue;
-                }
-                StorageRecord record;
-                try {
-                    record = RecordFiles.readOrNull(entry.path());
-                } catch (StorageException e) {
-                    if (query.errorHandler() == null) {
-                        throw e;
-                    }
-                    query.errorHandler().accept(entry.id(), e);
-                    continue;
-                }
-                if (record != null && query.matchesData(record.data())) {
-                    next = record;
-                }
-            }
-            return next != null;
-        }
-
-        @Override
-        public StorageRecord next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            StorageRecord r = next;
-            next = null;
-            return r;
-        }
-    }
 }
