@@ -4,11 +4,14 @@ import java.io.UncheckedIOException;
 
 import dev.storh.CorruptRecordException;
 import dev.storh.LockTimeoutException;
+import dev.storh.SchemaViolationException;
 import dev.storh.StorageException;
+import dev.storh.UniqueConstraintException;
 
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DataRetrievalFailureException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.support.PersistenceExceptionTranslator;
@@ -18,8 +21,8 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  * exception as the cause and its message (which names the path or id):
  * <ul>
  * <li>{@link CorruptRecordException} → {@link DataRetrievalFailureException};</li>
- * <li>a unique index violation ({@code dev.storh.UniqueConstraintException}) →
- * {@link DuplicateKeyException};</li>
+ * <li>{@link UniqueConstraintException} → {@link DuplicateKeyException};</li>
+ * <li>{@link SchemaViolationException} → {@link DataIntegrityViolationException};</li>
  * <li>{@link LockTimeoutException} → {@link CannotAcquireLockException};</li>
  * <li>any other {@link StorageException} and {@link UncheckedIOException} →
  * {@link DataAccessResourceFailureException}.</li>
@@ -27,8 +30,6 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  * Stateless and thread-safe.
  */
 public class StorhExceptionTranslator implements PersistenceExceptionTranslator {
-
-	private static final String UNIQUE_CONSTRAINT_EXCEPTION = "dev.storh.UniqueConstraintException";
 
 	/**
 	 * @param ex the failure
@@ -46,11 +47,13 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 		if (ex instanceof LockTimeoutException) {
 			return new CannotAcquireLockException(ex.getMessage(), ex);
 		}
+		if (ex instanceof UniqueConstraintException) {
+			return new DuplicateKeyException(ex.getMessage(), ex);
+		}
+		if (ex instanceof SchemaViolationException) {
+			return new DataIntegrityViolationException(ex.getMessage(), ex);
+		}
 		if (ex instanceof StorageException) {
-			// matched by name: the core module does not have UniqueConstraintException yet
-			if (isInstance(ex, UNIQUE_CONSTRAINT_EXCEPTION)) {
-				return new DuplicateKeyException(ex.getMessage(), ex);
-			}
 			return new DataAccessResourceFailureException(ex.getMessage(), ex);
 		}
 		if (ex instanceof UncheckedIOException) {
@@ -66,15 +69,6 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 	RuntimeException translate(RuntimeException ex) {
 		DataAccessException translated = translateExceptionIfPossible(ex);
 		return (translated != null) ? translated : ex;
-	}
-
-	private static boolean isInstance(Throwable ex, String className) {
-		for (Class<?> type = ex.getClass(); type != null; type = type.getSuperclass()) {
-			if (type.getName().equals(className)) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 }
