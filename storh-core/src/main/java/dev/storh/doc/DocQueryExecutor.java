@@ -92,6 +92,22 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return new Candidates(new ArrayList<>(union), false);
     }
 
+    /** One eq condition, no cursor, no order: read only the first {@code limit} ids (§12.1). */
+    @Override
+    protected Candidates limitedCandidates(QueryBuilder query) {
+        if (indexes.active() && query.limit() > 0 && query.limit() <= Integer.MAX_VALUE && query.cursor() == null
+                && query.orderField() == null && query.groups().size() == 1 && query.groups().get(0).size() == 1) {
+            Condition c = query.groups().get(0).get(0);
+            Optional<IndexDefinition> d = supporting(c);
+            if (c.operator() == Operator.EQ && d.isPresent() && d.get().equality()) {
+                List<String> ids = IndexKeys.isIndexable(c.value())
+                        ? indexes.idsEqualLimited(d.get(), c.value(), (int) query.limit()) : List.of();
+                return new Candidates(ids, false, ids.size() >= query.limit());
+            }
+        }
+        return candidates(query);
+    }
+
     @Override
     protected Long indexCount(QueryBuilder query) {
         if (!indexes.active() || !query.hasConditions()) {

@@ -44,8 +44,17 @@ public class ScanQueryExecutor implements QueryExecutor {
      * @param ids candidate ids
      * @param ordered true when {@code ids} already follow the query's order (no sort needed);
      *     otherwise they are ascending
+     * @param truncated true when only the first ids were read (a limit hint); if re-checking drops
+     *     some, the executor asks again without the hint (the original trusts them, W17)
      */
-    public record Candidates(List<String> ids, boolean ordered) {
+    public record Candidates(List<String> ids, boolean ordered, boolean truncated) {
+        /**
+         * @param ids candidate ids
+         * @param ordered whether they follow the query's order
+         */
+        public Candidates(List<String> ids, boolean ordered) {
+            this(ids, ordered, false);
+        }
     }
 
     private final String storeName;
@@ -66,6 +75,14 @@ public class ScanQueryExecutor implements QueryExecutor {
      */
     protected Candidates candidates(QueryBuilder query) {
         return null;
+    }
+
+    /**
+     * @param query the query
+     * @return candidates that may be cut to the query's limit; by default {@link #candidates}
+     */
+    protected Candidates limitedCandidates(QueryBuilder query) {
+        return candidates(query);
     }
 
     /**
@@ -97,15 +114,15 @@ public class ScanQueryExecutor implements QueryExecutor {
         if (direct.isPresent()) {
             return direct.get();
         }
-        Candidates candidates = candidates(query);
+        Candidates candidates = limitedCandidates(query);
         List<StorageRecord> matches = new ArrayList<>();
         boolean sorted = query.orderField() != null;
         if (candidates != null) {
-            for (String id : candidates.ids()) {
-                source.byId(id).filter(r -> query.matches(r.id(), r.data())).ifPresent(matches::add);
-                if (candidates.ordered() && query.limit() > 0 && matches.size() >= query.limit()) {
-                    break;
-                }
+            fetch(query, candidates, matches);
+            if (candidates.truncated() && query.limit() > 0 && matches.size() < query.limit()) {
+                matches.clear();
+                candidates = candidates(query);
+                fetch(query, candidates, matches);
             }
             if (candidates.ordered()) {
                 sorted = false;
@@ -131,6 +148,16 @@ public class ScanQueryExecutor implements QueryExecutor {
             return new ArrayList<>(matches.subList(0, (int) query.limit()));
         }
         return matches;
+    }
+
+    private void fetch(QueryBuilder query, Candidates candidates, List<StorageRecord> matches) {
+        boolean stopAtLimit = candidates.ordered() || query.orderField() == null;
+        for (String id : candidates.ids()) {
+            source.byId(id).filter(r -> query.matches(r.id(), r.data())).ifPresent(matches::add);
+            if (stopAtLimit && query.limit() > 0 && matches.size() >= query.limit()) {
+                break;
+            }
+        }
     }
 
     @Override

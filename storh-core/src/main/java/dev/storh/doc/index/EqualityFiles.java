@@ -5,6 +5,7 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,6 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * Equality and compound value files ({@code spec/indexes-queries-schema.md} §4, §6): one compact
@@ -85,6 +90,66 @@ final class EqualityFiles {
     static List<String> ids(Path file) {
         Entry e = read(file);
         return e == null ? List.of() : e.ids();
+    }
+
+    private static final JsonFactory STREAMING = JsonFactory.builder().build();
+
+    /**
+     * Reads only the start of a value file, as the original's text scanner does, streaming with
+     * Jackson: the {@code count} member, or the first {@code limit} ids. Files written by storh
+     * (either implementation) put {@code count} before the ids, so a count costs one small read.
+     *
+     * @param file a value file
+     * @param expectedKey the key the file must carry (else it counts as empty)
+     * @param limit how many ids to collect; 0 collects none and returns after {@code count}
+     * @return the count (or -1 when the file has none) and up to {@code limit} ids; count 0 when absent
+     * @throws StorageException {@code "Malformed equality index: <path>"} on broken JSON
+     */
+    static Head head(Path file, String expectedKey, int limit) {
+        try (InputStream in = Files.newInputStream(file);
+                JsonParser p = STREAMING.createParser(ObjectReadContext.empty(), in)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new StorageException("Malformed equality index: " + file);
+            }
+            long count = -1;
+            boolean keyMatches = false;
+            List<String> ids = new ArrayList<>();
+            for (JsonToken t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("key")) {
+                    keyMatches = value == JsonToken.VALUE_STRING && p.getString().equals(expectedKey);
+                    if (!keyMatches) {
+                        return new Head(0, List.of());
+                    }
+                } else if (name.equals("count") && value == JsonToken.VALUE_NUMBER_INT) {
+                    count = p.getLongValue();
+                    if (limit == 0 && keyMatches) {
+                        return new Head(count, List.of());
+                    }
+                } else if (name.equals("ids") && value == JsonToken.START_ARRAY) {
+                    for (JsonToken id = p.nextToken(); id != JsonToken.END_ARRAY && ids.size() < limit; id = p.nextToken()) {
+                        if (id == JsonToken.VALUE_STRING) {
+                            ids.add(p.getString());
+                        }
+                    }
+                    return new Head(count, ids);
+                } else {
+                    p.skipChildren();
+                }
+            }
+            return new Head(count, ids);
+        } catch (NoSuchFileException e) {
+            return new Head(0, List.of());
+        } catch (IOException e) {
+            throw new StorageException("Could not read equality index: " + file, e);
+        } catch (RuntimeException e) {
+            throw new StorageException("Malformed equality index: " + file, e);
+        }
+    }
+
+    /** What {@link #head} found: the count (-1 if missing) and the first ids. */
+    record Head(long count, List<String> ids) {
     }
 
     /**

@@ -416,9 +416,30 @@ public final class IndexManager {
      * @return the {@code count} of its value file (0 when absent)
      */
     public long countEqual(IndexDefinition d, Object value) {
-        EqualityFiles.Entry e = EqualityFiles.read(EqualityFiles.equalityDir(entries(), d.field())
-                .resolve(IndexKeys.valueKey(dev.storh.query.Values.normalise(value)) + ".jsonc"));
+        String key = IndexKeys.valueKey(dev.storh.query.Values.normalise(value));
+        Path file = EqualityFiles.equalityDir(entries(), d.field()).resolve(key + ".jsonc");
+        EqualityFiles.Head head = EqualityFiles.head(file, key, 0);
+        if (head.count() >= 0) {
+            return head.count();
+        }
+        EqualityFiles.Entry e = EqualityFiles.read(file);
         return e == null ? 0 : e.ids().size();
+    }
+
+    /**
+     * @param d an equality definition
+     * @param value an indexable value
+     * @param limit how many ids to read, at least 1
+     * @return the first {@code limit} ids of the value file, ascending, read without parsing the rest
+     */
+    public List<String> idsEqualLimited(IndexDefinition d, Object value, int limit) {
+        Object v = dev.storh.query.Values.normalise(value);
+        if (d.range() || !IndexKeys.isIndexable(v)) {
+            List<String> all = idsEqual(d, v);
+            return all.size() > limit ? all.subList(0, limit) : all;
+        }
+        String key = IndexKeys.valueKey(v);
+        return EqualityFiles.head(EqualityFiles.equalityDir(entries(), d.field()).resolve(key + ".jsonc"), key, limit).ids();
     }
 
     /**
