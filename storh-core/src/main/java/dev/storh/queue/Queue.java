@@ -422,7 +422,7 @@ public final class Queue implements AutoCloseable {
             long now = nowSeconds();
             List<String> ids = state.idsWithStatus(QueueState.Status.DONE, now, seconds);
             Batch batch = new Batch();
-            ids.forEach(id -> batch.add(QueueEvent.purge(id, now)));
+            ids.forEach(id -> batch.apply(state, QueueEvent.purge(id, now)));
             commitLocked(batch);
             return ids.size();
         });
@@ -691,7 +691,7 @@ public final class Queue implements AutoCloseable {
         long now = nowSeconds();
         List<String> ids = state.idsWithStatus(QueueState.Status.PROCESSING, now, seconds);
         Batch batch = new Batch();
-        ids.forEach(id -> batch.add(QueueEvent.requeue(id, now)));
+        ids.forEach(id -> batch.apply(state, QueueEvent.requeue(id, now)));
         commitLocked(batch);
         return ids.size();
     }
@@ -768,7 +768,9 @@ public final class Queue implements AutoCloseable {
         final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         long events;
 
-        void add(QueueEvent event) {
+        /** Applies an event to the state and adds its line. */
+        void apply(QueueState state, QueueEvent event) {
+            state.apply(event);
             out.writeBytes(QueueEventCodec.encodeLine(event));
             events++;
         }
@@ -819,8 +821,7 @@ public final class Queue implements AutoCloseable {
                     List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
                     for (QueueEvent e : enqueued) {
                         QueueEvent event = QueueEvent.enqueue(e.id(), e.payload(), now);
-                        state.apply(event);
-                        batch.add(event);
+                        batch.apply(state, event);
                         stamped.add(event);
                     }
                     enqueued = stamped;
@@ -834,8 +835,7 @@ public final class Queue implements AutoCloseable {
                             break;
                         }
                         QueueEvent event = QueueEvent.claim(job.id, now);
-                        state.apply(event);
-                        batch.add(event);
+                        batch.apply(state, event);
                         @SuppressWarnings("unchecked")
                         Map<String, Object> data = job.payload == null ? new LinkedHashMap<>()
                                 : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
@@ -860,8 +860,7 @@ public final class Queue implements AutoCloseable {
                             continue;
                         }
                         QueueEvent event = QueueEvent.complete(job.id, keepDone, now);
-                        state.apply(event);
-                        batch.add(event);
+                        batch.apply(state, event);
                         completed++;
                     }
                     break;
