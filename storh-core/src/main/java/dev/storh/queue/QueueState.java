@@ -49,6 +49,8 @@ final class QueueState {
         long statusTs;
         /** The sequence of the job's last entry in line. */
         long orderSeq;
+        /** The sequence of the event that set the status: claim order for processing jobs. */
+        long statusSeq;
 
         Job(String id) {
             this.id = id;
@@ -131,6 +133,7 @@ final class QueueState {
         count(job.status, -1);
         job.status = status;
         job.statusTs = ts;
+        job.statusSeq = nextSeq++;
         count(status, 1);
     }
 
@@ -182,7 +185,8 @@ final class QueueState {
      * @param status a status
      * @param nowSeconds the current time
      * @param minAgeSeconds the least age of the status; 0 selects every job with that status
-     * @return the ids with that status whose status time is at least that old, oldest first
+     * @return the ids with that status whose status time is at least that old, in the order they
+     *     got it (claim or completion order, as the original iterates them)
      */
     List<String> idsWithStatus(Status status, long nowSeconds, long minAgeSeconds) {
         List<Job> found = new ArrayList<>();
@@ -191,7 +195,7 @@ final class QueueState {
                 found.add(job);
             }
         }
-        found.sort((a, b) -> a.statusTs != b.statusTs ? Long.compare(a.statusTs, b.statusTs) : a.id.compareTo(b.id));
+        found.sort((a, b) -> Long.compare(a.statusSeq, b.statusSeq));
         List<String> ids = new ArrayList<>(found.size());
         found.forEach(j -> ids.add(j.id));
         return ids;
@@ -219,7 +223,7 @@ final class QueueState {
     }
 
     /**
-     * @return the jobs that are processing or done, in no particular order
+     * @return the jobs that are processing or done, in the order they got that status
      */
     List<Job> settledJobs() {
         List<Job> list = new ArrayList<>(processing + done);
@@ -228,6 +232,7 @@ final class QueueState {
                 list.add(job);
             }
         }
+        list.sort((a, b) -> Long.compare(a.statusSeq, b.statusSeq));
         return list;
     }
 
