@@ -7,7 +7,6 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
 import dev.storh.id.UuidV7;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -16,13 +15,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,7 +82,7 @@ public final class Queue implements AutoCloseable {
     private final QueueOptions options;
     private final QueueLogFile log;
     private final CollectionLock lock;
-    private final GroupCommit<Op> commits;
+    private final GroupCommit<QueueOp> commits;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
 
@@ -193,7 +188,7 @@ public final class Queue implements AutoCloseable {
      *     the field, or an I/O failure; nothing is written then
      */
     public String enqueue(Map<String, ?> payload, String id) {
-        Op op = Op.enqueue(List.of(prepare(payload, id, -1)));
+        QueueOp op = QueueOp.enqueue(List.of(prepare(payload, id, -1)));
         submit(op);
         return op.enqueued.get(0).id();
     }
@@ -234,7 +229,7 @@ public final class Queue implements AutoCloseable {
         if (events.isEmpty()) {
             return List.of();
         }
-        Op op = Op.enqueue(events);
+        QueueOp op = QueueOp.enqueue(events);
         submit(op);
         List<String> ids = new ArrayList<>(events.size());
         events.forEach(e -> ids.add(e.id()));
@@ -310,7 +305,7 @@ public final class Queue implements AutoCloseable {
         if (limit < 1) {
             throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
         }
-        Op op = Op.claim(limit);
+        QueueOp op = QueueOp.claim(limit);
         submit(op);
         return op.claimed;
     }
@@ -340,7 +335,7 @@ public final class Queue implements AutoCloseable {
      */
     public void complete(String id, boolean keepDone) {
         UuidV7.assertValid(id);
-        Op op = Op.complete(List.of(id), keepDone, true);
+        QueueOp op = QueueOp.complete(List.of(id), keepDone, true);
         submit(op);
     }
 
@@ -373,7 +368,7 @@ public final class Queue implements AutoCloseable {
         if (list.isEmpty()) {
             return 0;
         }
-        Op op = Op.complete(list, keepDone, false);
+        QueueOp op = QueueOp.complete(list, keepDone, false);
         submit(op);
         return op.completed;
     }
@@ -421,7 +416,7 @@ public final class Queue implements AutoCloseable {
             sync(true);
             long now = nowSeconds();
             List<String> ids = state.idsWithStatus(QueueState.Status.DONE, now, seconds);
-            Batch batch = new Batch();
+            QueueOp.Batch batch = new QueueOp.Batch();
             ids.forEach(id -> batch.apply(state, QueueEvent.purge(id, now)));
             commitLocked(batch);
             return ids.size();
@@ -597,7 +592,7 @@ public final class Queue implements AutoCloseable {
         }
     }
 
-    private void submit(Op op) {
+    private void submit(QueueOp op) {
         commits.submit(op);
         if (op.error != null) {
             throw op.error;
@@ -605,13 +600,13 @@ public final class Queue implements AutoCloseable {
     }
 
     /** The group commit writer: one lock, one sync, one append and one fsync for every waiting call. */
-    private void writeBatch(List<Op> ops) {
+    private void writeBatch(List<QueueOp> ops) {
         locked(() -> {
             sync(true);
             long now = nowSeconds();
-            Batch batch = new Batch();
+            QueueOp.Batch batch = new QueueOp.Batch();
             try {
-                for (Op op : ops) {
+                for (QueueOp op : ops) {
                     op.run(state, batch, now);
                 }
             } catch (RuntimeException e) {
@@ -690,7 +685,7 @@ public final class Queue implements AutoCloseable {
     private int requeueLocked(long seconds) {
         long now = nowSeconds();
         List<String> ids = state.idsWithStatus(QueueState.Status.PROCESSING, now, seconds);
-        Batch batch = new Batch();
+        QueueOp.Batch batch = new QueueOp.Batch();
         ids.forEach(id -> batch.apply(state, QueueEvent.requeue(id, now)));
         commitLocked(batch);
         return ids.size();
@@ -700,7 +695,7 @@ public final class Queue implements AutoCloseable {
      * Appends a batch whose events the state already applied, fsyncs once, then compacts when due.
      * On failure the file is cut back and the state dropped, so the next call re-reads the log.
      */
-    private void commitLocked(Batch batch) {
+    private void commitLocked(QueueOp.Batch batch) {
         if (batch.events == 0) {
             return;
         }
@@ -761,113 +756,5 @@ public final class Queue implements AutoCloseable {
         }
         long seconds = d.getSeconds();
         return d.getNano() > 0 ? seconds + 1 : seconds;
-    }
-
-    /** Event lines being built under the lock, applied to the state as they are added. */
-    private static final class Batch {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        long events;
-
-        /** Applies an event to the state and adds its line. */
-        void apply(QueueState state, QueueEvent event) {
-            state.apply(event);
-            out.writeBytes(QueueEventCodec.encodeLine(event));
-            events++;
-        }
-    }
-
-    /** One call waiting in the group commit, with its result. */
-    private static final class Op {
-        enum Kind { ENQUEUE, CLAIM, COMPLETE }
-
-        final Kind kind;
-        List<QueueEvent> enqueued;
-        int limit;
-        List<String> ids;
-        boolean keepDone;
-        boolean single;
-        List<StorageRecord> claimed = List.of();
-        int completed;
-        StorageException error;
-
-        private Op(Kind kind) {
-            this.kind = kind;
-        }
-
-        static Op enqueue(List<QueueEvent> events) {
-            Op op = new Op(Kind.ENQUEUE);
-            op.enqueued = events;
-            return op;
-        }
-
-        static Op claim(int limit) {
-            Op op = new Op(Kind.CLAIM);
-            op.limit = limit;
-            return op;
-        }
-
-        static Op complete(List<String> ids, boolean keepDone, boolean single) {
-            Op op = new Op(Kind.COMPLETE);
-            op.ids = ids;
-            op.keepDone = keepDone;
-            op.single = single;
-            return op;
-        }
-
-        /** Picks, applies and encodes this call's events; results are published only if the batch commits. */
-        void run(QueueState state, Batch batch, long now) {
-            switch (kind) {
-                case ENQUEUE: {
-                    List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
-                    for (QueueEvent e : enqueued) {
-                        QueueEvent event = QueueEvent.enqueue(e.id(), e.payload(), now);
-                        batch.apply(state, event);
-                        stamped.add(event);
-                    }
-                    enqueued = stamped;
-                    break;
-                }
-                case CLAIM: {
-                    List<StorageRecord> records = new ArrayList<>(Math.min(limit, 1024));
-                    for (int i = 0; i < limit; i++) {
-                        QueueState.Job job = state.nextPending();
-                        if (job == null) {
-                            break;
-                        }
-                        QueueEvent event = QueueEvent.claim(job.id, now);
-                        batch.apply(state, event);
-                        @SuppressWarnings("unchecked")
-                        Map<String, Object> data = job.payload == null ? new LinkedHashMap<>()
-                                : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
-                        records.add(new StorageRecord(job.id, data));
-                    }
-                    claimed = records;
-                    break;
-                }
-                case COMPLETE: {
-                    Set<String> seen = new HashSet<>();
-                    for (String id : ids) {
-                        QueueState.Job job = state.find(id);
-                        if (job == null || job.status != QueueState.Status.PROCESSING) {
-                            if (single) {
-                                error = new StorageException("Cannot complete job " + id + ": "
-                                        + (job == null ? "no such job" : "it is " + job.status.name().toLowerCase(Locale.ROOT)
-                                                + ", not processing (claimed)") + ", nothing written");
-                            }
-                            continue;
-                        }
-                        if (!seen.add(job.id)) {
-                            continue;
-                        }
-                        QueueEvent event = QueueEvent.complete(job.id, keepDone, now);
-                        batch.apply(state, event);
-                        completed++;
-                    }
-                    break;
-                }
-                default:
-                    throw new IllegalStateException("Unknown op " + kind);
-            }
-        }
     }
 }
