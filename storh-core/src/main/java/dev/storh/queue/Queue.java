@@ -1,0 +1,760 @@
+package dev.storh.queue;
+
+import dev.storh.LockTimeoutException;
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.CollectionLock;
+import dev.storh.fs.GroupCommit;
+import dev.storh.id.UuidV7;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A durable job queue on one append-only event log, file-compatible with the original's
+ * {@code LogQueue} ({@code spec/log-queue.md} §3): producers {@link #enqueue} jobs (a UUIDv7 id and
+ * a JSON object payload), workers {@link #claim} them in FIFO order and {@link #complete} them, a
+ * janitor {@link #requeueTimedOut requeues} claims that took too long.
+ *
+ * <pre>
+ * &lt;root&gt;/&lt;name&gt;/queue.lock   flock(2) target of the queue lock
+ * &lt;root&gt;/&lt;name&gt;/queue.log    framed event lines, format in {@link QueueEventCodec}, files in {@link QueueLogFile}
+ * </pre>
+ *
+ * <p><b>State.</b> Each instance keeps the state in memory ({@link QueueState}), rebuilt on open by
+ * replaying the log; a bad or torn tail is cut then (§3.7). Before every operation, under the
+ * lock, the instance applies the events other instances and processes appended since its last
+ * read, so every call sees the durable state of all writers.
+ *
+ * <p><b>Concurrency and durability.</b> One instance is safe to share between threads; any number
+ * of instances and processes (the original included) can share a queue. Each operation holds the
+ * queue lock (an in-process lock plus {@code flock(2)} on {@code queue.lock}, bounded by
+ * {@link QueueOptions#lockTimeout()}) while it syncs, picks jobs, appends its events and fsyncs;
+ * it returns only after its events are durable. So a job is claimed at most once across threads and
+ * processes. Concurrent {@code enqueue}, {@code claim} and {@code complete} calls of one instance
+ * are group-committed: one caller writes the waiting calls' events in one append with one fsync
+ * while the others block. Before appending, an instance cuts an undecodable tail a crashed writer
+ * left (the original appends after it, losing acknowledged events: W8). A failed write rolls the
+ * file back and forces a full re-read, so memory is never ahead of disk after an error (W5).
+ *
+ * <p><b>Compaction (W4).</b> When {@code queue.log} is larger than
+ * {@link QueueOptions#compactionThresholdBytes()} and more than half of its lines are dead, a write
+ * (or {@link #compact()}) rewrites it to the live jobs' events only ({@link QueueCompaction}), so a
+ * queue that ran a million jobs reopens as fast as one that ran a hundred. Protocol, all under the
+ * queue lock:
+ * <ol>
+ *   <li>the compacting instance writes the live events to {@code .queue.log.<12 hex>.tmp}, fsyncs
+ *       it, renames it over {@code queue.log} and fsyncs the folder (a crash leaves the old or the
+ *       new log; leftover temp files are deleted on open);</li>
+ *   <li>every instance, before each read or append, compares the identity (device and inode) of
+ *       the file it has open with the one {@code queue.log} names; if they differ, or the file got
+ *       shorter than what it applied, it re-reads the new file from the start. Holding the old file
+ *       open keeps its inode from being reused, so the check cannot be fooled;</li>
+ *   <li>appends always go to the file just checked, so no instance writes into a renamed-away log.</li>
+ * </ol>
+ * The new file holds only the original's five event types, so the original can replay it, but a
+ * PHP instance that is open during a compaction keeps reading the old file's offsets and misses
+ * later events until it is reopened: turn {@link QueueOptions.Builder#autoCompact(boolean)} off
+ * while PHP workers share the queue.
+ *
+ * <p><b>Ids</b> are UUIDv7, written lowercase; lookups match exactly, then in lowercase.
+ * <b>Errors</b> are {@link StorageException}s naming the id, job index or path; a rejected call
+ * writes nothing.
+ */
+public final class Queue implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Queue.class);
+    private static final long DEFAULT_REPAIR_TIMEOUT_SECONDS = 3600;
+
+    private final Path directory;
+    private final QueueOptions options;
+    private final QueueLogFile log;
+    private final CollectionLock lock;
+    private final GroupCommit<QueueOp> commits;
+    private final Object lifecycle = new Object();
+    private volatile boolean closed;
+
+    // Guarded by the queue lock.
+    private QueueState state;
+    private long offset;
+    private long lines;
+
+    private Queue(Path directory, QueueOptions options, CollectionLock lock) {
+        this.directory = directory;
+        this.options = options;
+        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME));
+        this.lock = lock;
+        this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
+    }
+
+    /**
+     * @param root the folder holding queues
+     * @param name the queue name
+     * @return the open queue with default options
+     * @see #open(Path, String, QueueOptions)
+     */
+    public static Queue open(Path root, String name) {
+        return open(root, name, QueueOptions.defaults());
+    }
+
+    /**
+     * Opens a queue, creating {@code <root>/<name>/} and an empty log when missing, and replays the
+     * log under the lock; an undecodable tail is cut (copied aside first when it held complete
+     * lines) (§3.1, §3.7).
+     *
+     * @param root the folder holding queues
+     * @param name one folder name: not empty, not {@code .} or {@code ..}, without {@code /},
+     *     {@code \} or NUL, so the queue stays inside {@code root} (the original does not check: W18)
+     * @param options the queue's options
+     * @return the open queue; close it to release the lock file handle
+     * @throws StorageException naming the queue when the name is unsafe; {@code "Could not open log
+     *     queue lock: <path>"} or {@code "Could not open log queue file: <path>"} (e.g. a folder
+     *     stands there); {@link LockTimeoutException} when the lock stays held
+     */
+    public static Queue open(Path root, String name, QueueOptions options) {
+        if (root == null) {
+            throw new StorageException("Queue root must not be null.");
+        }
+        if (name == null || name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+                || name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0) {
+            throw new StorageException("Invalid queue name: \"" + (name == null ? "null" : name.replace("\0", "\\0"))
+                    + "\" (a queue is one folder name under the root; '/', '\\', NUL, '.', '..' and empty names are refused)");
+        }
+        Path directory = root.toAbsolutePath().normalize().resolve(name);
+        AtomicFiles.ensureDirectory(directory);
+        Path lockFile = directory.resolve(QueueLogFile.LOCK_NAME);
+        CollectionLock lock;
+        try {
+            lock = CollectionLock.open(lockFile);
+        } catch (StorageException e) {
+            throw new StorageException("Could not open log queue lock: " + lockFile, e);
+        }
+        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock);
+        try {
+            queue.locked(() -> {
+                QueueLogFile.deleteLeftovers(directory);
+                queue.reload(true);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            queue.log.close();
+            lock.close();
+            throw e;
+        }
+        return queue;
+    }
+
+    /**
+     * @return the queue folder {@code <root>/<name>}
+     */
+    public Path directory() {
+        return directory;
+    }
+
+    // ---------------------------------------------------------------- producing
+
+    /**
+     * Enqueues a job with a generated id (§3.4).
+     *
+     * @param payload the job's data, a JSON object in the model; top-level keys must not look like
+     *     integers (the original drops such keys on read)
+     * @return the new job's id
+     * @throws StorageException when the payload cannot be stored (naming the field), or on I/O failure
+     */
+    public String enqueue(Map<String, ?> payload) {
+        return enqueue(payload, null);
+    }
+
+    /**
+     * Enqueues a job; blocks until its event is durable (group commit). Enqueueing an existing id
+     * resets that job to pending with the new payload, at the back of the line.
+     *
+     * @param payload the job's data, a JSON object; see {@link #enqueue(Map)}
+     * @param id a UUIDv7 (either case, stored lowercase), or {@code null} to generate one
+     * @return the job's id
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, a payload error naming
+     *     the field, or an I/O failure; nothing is written then
+     */
+    public String enqueue(Map<String, ?> payload, String id) {
+        QueueOp op = QueueOp.enqueue(List.of(prepare(payload, id, -1)));
+        submit(op);
+        return op.enqueued.get(0).id();
+    }
+
+    /**
+     * Enqueues jobs in order with one fsync (§3.4). Each item is either {@code {"id": ..., "payload":
+     * {...}}} (id optional) or, when its {@code payload} is not an object, the payload itself, id
+     * key included, as in the original. Unlike the original, every item is checked before anything
+     * is written, and the batch is appended in one write: all or nothing (W9).
+     *
+     * @param jobs the jobs
+     * @return the ids, in input order
+     * @throws StorageException naming the job index and id when an id or payload is invalid; nothing
+     *     is written then
+     */
+    public List<String> enqueueMany(Iterable<? extends Map<String, ?>> jobs) {
+        List<QueueEvent> events = new ArrayList<>();
+        int index = 0;
+        for (Map<String, ?> job : jobs) {
+            if (job == null) {
+                throw new StorageException("Invalid job " + index + " in enqueueMany: null");
+            }
+            Object payload = job.get("payload");
+            if (payload instanceof Map<?, ?> map) {
+                Object id = job.get("id");
+                if (id != null && !(id instanceof String)) {
+                    throw new StorageException("Invalid job " + index + " in enqueueMany: id must be a string, got "
+                            + id.getClass().getSimpleName());
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, ?> typed = (Map<String, ?>) map;
+                events.add(prepare(typed, (String) id, index));
+            } else {
+                events.add(prepare(job, null, index));
+            }
+            index++;
+        }
+        if (events.isEmpty()) {
+            return List.of();
+        }
+        QueueOp op = QueueOp.enqueue(events);
+        submit(op);
+        List<String> ids = new ArrayList<>(events.size());
+        events.forEach(e -> ids.add(e.id()));
+        return ids;
+    }
+
+    private QueueEvent prepare(Map<String, ?> payload, String id, int index) {
+        String where = index < 0 ? "" : " (job " + index + " in enqueueMany)";
+        String jobId;
+        if (id != null) {
+            try {
+                jobId = UuidV7.normalize(id);
+            } catch (StorageException e) {
+                throw new StorageException(e.getMessage() + where, e);
+            }
+        } else if (options.idGenerator() != null) {
+            String generated = options.idGenerator().get();
+            try {
+                jobId = UuidV7.normalize(generated);
+            } catch (StorageException e) {
+                throw new StorageException(e.getMessage() + " (from the custom id generator)" + where, e);
+            }
+        } else {
+            jobId = UuidV7.generate();
+        }
+        if (payload == null) {
+            throw new StorageException("Job payload must not be null: job " + jobId + where);
+        }
+        for (Object key : payload.keySet()) {
+            if (!(key instanceof String text)) {
+                throw new StorageException("Job payload key must be a string: job " + jobId + where + ", key " + key);
+            }
+            if (QueueEventCodec.isIntegerLike(text)) {
+                throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where
+                        + "; the original drops such top-level keys when it reads the job (spec §1.2)");
+            }
+        }
+        byte[] json;
+        try {
+            json = QueueEventCodec.encodePayload(payload);
+        } catch (StorageException e) {
+            throw new StorageException("Job payload cannot be stored: job " + jobId + where + ": " + e.getMessage(), e);
+        }
+        // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
+        return QueueEvent.enqueue(jobId, QueueEventCodec.reread(json), 0);
+    }
+
+    // ---------------------------------------------------------------- consuming
+
+    /**
+     * Claims the first pending job: it becomes processing, stamped with the current time, and no
+     * other thread, instance or process can claim it until it is requeued (§3.4, §3.5). Blocks
+     * until the claim is durable (group commit).
+     *
+     * @return the job (its id and a copy of its payload; {@code {}} when it had none), or empty
+     *     when nothing is pending
+     * @throws StorageException on I/O failure; nothing is claimed then
+     */
+    public Optional<StorageRecord> claim() {
+        List<StorageRecord> claimed = claimMany(1);
+        return claimed.isEmpty() ? Optional.empty() : Optional.of(claimed.get(0));
+    }
+
+    /**
+     * Claims up to {@code limit} pending jobs in order, with one fsync (§3.4).
+     *
+     * @param limit the most jobs to claim, at least 1
+     * @return the claimed jobs in claim order; empty when nothing is pending
+     * @throws StorageException {@code "Queue claim limit must be at least 1."} naming the limit, or
+     *     on I/O failure
+     */
+    public List<StorageRecord> claimMany(int limit) {
+        if (limit < 1) {
+            throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
+        }
+        QueueOp op = QueueOp.claim(limit);
+        submit(op);
+        return op.claimed;
+    }
+
+    /**
+     * Completes a processing job and keeps it as done (until {@link #purgeDone}).
+     *
+     * @param id the job id
+     * @throws StorageException see {@link #complete(String, boolean)}
+     */
+    public void complete(String id) {
+        complete(id, true);
+    }
+
+    /**
+     * Completes a processing job: its payload is dropped and it becomes done, or is forgotten when
+     * {@code keepDone} is false (§3.4). Blocks until durable (group commit).
+     *
+     * <p>The original silently ignores completing a job that is not processing; here nothing is
+     * written either, but the caller learns it: such a call throws (a worker whose claim timed out
+     * and was requeued finds out here).
+     *
+     * @param id the job id (a UUIDv7)
+     * @param keepDone whether to keep the job as done
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@code "Cannot complete job <id>: ..."}
+     *     when the job is unknown, pending or already done; or on I/O failure
+     */
+    public void complete(String id, boolean keepDone) {
+        UuidV7.assertValid(id);
+        QueueOp op = QueueOp.complete(List.of(id), keepDone, true);
+        submit(op);
+    }
+
+    /**
+     * Completes processing jobs as done, with one fsync.
+     *
+     * @param ids job ids
+     * @return how many were completed
+     * @throws StorageException see {@link #completeMany(Iterable, boolean)}
+     */
+    public int completeMany(Iterable<String> ids) {
+        return completeMany(ids, true);
+    }
+
+    /**
+     * Completes processing jobs with one fsync (§3.4). Ids that are not processing, and repeats,
+     * are skipped, as in the original. Every id is validated before anything is written; an empty
+     * input returns 0 without taking the lock.
+     *
+     * @param ids job ids
+     * @param keepDone whether to keep the jobs as done
+     * @return how many jobs were completed
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, or on I/O failure
+     */
+    public int completeMany(Iterable<String> ids, boolean keepDone) {
+        List<String> list = new ArrayList<>();
+        for (String id : ids) {
+            list.add(UuidV7.assertValid(id));
+        }
+        if (list.isEmpty()) {
+            return 0;
+        }
+        QueueOp op = QueueOp.complete(list, keepDone, false);
+        submit(op);
+        return op.completed;
+    }
+
+    // ---------------------------------------------------------------- housekeeping
+
+    /**
+     * Requeues every processing job claimed at least {@code timeout} ago, to the back of the line,
+     * with one fsync (§3.4). Claims are stamped in whole seconds, so the timeout is rounded up to
+     * whole seconds; zero requeues every processing job.
+     *
+     * @param timeout the least claim age, not negative
+     * @return how many jobs were requeued
+     * @throws StorageException when the timeout is negative, or on I/O failure
+     */
+    public int requeueTimedOut(Duration timeout) {
+        long seconds = wholeSeconds(timeout, "timeout");
+        return locked(() -> {
+            sync(true);
+            return requeueLocked(seconds);
+        });
+    }
+
+    /**
+     * Forgets every done job (§3.4).
+     *
+     * @return how many were purged
+     * @throws StorageException on I/O failure
+     */
+    public int purgeDone() {
+        return purgeDone(Duration.ZERO);
+    }
+
+    /**
+     * Forgets done jobs completed at least {@code olderThan} ago (whole seconds, rounded up; zero
+     * selects all), writing one purge event each with one fsync (§3.4).
+     *
+     * @param olderThan the least age since completion, not negative
+     * @return how many were purged
+     * @throws StorageException when the age is negative, or on I/O failure
+     */
+    public int purgeDone(Duration olderThan) {
+        long seconds = wholeSeconds(olderThan, "olderThan");
+        return locked(() -> {
+            sync(true);
+            long now = nowSeconds();
+            List<String> ids = state.idsWithStatus(QueueState.Status.DONE, now, seconds);
+            QueueOp.Batch batch = new QueueOp.Batch();
+            ids.forEach(id -> batch.apply(state, QueueEvent.purge(id, now)));
+            commitLocked(batch);
+            return ids.size();
+        });
+    }
+
+    /**
+     * @return pending, processing and done counts, after reading other writers' events (§3.4)
+     * @throws StorageException on I/O failure or lock timeout
+     */
+    public QueueCounts counts() {
+        return locked(() -> {
+            sync(false);
+            return state.counts();
+        });
+    }
+
+    /**
+     * @return the counts plus the size of {@code queue.log} in bytes (§3.4)
+     * @throws StorageException on I/O failure or lock timeout
+     */
+    public QueueStats stats() {
+        return locked(() -> {
+            sync(false);
+            return statsLocked();
+        });
+    }
+
+    /**
+     * Checks the log and the in-memory state (§3.8): replays {@code queue.log} from the start into
+     * a scratch state, reporting the first bad line as {@code "line <n>: <problem>"}; then, when the
+     * log is clean, compares the scratch state with this instance's (payloads, statuses with their
+     * times, pending order), reporting {@code "Log queue state drift."}. Changes nothing on disk.
+     *
+     * @return ok, errors, stats
+     * @throws StorageException on lock timeout
+     */
+    public QueueVerifyReport verify() {
+        return locked(() -> {
+            List<String> errors = new ArrayList<>();
+            QueueState scratch = new QueueState();
+            try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
+                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, nowSeconds(), scratch::apply);
+                if (scan.error() != null) {
+                    errors.add("line " + (scan.lines() + 1) + ": " + scan.error());
+                }
+            } catch (IOException | RuntimeException e) {
+                errors.add("Could not read log queue file.");
+            }
+            sync(false);
+            if (errors.isEmpty() && !state.sameAs(scratch)) {
+                errors.add("Log queue state drift.");
+            }
+            return new QueueVerifyReport(errors.isEmpty(), errors, statsLocked());
+        });
+    }
+
+    /**
+     * The same checks as {@link #verify()}, for health endpoints.
+     *
+     * @return ok, errors, stats
+     * @throws StorageException on lock timeout
+     */
+    public QueueHealthReport health() {
+        QueueVerifyReport report = verify();
+        return new QueueHealthReport(report.ok(), report.errors(), report.stats());
+    }
+
+    /**
+     * Repairs with the default processing timeout of one hour.
+     *
+     * @return ok and the number of requeued jobs
+     * @throws StorageException see {@link #repair(Duration)}
+     */
+    public QueueRepairReport repair() {
+        return repair(Duration.ofSeconds(DEFAULT_REPAIR_TIMEOUT_SECONDS));
+    }
+
+    /**
+     * Rebuilds the state by replaying the log from the start, cutting it at its first undecodable
+     * line (§3.7), then requeues processing jobs claimed at least {@code processingTimeout} ago
+     * (§3.4). Fixes state drift.
+     *
+     * @param processingTimeout the least claim age to requeue (whole seconds, rounded up), not negative
+     * @return ok, requeued, bytes cut
+     * @throws StorageException when the timeout is negative, or on I/O failure
+     */
+    public QueueRepairReport repair(Duration processingTimeout) {
+        long seconds = wholeSeconds(processingTimeout, "processingTimeout");
+        return locked(() -> {
+            long cut = reload(true);
+            int requeued = requeueLocked(seconds);
+            return new QueueRepairReport(true, requeued, cut);
+        });
+    }
+
+    /**
+     * Rewrites {@code queue.log} to the live jobs' events now, whatever its size (see the class
+     * comment for the protocol). Writes automatically do this when the log passes the threshold.
+     *
+     * @return sizes before and after, and the events kept
+     * @throws StorageException on I/O failure; the old log then stays in place
+     */
+    public QueueCompactReport compact() {
+        return locked(() -> {
+            sync(true);
+            long before = offset;
+            compactLocked();
+            return new QueueCompactReport(before, offset, lines);
+        });
+    }
+
+    /**
+     * Closes the log file and releases this instance's hold on the lock file. Later calls throw.
+     */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            try {
+                lock.lock(options.lockTimeout());
+                try {
+                    closed = true;
+                    log.close();
+                } finally {
+                    lock.unlock();
+                }
+            } catch (RuntimeException e) {
+                closed = true;
+                log.close();
+            } finally {
+                lock.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Queue[" + directory + "]";
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    /** Test hook for the drift statement (§5 39): damages the in-memory state. */
+    void dropPendingForTesting() {
+        locked(() -> {
+            sync(false);
+            state.dropPendingForTesting();
+            return null;
+        });
+    }
+
+    private <T> T locked(Supplier<T> body) {
+        if (closed) {
+            throw new StorageException("Queue is closed: " + directory);
+        }
+        try {
+            lock.lock(options.lockTimeout());
+        } catch (LockTimeoutException e) {
+            throw e;
+        } catch (StorageException e) {
+            throw new StorageException("Could not lock log queue: " + lock.path(), e);
+        }
+        try {
+            if (closed) {
+                throw new StorageException("Queue is closed: " + directory);
+            }
+            return body.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void submit(QueueOp op) {
+        commits.submit(op);
+        if (op.error != null) {
+            throw op.error;
+        }
+    }
+
+    /** The group commit writer: one lock, one sync, one append and one fsync for every waiting call. */
+    private void writeBatch(List<QueueOp> ops) {
+        locked(() -> {
+            sync(true);
+            long now = nowSeconds();
+            QueueOp.Batch batch = new QueueOp.Batch();
+            try {
+                for (QueueOp op : ops) {
+                    op.run(state, batch, now);
+                }
+            } catch (RuntimeException e) {
+                state = null; // events applied but never written: re-read the log next time
+                throw e;
+            }
+            commitLocked(batch);
+            return null;
+        });
+    }
+
+    /**
+     * Brings the state up to date with the log (§3.6). A different file behind the name (a
+     * compaction), or a shorter one, means a full re-read; otherwise the new lines are applied.
+     * Reading stops at the first undecodable line; a writer ({@code forWrite}) then cuts it, since
+     * under the lock it can only be a crashed writer's leftover (W8), as the next open would.
+     */
+    private void sync(boolean forWrite) {
+        if (state == null || !log.isCurrent()) {
+            reload(forWrite);
+            return;
+        }
+        long size = log.size();
+        if (size < offset) {
+            reload(forWrite);
+            return;
+        }
+        if (size == offset) {
+            return;
+        }
+        QueueLogFile.Scan scan;
+        try {
+            scan = QueueLogFile.scan(log.channel(), offset, nowSeconds(), state::apply);
+        } catch (IOException e) {
+            state = null;
+            throw new StorageException("Could not read log queue file: " + log.path(), e);
+        }
+        offset = scan.end();
+        lines += scan.lines();
+        if (scan.error() != null && forWrite) {
+            cutAt(scan);
+        }
+    }
+
+    /**
+     * Replays the whole log into a fresh state (§3.7).
+     *
+     * @param cut whether to cut the log at its first undecodable line
+     * @return the bytes cut
+     */
+    private long reload(boolean cut) {
+        state = null;
+        log.open();
+        QueueState fresh = new QueueState();
+        QueueLogFile.Scan scan;
+        try {
+            scan = QueueLogFile.scan(log.channel(), 0, nowSeconds(), fresh::apply);
+        } catch (IOException e) {
+            throw new StorageException("Could not read log queue file: " + log.path(), e);
+        }
+        state = fresh;
+        offset = scan.end();
+        lines = scan.lines();
+        return scan.error() != null && cut ? cutAt(scan) : 0;
+    }
+
+    private long cutAt(QueueLogFile.Scan scan) {
+        long cut = log.cut(scan.end());
+        if (cut > 0) {
+            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}", cut, log.path(), scan.end(),
+                    lines + 1, scan.error());
+        }
+        return cut;
+    }
+
+    private int requeueLocked(long seconds) {
+        long now = nowSeconds();
+        List<String> ids = state.idsWithStatus(QueueState.Status.PROCESSING, now, seconds);
+        QueueOp.Batch batch = new QueueOp.Batch();
+        ids.forEach(id -> batch.apply(state, QueueEvent.requeue(id, now)));
+        commitLocked(batch);
+        return ids.size();
+    }
+
+    /**
+     * Appends a batch whose events the state already applied, fsyncs once, then compacts when due.
+     * On failure the file is cut back and the state dropped, so the next call re-reads the log.
+     */
+    private void commitLocked(QueueOp.Batch batch) {
+        if (batch.events == 0) {
+            return;
+        }
+        byte[] bytes = batch.out.toByteArray();
+        try {
+            log.append(bytes, offset); // commit point
+        } catch (IOException | RuntimeException e) {
+            log.rollBack(offset);
+            state = null;
+            throw new StorageException("Could not write log queue file: " + log.path(), e);
+        }
+        offset += bytes.length;
+        lines += batch.events;
+        if (options.autoCompact() && offset >= options.compactionThresholdBytes()
+                && lines > 2 * state.liveEvents() + 64) {
+            try {
+                compactLocked();
+            } catch (RuntimeException e) {
+                // The batch is durable; a failed compaction leaves the old, complete log in place.
+                LOG.warn("Compaction of {} failed; the log keeps growing until the next try", log.path(), e);
+            }
+        }
+    }
+
+    private void compactLocked() {
+        QueueCompaction.Rendered rendered = QueueCompaction.render(state);
+        try {
+            log.replace(rendered.bytes());
+        } catch (RuntimeException e) {
+            state = null;
+            throw e;
+        }
+        offset = rendered.bytes().length;
+        lines = rendered.events();
+        state.trimLine();
+    }
+
+    private QueueStats statsLocked() {
+        QueueCounts c = state.counts();
+        long bytes;
+        try {
+            bytes = Files.size(log.path());
+        } catch (NoSuchFileException e) {
+            bytes = 0;
+        } catch (IOException e) {
+            bytes = offset;
+        }
+        return new QueueStats(c.pending(), c.processing(), c.done(), bytes);
+    }
+
+    private long nowSeconds() {
+        return Math.floorDiv(options.clock().millis(), 1000L);
+    }
+
+    private static long wholeSeconds(Duration d, String name) {
+        if (d == null || d.isNegative()) {
+            throw new StorageException("Queue " + name + " must not be negative or null, got " + d);
+        }
+        long seconds = d.getSeconds();
+        return d.getNano() > 0 ? seconds + 1 : seconds;
+    }
+}

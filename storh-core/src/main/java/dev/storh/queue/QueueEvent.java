@@ -1,0 +1,69 @@
+package dev.storh.queue;
+
+import java.util.Map;
+
+/**
+ * One event of {@code queue.log} ({@code spec/log-queue.md} §3.2), as written or as read back.
+ *
+ * @param op what happened
+ * @param id the job id, a UUIDv7 exactly as written (never normalised on read)
+ * @param payload the job payload for {@link Op#ENQUEUE} (normalised as on read: never {@code null},
+ *     no integer-like top-level keys); {@code null} for the other ops
+ * @param done for {@link Op#COMPLETE}: whether the job is kept as done ({@code "done":true})
+ * @param ts Unix time in whole seconds
+ */
+record QueueEvent(Op op, String id, Map<String, Object> payload, boolean done, long ts) {
+
+    /** The five event types; the original treats any other op as corruption (W14). */
+    enum Op {
+        ENQUEUE("enqueue"), CLAIM("claim"), COMPLETE("complete"), REQUEUE("requeue"), PURGE("purge");
+
+        private final String wire;
+
+        Op(String wire) {
+            this.wire = wire;
+        }
+
+        /**
+         * @return the {@code op} value on disk
+         */
+        String wire() {
+            return wire;
+        }
+
+        /**
+         * @param wire an {@code op} value from disk
+         * @return the op, or {@code null} when unknown
+         */
+        static Op fromWire(String wire) {
+            switch (wire) {
+                case "enqueue": return ENQUEUE;
+                case "claim": return CLAIM;
+                case "complete": return COMPLETE;
+                case "requeue": return REQUEUE;
+                case "purge": return PURGE;
+                default: return null;
+            }
+        }
+    }
+
+    static QueueEvent enqueue(String id, Map<String, Object> payload, long ts) {
+        return new QueueEvent(Op.ENQUEUE, id, payload, false, ts);
+    }
+
+    static QueueEvent claim(String id, long ts) {
+        return new QueueEvent(Op.CLAIM, id, null, false, ts);
+    }
+
+    static QueueEvent complete(String id, boolean done, long ts) {
+        return new QueueEvent(Op.COMPLETE, id, null, done, ts);
+    }
+
+    static QueueEvent requeue(String id, long ts) {
+        return new QueueEvent(Op.REQUEUE, id, null, false, ts);
+    }
+
+    static QueueEvent purge(String id, long ts) {
+        return new QueueEvent(Op.PURGE, id, null, false, ts);
+    }
+}

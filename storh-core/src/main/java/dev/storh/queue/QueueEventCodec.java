@@ -1,0 +1,268 @@
+package dev.storh.queue;
+
+import dev.storh.StorageException;
+import dev.storh.fs.FramedLine;
+import dev.storh.id.UuidV7;
+import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Encodes and decodes the lines of {@code queue.log} ({@code spec/log-queue.md} §1.1, §1.2, §3.2).
+ *
+ * <p>Each event is one framed line, {@code LENGTH TAB XXH32 TAB JSON LF} ({@link FramedLine}), whose
+ * JSON has this fixed key order and no whitespace ({@code ts} is Unix time in whole seconds):
+ *
+ * <pre>
+ * {"op":"enqueue","id":ID,"payload":OBJ,"ts":T}       OBJ compact canonical JSON; empty = []
+ * {"op":"claim","id":ID,"ts":T}
+ * {"op":"complete","id":ID,"done":true|false,"ts":T}
+ * {"op":"requeue","id":ID,"ts":T}
+ * {"op":"purge","id":ID,"ts":T}
+ * e.g. 74\t9d6bd05f\t{"op":"claim","id":"01890a5d-ac00-7000-8000-000000000001","ts":1795997943}\n
+ * </pre>
+ *
+ * <p>Decoding applies the queue reader's rules: the LF is required, the length is all digits, the
+ * checksum matches exactly, the JSON is strict (no comments) valid UTF-8, an object without
+ * integer-like top-level keys, with a non-empty string {@code op} and a UUIDv7 {@code id}; a
+ * missing or non-integer {@code ts} becomes the reader's clock; extra keys are ignored; the payload
+ * is normalised (a non-object becomes {@code {}}, integer-like top-level keys are dropped). Failures
+ * are {@link QueueLineException}s carrying the original's messages. Stateless and thread-safe.
+ */
+final class QueueEventCodec {
+
+    static final String TORN = "Torn log queue line.";
+    static final String MALFORMED = "Malformed log queue line.";
+    static final String CORRUPT = "Corrupt log queue line.";
+    static final String SYNTAX = "Syntax error";
+    static final String NOT_AN_OBJECT = "Log queue event must be an object.";
+    static final String INVALID = "Invalid log queue event.";
+    static final String UNSUPPORTED = "Unsupported log queue event: ";
+
+    /** A queue line that cannot be decoded; the message is the original's text (§3.9). */
+    static final class QueueLineException extends StorageException {
+        private static final long serialVersionUID = 1L;
+
+        QueueLineException(String message) {
+            super(message);
+        }
+    }
+
+    private QueueEventCodec() {
+    }
+
+    /**
+     * @param event an event whose id is a valid UUIDv7 (ids are written unescaped)
+     * @return the framed line, LF included
+     * @throws StorageException when the payload cannot be encoded
+     */
+    static byte[] encodeLine(QueueEvent event) {
+        return FramedLine.encode(encodeJson(event));
+    }
+
+    /**
+     * @param event the event
+     * @return its JSON bytes without LF
+     */
+    static byte[] encodeJson(QueueEvent event) {
+        String head = "{\"op\":\"" + event.op().wire() + "\",\"id\":\"" + event.id() + "\",";
+        String tail;
+        switch (event.op()) {
+            case ENQUEUE: {
+                byte[] payload = encodePayload(event.payload());
+                byte[] h = (head + "\"payload\":").getBytes(StandardCharsets.US_ASCII);
+                byte[] t = (",\"ts\":" + event.ts() + "}").getBytes(StandardCharsets.US_ASCII);
+                byte[] json = new byte[h.length + payload.length + t.length];
+                System.arraycopy(h, 0, json, 0, h.length);
+                System.arraycopy(payload, 0, json, h.length, payload.length);
+                System.arraycopy(t, 0, json, h.length + payload.length, t.length);
+                return json;
+            }
+            case COMPLETE:
+                tail = "\"done\":" + event.done() + ",\"ts\":" + event.ts() + "}";
+                break;
+            default:
+                tail = "\"ts\":" + event.ts() + "}";
+        }
+        return (head + tail).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * @param payload a payload in the JSON model
+     * @return compact canonical JSON without LF; an empty payload is {@code []}, as the original writes
+     * @throws StorageException when a value cannot be encoded
+     */
+    static byte[] encodePayload(Map<String, ?> payload) {
+        if (payload.isEmpty()) {
+            return new byte[] {'[', ']'};
+        }
+        byte[] withLf = CanonicalJson.encodeCompact(payload);
+        byte[] json = new byte[withLf.length - 1];
+        System.arraycopy(withLf, 0, json, 0, json.length);
+        return json;
+    }
+
+    /**
+     * Decodes one line.
+     *
+     * @param line the line bytes including its LF
+     * @param nowSeconds the reader's clock, used when {@code ts} is missing or not an integer
+     * @return the event
+     * @throws QueueLineException with the original's message
+     */
+    static QueueEvent decodeLine(byte[] line, long nowSeconds) {
+        byte[] json;
+        try {
+            json = FramedLine.decode(line, true);
+        } catch (FramedLine.FramingException e) {
+            switch (e.problem()) {
+                case TORN: throw new QueueLineException(TORN);
+                case CORRUPT: throw new QueueLineException(CORRUPT);
+                default: throw new QueueLineException(MALFORMED);
+            }
+        }
+        return decodeJson(json, nowSeconds);
+    }
+
+    /**
+     * @param json the JSON bytes of one event
+     * @param nowSeconds the reader's clock
+     * @return the event
+     * @throws QueueLineException with the original's message
+     */
+    @SuppressWarnings("unchecked")
+    static QueueEvent decodeJson(byte[] json, long nowSeconds) {
+        Object value;
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(json)).toString();
+            value = Jsonc.decodeStrict(text);
+        } catch (CharacterCodingException | StorageException e) {
+            throw new QueueLineException(SYNTAX);
+        }
+        if (!(value instanceof Map)) {
+            throw new QueueLineException(NOT_AN_OBJECT);
+        }
+        Map<String, Object> map = (Map<String, Object>) value;
+        for (String key : map.keySet()) {
+            if (isIntegerLike(key)) {
+                throw new QueueLineException(NOT_AN_OBJECT);
+            }
+        }
+        Object op = map.get("op");
+        Object id = map.get("id");
+        if (!(op instanceof String opText) || opText.isEmpty() || !(id instanceof String idText)
+                || !UuidV7.isValid(idText)) {
+            throw new QueueLineException(INVALID);
+        }
+        QueueEvent.Op kind = QueueEvent.Op.fromWire(opText);
+        if (kind == null) {
+            throw new QueueLineException(UNSUPPORTED + opText);
+        }
+        long ts = map.get("ts") instanceof Long l ? l : nowSeconds;
+        Map<String, Object> payload = kind == QueueEvent.Op.ENQUEUE ? normalisePayload(map.get("payload")) : null;
+        return new QueueEvent(kind, idText, payload, Boolean.TRUE.equals(map.get("done")), ts);
+    }
+
+    /**
+     * The original's payload reading (§1.2, §3.3): a non-object becomes {@code {}}, and top-level
+     * keys PHP would turn into integers are dropped; nested values are kept as they are.
+     *
+     * @param payload a decoded value
+     * @return a mutable map
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> normalisePayload(Object payload) {
+        if (!(payload instanceof Map)) {
+            return new LinkedHashMap<>();
+        }
+        Map<String, Object> map = (Map<String, Object>) payload;
+        boolean clean = true;
+        for (String key : map.keySet()) {
+            if (isIntegerLike(key)) {
+                clean = false;
+                break;
+            }
+        }
+        if (clean) {
+            return map;
+        }
+        Map<String, Object> kept = new LinkedHashMap<>();
+        map.forEach((k, v) -> {
+            if (!isIntegerLike(k)) {
+                kept.put(k, v);
+            }
+        });
+        return kept;
+    }
+
+    /**
+     * Turns an encoded payload back into the model a replay would produce ({@code Long} for every
+     * integer, {@code Double} for every fraction), so in-memory state equals replayed state.
+     *
+     * @param payloadJson compact payload JSON as {@link #encodePayload} wrote it
+     * @return the decoded, normalised payload
+     */
+    static Map<String, Object> reread(byte[] payloadJson) {
+        if (payloadJson.length == 2 && payloadJson[0] == '[') {
+            return new LinkedHashMap<>();
+        }
+        return normalisePayload(Jsonc.decodeStrict(new String(payloadJson, StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * @param value a value in the JSON model
+     * @return a deep copy: maps and lists are copied, leaves shared (they are immutable)
+     */
+    @SuppressWarnings("unchecked")
+    static Object deepCopy(Object value) {
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, m.size() * 2));
+            ((Map<String, Object>) m).forEach((k, v) -> copy.put(k, deepCopy(v)));
+            return copy;
+        }
+        if (value instanceof List<?> l) {
+            java.util.ArrayList<Object> copy = new java.util.ArrayList<>(l.size());
+            l.forEach(v -> copy.add(deepCopy(v)));
+            return copy;
+        }
+        return value;
+    }
+
+    /**
+     * A key PHP turns into an integer array key (§1.2): canonical decimal in signed 64 bits,
+     * {@code "0"}, {@code "-1"}, but not {@code "01"} or {@code "-0"}.
+     *
+     * @param key an object key
+     * @return whether PHP would read it as an integer
+     */
+    static boolean isIntegerLike(String key) {
+        int n = key.length();
+        if (n == 0 || n > 20) {
+            return false;
+        }
+        int i = key.charAt(0) == '-' ? 1 : 0;
+        if (i == n) {
+            return false;
+        }
+        if (key.charAt(i) == '0') {
+            return n == 1;
+        }
+        for (int j = i; j < n; j++) {
+            char c = key.charAt(j);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        try {
+            Long.parseLong(key);
+            return true;
+        } catch (NumberFormatException tooBig) {
+            return false;
+        }
+    }
+}

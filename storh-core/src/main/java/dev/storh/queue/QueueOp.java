@@ -1,0 +1,126 @@
+package dev.storh.queue;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One {@link Queue} call waiting in the group commit (enqueue, claim or complete), with its
+ * result. The group commit's writer runs every waiting call against the state under the queue lock,
+ * collects their event lines in one {@link Batch} and appends them with one fsync; results are
+ * read by the callers only when that append succeeded. Not thread-safe on its own.
+ */
+final class QueueOp {
+
+    /** Event lines being built under the lock, applied to the state as they are added. */
+    static final class Batch {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        long events;
+
+        /** Applies an event to the state and adds its line. */
+        void apply(QueueState state, QueueEvent event) {
+            state.apply(event);
+            out.writeBytes(QueueEventCodec.encodeLine(event));
+            events++;
+        }
+    }
+
+    enum Kind { ENQUEUE, CLAIM, COMPLETE }
+
+    final Kind kind;
+    List<QueueEvent> enqueued;
+    int limit;
+    List<String> ids;
+    boolean keepDone;
+    boolean single;
+    List<StorageRecord> claimed = List.of();
+    int completed;
+    StorageException error;
+
+    private QueueOp(Kind kind) {
+        this.kind = kind;
+    }
+
+    static QueueOp enqueue(List<QueueEvent> events) {
+        QueueOp op = new QueueOp(Kind.ENQUEUE);
+        op.enqueued = events;
+        return op;
+    }
+
+    static QueueOp claim(int limit) {
+        QueueOp op = new QueueOp(Kind.CLAIM);
+        op.limit = limit;
+        return op;
+    }
+
+    static QueueOp complete(List<String> ids, boolean keepDone, boolean single) {
+        QueueOp op = new QueueOp(Kind.COMPLETE);
+        op.ids = ids;
+        op.keepDone = keepDone;
+        op.single = single;
+        return op;
+    }
+
+    /** Picks, applies and encodes this call's events; results are published only if the batch commits. */
+    void run(QueueState state, Batch batch, long now) {
+        switch (kind) {
+            case ENQUEUE: {
+                List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
+                for (QueueEvent e : enqueued) {
+                    QueueEvent event = QueueEvent.enqueue(e.id(), e.payload(), now);
+                    batch.apply(state, event);
+                    stamped.add(event);
+                }
+                enqueued = stamped;
+                break;
+            }
+            case CLAIM: {
+                List<StorageRecord> records = new ArrayList<>(Math.min(limit, 1024));
+                for (int i = 0; i < limit; i++) {
+                    QueueState.Job job = state.nextPending();
+                    if (job == null) {
+                        break;
+                    }
+                    QueueEvent event = QueueEvent.claim(job.id, now);
+                    batch.apply(state, event);
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> data = job.payload == null ? new LinkedHashMap<>()
+                            : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
+                    records.add(new StorageRecord(job.id, data));
+                }
+                claimed = records;
+                break;
+            }
+            case COMPLETE: {
+                Set<String> seen = new HashSet<>();
+                for (String id : ids) {
+                    QueueState.Job job = state.find(id);
+                    if (job == null || job.status != QueueState.Status.PROCESSING) {
+                        if (single) {
+                            error = new StorageException("Cannot complete job " + id + ": "
+                                    + (job == null ? "no such job" : "it is " + job.status.name().toLowerCase(Locale.ROOT)
+                                            + ", not processing (claimed)") + ", nothing written");
+                        }
+                        continue;
+                    }
+                    if (!seen.add(job.id)) {
+                        continue;
+                    }
+                    QueueEvent event = QueueEvent.complete(job.id, keepDone, now);
+                    batch.apply(state, event);
+                    completed++;
+                }
+                break;
+            }
+            default:
+                throw new IllegalStateException("Unknown op " + kind);
+        }
+    }
+}

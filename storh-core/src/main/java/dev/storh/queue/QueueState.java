@@ -1,0 +1,300 @@
+package dev.storh.queue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The queue's state, rebuilt by replaying {@code queue.log} ({@code spec/log-queue.md} §3.3).
+ *
+ * <p>Every known job is one {@link Job}: its payload (absent once completed or purged), its status
+ * (pending, processing since a claim time, or done since a completion time) and its place in line.
+ * A job with none of the three statuses is forgotten. The events change it so:
+ *
+ * <pre>
+ * enqueue   payload := normalised payload; status := pending; goes to the back of the line (any prior state)
+ * claim     pending only: status := processing(ts), payload kept; else nothing
+ * complete  payload dropped; done:true → status := done(ts), even for an unknown id; else forgotten
+ * requeue   processing only: status := pending, back of the line
+ * purge     payload dropped whatever the status; a done job is forgotten
+ * </pre>
+ *
+ * <p>Claim order is FIFO by event position. The line is a deque of (job, sequence) entries; an
+ * enqueue or requeue appends an entry and stamps the job with that sequence, so only a job's
+ * <em>last</em> entry counts and stale entries are skipped when they reach the head. Every
+ * instance therefore claims in the same order, the writer too (the original's writer claims a
+ * re-enqueued job at its old place: W16).
+ *
+ * <p>Not thread-safe: the {@link Queue} only touches it under the queue lock.
+ */
+final class QueueState {
+
+    /** A job's status. */
+    enum Status { PENDING, PROCESSING, DONE }
+
+    /** One known job. */
+    static final class Job {
+        final String id;
+        /** The payload; {@code null} once dropped by complete or purge. */
+        Map<String, Object> payload;
+        /** When it was last enqueued, Unix seconds; only kept to rewrite the event on compaction. */
+        long enqueueTs;
+        /** {@code null} once forgotten. */
+        Status status;
+        /** Claim time (processing) or completion time (done), Unix seconds. */
+        long statusTs;
+        /** The sequence of the job's last entry in line. */
+        long orderSeq;
+        /** The sequence of the event that set the status: claim order for processing jobs. */
+        long statusSeq;
+
+        Job(String id) {
+            this.id = id;
+        }
+    }
+
+    private record Entry(Job job, long seq) {
+        boolean live() {
+            return job.status == Status.PENDING && job.orderSeq == seq;
+        }
+    }
+
+    private final Map<String, Job> jobs = new HashMap<>();
+    private final ArrayDeque<Entry> line = new ArrayDeque<>();
+    private long nextSeq;
+    private int pending;
+    private int processing;
+    private int done;
+
+    /**
+     * Applies one event (the rules in the class comment).
+     *
+     * @param e the event
+     */
+    void apply(QueueEvent e) {
+        Job job = jobs.get(e.id());
+        switch (e.op()) {
+            case ENQUEUE:
+                if (job == null) {
+                    job = new Job(e.id());
+                    jobs.put(e.id(), job);
+                }
+                setStatus(job, Status.PENDING, 0);
+                job.payload = e.payload();
+                job.enqueueTs = e.ts();
+                enterLine(job);
+                break;
+            case CLAIM:
+                if (job != null && job.status == Status.PENDING) {
+                    setStatus(job, Status.PROCESSING, e.ts());
+                }
+                break;
+            case COMPLETE:
+                if (e.done()) {
+                    if (job == null) {
+                        job = new Job(e.id());
+                        jobs.put(e.id(), job);
+                    }
+                    job.payload = null;
+                    setStatus(job, Status.DONE, e.ts());
+                } else if (job != null) {
+                    forget(job);
+                }
+                break;
+            case REQUEUE:
+                if (job != null && job.status == Status.PROCESSING) {
+                    setStatus(job, Status.PENDING, 0);
+                    enterLine(job);
+                }
+                break;
+            case PURGE:
+                if (job != null) {
+                    job.payload = null;
+                    if (job.status == Status.DONE) {
+                        forget(job);
+                    }
+                }
+                break;
+            default:
+                throw new IllegalStateException("Unknown op " + e.op());
+        }
+    }
+
+    private void enterLine(Job job) {
+        job.orderSeq = nextSeq++;
+        line.addLast(new Entry(job, job.orderSeq));
+    }
+
+    private void setStatus(Job job, Status status, long ts) {
+        count(job.status, -1);
+        job.status = status;
+        job.statusTs = ts;
+        job.statusSeq = nextSeq++;
+        count(status, 1);
+    }
+
+    private void forget(Job job) {
+        count(job.status, -1);
+        job.status = null;
+        job.payload = null;
+        jobs.remove(job.id);
+    }
+
+    private void count(Status status, int delta) {
+        if (status == Status.PENDING) {
+            pending += delta;
+        } else if (status == Status.PROCESSING) {
+            processing += delta;
+        } else if (status == Status.DONE) {
+            done += delta;
+        }
+    }
+
+    /**
+     * @return the first pending job in line, or {@code null}; stale entries before it are dropped
+     */
+    Job nextPending() {
+        while (!line.isEmpty()) {
+            Entry head = line.peekFirst();
+            if (head.live()) {
+                return head.job;
+            }
+            line.pollFirst();
+        }
+        return null;
+    }
+
+    /**
+     * @param id a job id, matched exactly, then in lowercase (storh writes lowercase ids)
+     * @return the job, or {@code null}
+     */
+    Job find(String id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            String lower = id.toLowerCase(java.util.Locale.ROOT);
+            job = lower.equals(id) ? null : jobs.get(lower);
+        }
+        return job;
+    }
+
+    /**
+     * @param status a status
+     * @param nowSeconds the current time
+     * @param minAgeSeconds the least age of the status; 0 selects every job with that status
+     * @return the ids with that status whose status time is at least that old, in the order they
+     *     got it (claim or completion order, as the original iterates them)
+     */
+    List<String> idsWithStatus(Status status, long nowSeconds, long minAgeSeconds) {
+        List<Job> found = new ArrayList<>();
+        for (Job job : jobs.values()) {
+            if (job.status == status && (minAgeSeconds == 0 || nowSeconds - job.statusTs >= minAgeSeconds)) {
+                found.add(job);
+            }
+        }
+        found.sort((a, b) -> Long.compare(a.statusSeq, b.statusSeq));
+        List<String> ids = new ArrayList<>(found.size());
+        found.forEach(j -> ids.add(j.id));
+        return ids;
+    }
+
+    /**
+     * @return the ids of pending jobs in claim order (each at its last place in line)
+     */
+    List<String> pendingOrder() {
+        List<String> ids = new ArrayList<>(pending);
+        for (Entry entry : line) {
+            if (entry.live()) {
+                ids.add(entry.job.id);
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Drops stale entries from the line (after a compaction, so the deque holds one entry per
+     * pending job).
+     */
+    void trimLine() {
+        line.removeIf(entry -> !entry.live());
+    }
+
+    /**
+     * @return the jobs that are processing or done, in the order they got that status
+     */
+    List<Job> settledJobs() {
+        List<Job> list = new ArrayList<>(processing + done);
+        for (Job job : jobs.values()) {
+            if (job.status != Status.PENDING) {
+                list.add(job);
+            }
+        }
+        list.sort((a, b) -> Long.compare(a.statusSeq, b.statusSeq));
+        return list;
+    }
+
+    /**
+     * @return the pending jobs in claim order
+     */
+    List<Job> pendingJobs() {
+        List<Job> list = new ArrayList<>(pending);
+        for (Entry entry : line) {
+            if (entry.live()) {
+                list.add(entry.job);
+            }
+        }
+        return list;
+    }
+
+    QueueCounts counts() {
+        return new QueueCounts(pending, processing, done);
+    }
+
+    /**
+     * Lines a compacted log needs for this state: one per pending job, two per processing job, one
+     * per done job, plus a purge line for each live job without payload (an estimate is enough).
+     *
+     * @return the number of live events
+     */
+    long liveEvents() {
+        return (long) pending + 2L * processing + done;
+    }
+
+    /**
+     * Compares everything the original's verify compares (§3.8): payloads, pending, processing
+     * with claim times, done with completion times, and the effective pending order.
+     *
+     * @param other a freshly replayed state
+     * @return whether both are the same
+     */
+    boolean sameAs(QueueState other) {
+        if (pending != other.pending || processing != other.processing || done != other.done
+                || jobs.size() != other.jobs.size()) {
+            return false;
+        }
+        for (Job job : jobs.values()) {
+            Job twin = other.jobs.get(job.id);
+            if (twin == null || twin.status != job.status || !Objects.equals(job.payload, twin.payload)
+                    || (job.status != Status.PENDING && job.statusTs != twin.statusTs)) {
+                return false;
+            }
+        }
+        return pendingOrder().equals(other.pendingOrder());
+    }
+
+    /** For the drift test (§5 statement 39): forgets every pending job, as if memory were damaged. */
+    void dropPendingForTesting() {
+        for (Iterator<Job> it = jobs.values().iterator(); it.hasNext();) {
+            Job job = it.next();
+            if (job.status == Status.PENDING) {
+                job.status = null;
+                it.remove();
+            }
+        }
+        pending = 0;
+        line.clear();
+    }
+}

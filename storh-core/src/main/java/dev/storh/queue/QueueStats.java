@@ -1,0 +1,35 @@
+package dev.storh.queue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The result of {@link Queue#stats()} ({@code spec/log-queue.md} §3.4), e.g.
+ * {@code {"pending":60,"processing":15,"done":20,"bytes":18825}}.
+ *
+ * @param pending jobs waiting to be claimed
+ * @param processing jobs claimed and not yet completed or requeued
+ * @param done jobs completed with {@code keepDone} and not yet purged
+ * @param bytes the size of {@code queue.log} in bytes
+ */
+public record QueueStats(long pending, long processing, long done, long bytes) {
+
+    /**
+     * @return the counts part
+     */
+    public QueueCounts counts() {
+        return new QueueCounts(pending, processing, done);
+    }
+
+    /**
+     * @return the spec's JSON shape, keys in the original's order
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("pending", pending);
+        map.put("processing", processing);
+        map.put("done", done);
+        map.put("bytes", bytes);
+        return map;
+    }
+}

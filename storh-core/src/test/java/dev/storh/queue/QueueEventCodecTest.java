@@ -1,0 +1,97 @@
+package dev.storh.queue;
+
+import static dev.storh.queue.QueueTestSupport.framed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The event line format ({@code spec/log-queue.md} §3.2) and decoding rules (§1.1, §3.2, statement 34). */
+class QueueEventCodecTest {
+
+    private static final String ID1 = "01890a5d-ac00-7000-8000-000000000001";
+    private static final String ID2 = "01890a5d-ac01-7000-8000-000000000002";
+    private static final String ID3 = "01890a5d-ac02-7000-8000-000000000003";
+    private static final long TS = 1795997943L;
+
+    private static String line(QueueEvent e) {
+        return new String(QueueEventCodec.encodeLine(e), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void writesTheOriginalsBytesForEveryOp() {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("to", "a@example.test");
+        payload.put("n", 1.0);
+        assertThat(line(QueueEvent.enqueue(ID1, payload, TS))).isEqualTo("118\t796ab64c\t{\"op\":\"enqueue\",\"id\":\"" + ID1
+                + "\",\"payload\":{\"to\":\"a@example.test\",\"n\":1.0},\"ts\":1795997943}\n");
+        assertThat(line(QueueEvent.enqueue(ID3, Map.of(), TS)))
+                .isEqualTo("89\t5e8be2f4\t{\"op\":\"enqueue\",\"id\":\"" + ID3 + "\",\"payload\":[],\"ts\":1795997943}\n");
+        assertThat(line(QueueEvent.claim(ID1, TS)))
+                .isEqualTo("74\t9d6bd05f\t{\"op\":\"claim\",\"id\":\"" + ID1 + "\",\"ts\":1795997943}\n");
+        assertThat(line(QueueEvent.complete(ID1, true, TS)))
+                .isEqualTo("89\tda06c6f3\t{\"op\":\"complete\",\"id\":\"" + ID1 + "\",\"done\":true,\"ts\":1795997943}\n");
+        assertThat(line(QueueEvent.complete(ID2, false, TS)))
+                .isEqualTo("90\t135fe4df\t{\"op\":\"complete\",\"id\":\"" + ID2 + "\",\"done\":false,\"ts\":1795997943}\n");
+        assertThat(line(QueueEvent.requeue(ID3, TS)))
+                .isEqualTo("76\t9fe983b5\t{\"op\":\"requeue\",\"id\":\"" + ID3 + "\",\"ts\":1795997943}\n");
+        assertThat(line(QueueEvent.purge(ID1, TS)))
+                .isEqualTo("74\t5a8d9d48\t{\"op\":\"purge\",\"id\":\"" + ID1 + "\",\"ts\":1795997943}\n");
+    }
+
+    @Test
+    void readsBackWhatItWrites() {
+        QueueEvent e = QueueEventCodec.decodeLine(QueueEventCodec.encodeLine(QueueEvent.complete(ID2, true, TS)), 0);
+        assertThat(e).isEqualTo(QueueEvent.complete(ID2, true, TS));
+        QueueEvent crlf = QueueEventCodec.decodeLine(
+                "74\t9d6bd05f\t{\"op\":\"claim\",\"id\":\"01890a5d-ac00-7000-8000-000000000001\",\"ts\":1795997943}\r\n"
+                        .getBytes(StandardCharsets.UTF_8), 0);
+        assertThat(crlf.op()).isEqualTo(QueueEvent.Op.CLAIM);
+    }
+
+    private static void rejects(String raw, String message) {
+        assertThatThrownBy(() -> QueueEventCodec.decodeLine(raw.getBytes(StandardCharsets.UTF_8), 0))
+                .isInstanceOf(QueueEventCodec.QueueLineException.class).hasMessage(message);
+    }
+
+    private static void rejectsJson(String json, String message) {
+        assertThatThrownBy(() -> QueueEventCodec.decodeLine(framed(json), 0))
+                .isInstanceOf(QueueEventCodec.QueueLineException.class).hasMessage(message);
+    }
+
+    @Test // 34
+    void badLinesFailWithTheOriginalsMessages() {
+        rejects("2\tdeadbeef\t{}\n", "Corrupt log queue line.");
+        rejects("broken\n", "Malformed log queue line.");
+        rejects("x2\t18473489\t{}\n", "Malformed log queue line.");
+        rejects("2\t18473489\t{}", "Torn log queue line.");
+        rejectsJson("[1]", "Log queue event must be an object.");
+        rejectsJson("{\"0\":\"zero\",\"name\":\"value\"}", "Log queue event must be an object.");
+        rejectsJson("{\"op\":\"claim\",\"id\":\"nope\",\"ts\":1}", "Invalid log queue event.");
+        rejectsJson("{\"op\":\"\",\"id\":\"" + ID1 + "\"}", "Invalid log queue event.");
+        rejectsJson("{\"op\":\"pause\",\"id\":\"" + ID1 + "\"}", "Unsupported log queue event: pause");
+        rejectsJson("{\"op\":\"claim\",/*c*/\"id\":\"" + ID1 + "\"}", "Syntax error");
+        rejectsJson("{\"op\":", "Syntax error");
+    }
+
+    @Test
+    void missingTimestampsUseTheReadersClockAndExtraKeysAreIgnored() {
+        QueueEvent e = QueueEventCodec.decodeLine(framed("{\"op\":\"claim\",\"id\":\"" + ID1 + "\",\"ts\":\"x\",\"extra\":1}"), 42);
+        assertThat(e.ts()).isEqualTo(42);
+        QueueEvent done = QueueEventCodec.decodeLine(framed("{\"op\":\"complete\",\"id\":\"" + ID1 + "\",\"done\":1,\"ts\":5}"), 0);
+        assertThat(done.done()).as("only the literal true keeps a job done").isFalse();
+    }
+
+    @Test
+    void payloadsAreNormalisedAsTheOriginalReadsThem() {
+        QueueEvent list = QueueEventCodec.decodeLine(framed("{\"op\":\"enqueue\",\"id\":\"" + ID1 + "\",\"payload\":[1,2],\"ts\":1}"), 0);
+        assertThat(list.payload()).isEmpty();
+        QueueEvent keys = QueueEventCodec.decodeLine(framed("{\"op\":\"enqueue\",\"id\":\"" + ID1
+                + "\",\"payload\":{\"-1\":1,\"01\":2,\"-0\":3,\"k\":{\"0\":4}},\"ts\":1}"), 0);
+        assertThat(keys.payload()).containsOnlyKeys("01", "-0", "k");
+        assertThat(keys.payload().get("k")).isEqualTo(Map.of("0", 4L));
+    }
+}
