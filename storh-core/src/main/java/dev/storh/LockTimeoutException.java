@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A collection write lock could not be taken within the configured timeout, because another
+ * A write lock (of a DocStore collection, a log or a queue) could not be taken within the configured timeout, because another
  * thread or process held it that long (the original waits forever: {@code spec/docstore.md} §14.2).
  */
 public class LockTimeoutException extends StorageException {
@@ -18,7 +18,7 @@ public class LockTimeoutException extends StorageException {
      * @param waited how long the caller waited
      */
     public LockTimeoutException(Path path, Duration waited) {
-        super("Could not lock DocStore collection within " + waited.toMillis() + " ms: " + path);
+        super("Could not take the collection lock within " + waited.toMillis() + " ms: " + path);
         this.path = path;
     }
 

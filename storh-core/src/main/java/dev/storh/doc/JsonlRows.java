@@ -37,20 +37,9 @@ final class JsonlRows {
                     + preview);
         }
         Map<String, Object> cleaned = (Map<String, Object>) map;
-        cleaned.keySet().removeIf(JsonlRows::isIntegerLikeKey);
+        cleaned.keySet().removeIf(Jsonc::isIntegerLike);
         return cleaned;
     }
 
-    private static boolean isIntegerLikeKey(String key) {
-        return key.matches("0|-?[1-9][0-9]{0,18}") && parsesAsLong(key);
-    }
 
-    private static boolean parsesAsLong(String key) {
-        try {
-            Long.parseLong(key);
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
 }

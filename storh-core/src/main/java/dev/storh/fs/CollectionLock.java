@@ -37,7 +37,7 @@ public final class CollectionLock implements AutoCloseable {
      *
      * @param lockFile {@code <collection>/.storh/write.lock}; its folder must exist
      * @return a handle on the JVM-wide lock for that file
-     * @throws StorageException {@code "Could not open DocStore collection lock: <path>"}, e.g. when the
+     * @throws StorageException {@code "Could not open collection lock: <path>"}, e.g. when the
      *     lock file is a directory
      */
     public static CollectionLock open(Path lockFile) {
@@ -46,12 +46,12 @@ public final class CollectionLock implements AutoCloseable {
             Shared shared = OPEN.get(key);
             if (shared == null) {
                 if (Files.isDirectory(key)) {
-                    throw new StorageException("Could not open DocStore collection lock: " + key + " is a directory");
+                    throw new StorageException("Could not open collection lock: " + key + " is a directory");
                 }
                 try {
                     shared = new Shared(key, Flock.open(key));
                 } catch (IOException | RuntimeException | LinkageError e) {
-                    throw new StorageException("Could not open DocStore collection lock: " + key, e);
+                    throw new StorageException("Could not open collection lock: " + key, e);
                 }
                 OPEN.put(key, shared);
             }
@@ -65,7 +65,7 @@ public final class CollectionLock implements AutoCloseable {
      *
      * @param timeout the longest wait; {@code null} or negative waits without limit
      * @throws LockTimeoutException when the lock stayed held by another thread or process
-     * @throws StorageException {@code "Could not lock DocStore collection: <path>"} on a lock error
+     * @throws StorageException {@code "Could not take collection lock: <path>"} on a lock error
      */
     public void lock(Duration timeout) {
         long deadline = timeout == null || timeout.isNegative() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
@@ -78,7 +78,7 @@ public final class CollectionLock implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StorageException("Interrupted while waiting for DocStore collection lock: " + shared.path, e);
+            throw new StorageException("Interrupted while waiting for collection lock: " + shared.path, e);
         }
         if (threads.getHoldCount() > 1) {
             return;
@@ -90,15 +90,15 @@ public final class CollectionLock implements AutoCloseable {
                     throw new LockTimeoutException(shared.path, timeout);
                 }
                 Thread.sleep(Math.min(pauseMs, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
-                pauseMs = Math.min(pauseMs * 2, 25);
+                pauseMs = Math.min(pauseMs * 2, 4);
             }
         } catch (InterruptedException e) {
             threads.unlock();
             Thread.currentThread().interrupt();
-            throw new StorageException("Interrupted while waiting for DocStore collection lock: " + shared.path, e);
+            throw new StorageException("Interrupted while waiting for collection lock: " + shared.path, e);
         } catch (IOException e) {
             threads.unlock();
-            throw new StorageException("Could not lock DocStore collection: " + shared.path, e);
+            throw new StorageException("Could not take collection lock: " + shared.path, e);
         } catch (RuntimeException e) {
             threads.unlock();
             throw e;
@@ -113,14 +113,14 @@ public final class CollectionLock implements AutoCloseable {
     public void unlock() {
         ReentrantLock threads = shared.threads;
         if (!threads.isHeldByCurrentThread()) {
-            throw new IllegalMonitorStateException("DocStore collection lock not held: " + shared.path);
+            throw new IllegalMonitorStateException("Collection lock not held: " + shared.path);
         }
         try {
             if (threads.getHoldCount() == 1) {
                 shared.flock.unlock();
             }
         } catch (IOException e) {
-            throw new StorageException("Could not unlock DocStore collection: " + shared.path, e);
+            throw new StorageException("Could not release collection lock: " + shared.path, e);
         } finally {
             threads.unlock();
         }

@@ -105,6 +105,21 @@ public final class Jsonc {
         }
     }
 
+    /**
+     * Decodes any JSON value strictly (no comments, no trailing commas) from UTF-8 bytes.
+     *
+     * @param utf8 the JSON bytes
+     * @return the value in the JSON model
+     * @throws JsoncSyntaxException on a syntax error
+     */
+    public static Object decodeStrict(byte[] utf8) {
+        try {
+            return read(STRICT, utf8, 0, utf8.length);
+        } catch (JacksonException e) {
+            throw new JsoncSyntaxException("Invalid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     private static Object parse(byte[] utf8, int offset, int length) {
         try {
             return read(STRICT, utf8, offset, length);
@@ -181,8 +196,14 @@ public final class Jsonc {
         }
     }
 
-    /** A key PHP would turn into an integer: canonical decimal, in signed 64 bits, not "-0". */
-    static boolean isIntegerLike(String key) {
+    /**
+     * A key PHP turns into an integer array key (§1.2 of log-queue.md, §3.1 of docstore.md):
+     * canonical decimal in signed 64 bits, {@code "0"}, {@code "-1"}, but not {@code "01"} or {@code "-0"}.
+     *
+     * @param key an object key
+     * @return whether the original would treat it as an integer
+     */
+    public static boolean isIntegerLike(String key) {
         int n = key.length();
         if (n == 0 || n > 20) {
             return false;

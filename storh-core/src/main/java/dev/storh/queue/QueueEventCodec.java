@@ -211,7 +211,7 @@ final class QueueEventCodec {
         if (payloadJson.length == 2 && payloadJson[0] == '[') {
             return new LinkedHashMap<>();
         }
-        return normalisePayload(Jsonc.decodeStrict(new String(payloadJson, StandardCharsets.UTF_8)));
+        return normalisePayload(Jsonc.decodeStrict(payloadJson));
     }
 
     /**
@@ -234,35 +234,11 @@ final class QueueEventCodec {
     }
 
     /**
-     * A key PHP turns into an integer array key (§1.2): canonical decimal in signed 64 bits,
-     * {@code "0"}, {@code "-1"}, but not {@code "01"} or {@code "-0"}.
-     *
      * @param key an object key
-     * @return whether PHP would read it as an integer
+     * @return whether PHP turns it into an integer array key (delegates to {@link Jsonc#isIntegerLike})
      */
     static boolean isIntegerLike(String key) {
-        int n = key.length();
-        if (n == 0 || n > 20) {
-            return false;
-        }
-        int i = key.charAt(0) == '-' ? 1 : 0;
-        if (i == n) {
-            return false;
-        }
-        if (key.charAt(i) == '0') {
-            return n == 1;
-        }
-        for (int j = i; j < n; j++) {
-            char c = key.charAt(j);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        try {
-            Long.parseLong(key);
-            return true;
-        } catch (NumberFormatException tooBig) {
-            return false;
-        }
+        return Jsonc.isIntegerLike(key);
     }
+
 }
