@@ -1,0 +1,2 @@
+/** JMH microbenchmarks of storh hot paths. */
+package dev.storh.bench.jmh;
