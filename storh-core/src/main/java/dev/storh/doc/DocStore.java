@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -122,7 +121,9 @@ public final class DocStore implements AutoCloseable {
     /**
      * Opens a collection, creating {@code <root>/<collection>/.storh/writers/} when missing. Opening
      * takes constant time: the collection is swept for orphan temp files only when a writer marker
-     * shows that a writer crashed, or when the writers folder is missing (§7).
+     * shows that a writer crashed, or when the writers folder is missing (§7). After a crashed
+     * writer, the indexes are also rebuilt, since it may have died between a record and its index
+     * entries (the original leaves that drift until {@code repair()}, §14.4).
      *
      * @param root the folder holding collections
      * @param collection a plain folder name: not empty, not {@code .} or {@code ..}, without
@@ -142,8 +143,17 @@ public final class DocStore implements AutoCloseable {
             throw new StorageException("Schema collection does not match DocStore collection: schema \""
                     + opts.schema().collectionName() + "\", collection \"" + collection + "\"");
         }
-        WriterMarkers.sweepOnOpen(collectionRoot);
+        WriterMarkers.OpenRecovery recovery = WriterMarkers.recoverOnOpen(collectionRoot);
         DocStore store = new DocStore(collectionRoot, collection, opts);
+        if (recovery.crashedWriter() && store.indexes.active()) {
+            // A writer died, possibly between a record and its index entries (§14.4): rebuild.
+            try {
+                store.indexes.rebuild();
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
+        }
         if (opts.schema() != null) {
             try {
                 store.indexes.applySchema(opts.schema()).sync();
@@ -474,26 +484,15 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Checks every record and every index file (§11): corrupt records are reported as
-     * {@code "Corrupt records: <n>"} (index checks are then skipped), otherwise index drift as the
-     * original words it ({@code "Index mismatch (equality): kind s-70616765"}). Read-only.
+     * Checks every record and every index file in one scan (§11): corrupt records are reported as
+     * {@code "Corrupt records: <n>"} followed by one {@code "Corrupt record: <path> (<reason>)"} per
+     * file (at most 100; index checks are then skipped), otherwise index drift as the original words
+     * it ({@code "Index mismatch (equality): kind s-70616765"}). Takes no lock.
      *
      * @return {@code ok}, {@code errors}, {@code stats}
      */
     public VerifyReport verify() {
-        StoreStats stats = stats();
-        if (stats.corrupt() > 0) {
-            return new VerifyReport(false, List.of("Corrupt records: " + stats.corrupt()), stats);
-        }
-        List<String> errors;
-        if (indexes.active()) {
-            try (Stream<StorageRecord> records = stream(RecordQuery.all().continueOnError((id, e) -> { }))) {
-                errors = indexes.verify(records);
-            }
-        } else {
-            errors = List.of();
-        }
-        return new VerifyReport(errors.isEmpty(), errors, stats);
+        return Maintenance.verify(dataDir, indexes);
     }
 
     /**
@@ -521,28 +520,30 @@ public final class DocStore implements AutoCloseable {
      * @return records, bytes, corrupt files and index definitions
      */
     public StoreStats stats() {
-        long records = 0;
-        long bytes = 0;
-        long corrupt = 0;
-        for (RecordListing.Entry entry : RecordListing.list(dataDir)) {
-            byte[] content;
-            try {
-                content = Files.readAllBytes(entry.path());
-            } catch (NoSuchFileException vanished) {
-                continue;
-            } catch (IOException e) {
-                corrupt++;
-                continue;
-            }
-            bytes += content.length;
-            try {
-                RecordFiles.decode(entry.path(), content);
-                records++;
-            } catch (StorageException e) {
-                corrupt++;
-            }
-        }
-        return new StoreStats(records, bytes, corrupt, indexes.definitions().size());
+        return Maintenance.stats(dataDir, indexes);
+    }
+
+    /**
+     * Mends the collection under the write lock (§11): removes orphan temp files (§7 rules), moves
+     * every corrupt record file to {@code .storh/corrupt/<name>} (or {@code <id>-<8 hex>.jsonc} when
+     * taken), then rebuilds the indexes. Afterwards {@link #verify()} is clean unless new damage
+     * happens.
+     *
+     * @return quarantined files, removed temp files and the rebuild's counts
+     * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
+     */
+    public RepairReport repair() {
+        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes));
+    }
+
+    /**
+     * A DocStore keeps one file per record, so there is nothing to compact; reports the record
+     * count of a full scan, as the original does.
+     *
+     * @return {@code ok} and {@code records}
+     */
+    public CompactReport compact() {
+        return new CompactReport(true, stats().records());
     }
 
     /**

@@ -109,6 +109,16 @@ public final class WriterMarkers {
     }
 
     /**
+     * What {@link #recoverOnOpen} found.
+     *
+     * @param crashedWriter whether a stale writer marker (a writer that died while it could write)
+     *     was found, so the collection may hold half-finished work beyond temp files (index drift)
+     * @param removedTempFiles orphan temp files deleted
+     */
+    public record OpenRecovery(boolean crashedWriter, int removedTempFiles) {
+    }
+
+    /**
      * The open-time check (§7): when {@code .storh/writers/} is missing, sweep the whole collection
      * and create it; when a stale marker exists, sweep and then delete the stale markers; otherwise
      * do nothing else.
@@ -118,20 +128,31 @@ public final class WriterMarkers {
      * @throws StorageException when the writers folder cannot be created
      */
     public static int sweepOnOpen(Path collectionRoot) {
+        return recoverOnOpen(collectionRoot).removedTempFiles();
+    }
+
+    /**
+     * As {@link #sweepOnOpen}, also telling whether a crashed writer was detected.
+     *
+     * @param collectionRoot the collection folder, created when missing
+     * @return whether a writer crashed, and how many temp files were removed
+     * @throws StorageException when the writers folder cannot be created
+     */
+    public static OpenRecovery recoverOnOpen(Path collectionRoot) {
         Path dir = writersDirectory(collectionRoot);
         if (!Files.isDirectory(dir)) {
             int removed = Files.isDirectory(collectionRoot) ? sweepTempFiles(collectionRoot) : 0;
             AtomicFiles.ensureDirectory(dir);
-            return removed;
+            return new OpenRecovery(false, removed);
         }
         List<Path> stale = staleMarkers(collectionRoot);
         if (stale.isEmpty()) {
-            return 0;
+            return new OpenRecovery(false, 0);
         }
         int removed = sweepTempFiles(collectionRoot);
         stale.forEach(AtomicFiles::deleteQuietly);
         AtomicFiles.syncDirectory(dir);
-        return removed;
+        return new OpenRecovery(true, removed);
     }
 
     /**
