@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,18 +23,37 @@ import tools.jackson.databind.json.JsonMapper;
 class SegmentedLogFixtureTest {
 
     @TempDir
-    Path temp;
+    static Path fixtureCopy;
 
+    static Path fixtureApp;
+    static Map<String, Object> events;
+
+    @TempDir
     Path app;
-    Map<String, Object> events;
 
-    @BeforeEach
+    @BeforeAll
     @SuppressWarnings("unchecked")
-    void copyFixture() throws Exception {
-        app = SharedFiles.copyPhpFixture(temp);
+    static void copyFixture() throws Exception {
+        fixtureApp = SharedFiles.copyPhpFixture(fixtureCopy);
         Map<String, Object> expected = JsonMapper.builder().build().readValue(
                 SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json").toFile(), Map.class);
         events = (Map<String, Object>) expected.get("events");
+    }
+
+    /** Each test gets its own writable copy of the events collection (opening writes the manifest). */
+    @BeforeEach
+    void copyEvents() throws Exception {
+        Path source = fixtureApp.resolve("events");
+        try (Stream<Path> walk = Files.walk(source)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path dest = app.resolve("events").resolve(source.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(dest);
+                } else {
+                    Files.copy(p, dest);
+                }
+            }
+        }
     }
 
     @SuppressWarnings("unchecked")
