@@ -1,5 +1,7 @@
 package dev.storh.log;
 
+import dev.storh.StorageException;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,5 +91,31 @@ final class LogFiles {
     static boolean isLeftoverDirectory(String name) {
         return name.startsWith("segments.compact-") || name.startsWith("index.rebuild-")
                 || name.startsWith("index.backup-");
+    }
+
+    /**
+     * @param root the folder holding collections
+     * @param collection names separated by {@code /}
+     * @return {@code <root>/<collection>}, absolute
+     * @throws StorageException naming the collection when it is empty, absolute, or has an empty,
+     *     {@code .} or {@code ..} element, a backslash or NUL (so a log never leaves its root: W18)
+     */
+    static Path collectionDir(Path root, String collection) {
+        if (root == null) {
+            throw new StorageException("SegmentedLog root must not be null.");
+        }
+        boolean bad = collection == null || collection.isEmpty() || collection.indexOf('\\') >= 0
+                || collection.indexOf('\0') >= 0 || collection.startsWith("/");
+        if (!bad) {
+            for (String part : collection.split("/", -1)) {
+                bad |= part.isEmpty() || part.equals(".") || part.equals("..");
+            }
+        }
+        if (bad) {
+            throw new StorageException("Invalid log collection name: \"" + (collection == null ? "null"
+                    : collection.replace("\0", "\\0")) + "\" (names separated by '/'; empty names, '.', '..',"
+                    + " '\\' and NUL are refused)");
+        }
+        return root.toAbsolutePath().normalize().resolve(collection);
     }
 }

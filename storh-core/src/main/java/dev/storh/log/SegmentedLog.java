@@ -10,21 +10,17 @@ import dev.storh.query.RecordQuery;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
@@ -122,7 +118,7 @@ public final class SegmentedLog implements AutoCloseable {
      */
     public static SegmentedLog open(Path root, String collection, SegmentedLogOptions options) {
         SegmentedLogOptions opts = options == null ? SegmentedLogOptions.defaults() : options;
-        Path dir = resolveCollection(root, collection);
+        Path dir = LogFiles.collectionDir(root, collection);
         if (opts.partition() != LogPartition.NONE) {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
             dir = dir.resolve("partitions").resolve(opts.partition().folderFor(ts));
@@ -135,7 +131,7 @@ public final class SegmentedLog implements AutoCloseable {
             try {
                 WriterMarkers.sweepOnOpen(dir);
                 WriterMarkers.register(log.marker);
-                log.deleteLeftovers();
+                Leftovers.delete(log.state);
                 log.state.load(true);
                 log.state.writeManifest();
             } finally {
@@ -147,78 +143,6 @@ public final class SegmentedLog implements AutoCloseable {
             throw e;
         }
         return log;
-    }
-
-    static Path resolveCollection(Path root, String collection) {
-        if (root == null) {
-            throw new StorageException("SegmentedLog root must not be null.");
-        }
-        boolean bad = collection == null || collection.isEmpty() || collection.indexOf('\\') >= 0
-                || collection.indexOf('\0') >= 0 || collection.startsWith("/");
-        if (!bad) {
-            for (String part : collection.split("/", -1)) {
-                bad |= part.isEmpty() || part.equals(".") || part.equals("..");
-            }
-        }
-        if (bad) {
-            throw new StorageException("Invalid log collection name: \"" + (collection == null ? "null"
-                    : collection.replace("\0", "\\0")) + "\" (names separated by '/'; empty names, '.', '..',"
-                    + " '\\' and NUL are refused)");
-        }
-        return root.toAbsolutePath().normalize().resolve(collection);
-    }
-
-    /** Deletes leftover folders and unreferenced compaction output (§2.6 step 3). */
-    private void deleteLeftovers() {
-        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
-            for (Path child : children) {
-                if (Files.isDirectory(child) && LogFiles.isLeftoverDirectory(child.getFileName().toString())) {
-                    deleteTree(child);
-                }
-            }
-        } catch (IOException e) {
-            throw new StorageException("Could not list log collection: " + dir, e);
-        }
-        Manifest.Data m;
-        try {
-            m = Manifest.read(state.manifestFile);
-        } catch (StorageException unparsable) {
-            return;
-        }
-        Set<String> referenced = new HashSet<>();
-        if (m != null) {
-            List<Map<String, Object>> entries = new ArrayList<>(m.sealed());
-            if (m.active() != null) {
-                entries.add(m.active());
-            }
-            for (Map<String, Object> e : entries) {
-                String file = (String) e.get("file");
-                referenced.add(file);
-                referenced.add(LogFiles.indexName(file));
-                if (e.get("index") instanceof String idx) {
-                    referenced.add(idx);
-                }
-            }
-        }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(state.segmentsDir)) {
-            for (Path f : files) {
-                String name = f.getFileName().toString();
-                if (LogFiles.isCompactFile(name) && !referenced.contains(name)) {
-                    AtomicFiles.deleteQuietly(f);
-                }
-            }
-        } catch (IOException e) {
-            throw new StorageException("Could not list log segments: " + state.segmentsDir, e);
-        }
-        AtomicFiles.syncDirectory(state.segmentsDir);
-    }
-
-    private static void deleteTree(Path top) throws IOException {
-        try (Stream<Path> walk = Files.walk(top)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     /**
