@@ -1,0 +1,200 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * Compaction ({@code spec/log-queue.md} §2.10): rewrites the sealed segments keeping only each record's
+ * live version, into {@code compact-<token>-NNNNNN.ndjson} files, then swaps the manifest.
+ *
+ * <pre>
+ * 1. (caller) catch up and cut torn tails; roll the active segment if it has records
+ * 2. scan every sealed segment in manifest order; per line:
+ *      tombstone that is its id's state      -&gt; dropped, the id leaves the state
+ *      put that is its id's live location     -&gt; copied (canonical lines byte for byte, others re-encoded)
+ *      anything else (superseded, deleted)    -&gt; dropped
+ *    an output file is closed once its size reaches maxSegmentBytes: fsync, close, idx written atomically
+ * 3. fsync segments/, then write the manifest with sealed = outputs {…, "compacted": true}
+ *    &lt;-- COMMIT POINT: the manifest rename. Before it the old manifest is in force and the outputs are
+ *        unreferenced leftovers that the next open deletes; after it the outputs are the log.
+ * 4. in memory: copied records point at their new location, old locations kept as aliases; dropped
+ *    tombstones leave the state
+ * </pre>
+ *
+ * A corrupt line or an unreadable segment aborts the compaction before the commit point: outputs are
+ * deleted and nothing changes. Old segment files are not deleted (readers may still stream them),
+ * as in the original. Runs with the collection lock held.
+ */
+final class Compactor {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final LogState state;
+    private final long maxSegmentBytes;
+
+    private final List<Segment> outputs = new ArrayList<>();
+    private final List<Object[]> relocations = new ArrayList<>();
+    private final List<String> removals = new ArrayList<>();
+    private final String token;
+    private long outputNumber;
+    private FileChannel out;
+    private Segment current;
+    private long position;
+
+    Compactor(LogState state, long maxSegmentBytes) {
+        this.state = state;
+        this.maxSegmentBytes = maxSegmentBytes;
+        byte[] random = new byte[4];
+        RANDOM.nextBytes(random);
+        this.token = HexFormat.of().formatHex(random);
+    }
+
+    /**
+     * Compacts the sealed segments. The caller holds the collection lock and has rolled the active segment.
+     *
+     * @throws StorageException {@code "Could not open segment: <path>"}, a corrupt-line error naming
+     *     {@code <file>:<offset>}, or {@code "Could not open compaction segment: <path>"}; the log is unchanged
+     */
+    void run() {
+        List<Segment> sealed = state.sealed;
+        if (sealed.isEmpty()) {
+            state.writeManifest();
+            return;
+        }
+        StateIndex index = state.index;
+        try {
+            for (Segment seg : sealed) {
+                copyLive(seg, index);
+            }
+            finishOutput();
+            AtomicFiles.syncDirectory(state.segmentsDir);
+            state.replaceSealed(outputs); // in memory first, so the manifest is encoded from it
+            try {
+                state.writeManifest(); // COMMIT POINT
+            } catch (RuntimeException e) {
+                state.replaceSealed(sealed);
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            abort();
+            if (e instanceof StorageException se) {
+                throw se;
+            }
+            throw new StorageException("Could not compact log " + state.dir + ": " + e.getMessage(), e);
+        }
+        synchronized (state) {
+            StateIndex now = state.index;
+            for (Object[] r : relocations) {
+                now.relocate((String) r[0], (String) r[1], (Long) r[2]);
+            }
+            removals.forEach(now::remove);
+        }
+    }
+
+    private void copyLive(Segment seg, StateIndex index) throws IOException {
+        Path file = state.path(seg.file);
+        FileChannel in;
+        try {
+            in = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not open segment: " + file, e);
+        }
+        try (in) {
+            SegmentReader reader = new SegmentReader(in, 0, in.size(), 256 * 1024);
+            while (reader.next()) {
+                long offset = reader.lineOffset();
+                byte[] line = reader.line();
+                LogLine.Envelope env = LogLine.decode(line, file, offset, false);
+                StateIndex.Entry e = index.get(env.id());
+                if (e == null) {
+                    continue;
+                }
+                if (env.isDelete()) {
+                    if (e.deleted && e.offset == offset && e.file.equals(seg.file)) {
+                        removals.add(env.id());
+                    }
+                } else if (LogLine.PUT.equals(env.op()) && !e.deleted && e.isAt(seg.file, offset)) {
+                    byte[] bytes = env.canonical() && reader.terminated() ? line
+                            : LogLine.encodePut(env.id(), env.data(file, offset));
+                    write(env.id(), bytes);
+                }
+            }
+        }
+    }
+
+    private void write(String id, byte[] line) throws IOException {
+        if (out == null) {
+            startOutput();
+        }
+        ByteBuffer bb = ByteBuffer.wrap(line);
+        long p = position;
+        while (bb.hasRemaining()) {
+            p += out.write(bb, p);
+        }
+        relocations.add(new Object[] {id, current.file, position});
+        current.observe(id, position, position + line.length, state.interval);
+        position += line.length;
+        if (position >= maxSegmentBytes) {
+            finishOutput();
+        }
+    }
+
+    private void startOutput() {
+        String name;
+        do {
+            name = LogFiles.compactName(token, ++outputNumber);
+        } while (Files.exists(state.path(name)) || Files.exists(state.path(LogFiles.indexName(name))));
+        Path file = state.path(name);
+        try {
+            out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not open compaction segment: " + file, e);
+        }
+        current = new Segment(name, null, true, new LinkedHashMap<>());
+        outputs.add(current);
+        position = 0;
+    }
+
+    private void finishOutput() throws IOException {
+        if (out == null) {
+            return;
+        }
+        out.force(true);
+        out.close();
+        out = null;
+        if (current.records == 0) {
+            outputs.remove(current);
+            Files.deleteIfExists(state.path(current.file));
+            return;
+        }
+        String idx = LogFiles.indexName(current.file);
+        SparseIndex.write(state.path(idx), current.sparse);
+        current.seal(idx);
+    }
+
+    private void abort() {
+        if (out != null) {
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // deleted below
+            }
+            out = null;
+        }
+        for (Segment s : outputs) {
+            AtomicFiles.deleteQuietly(state.path(s.file));
+            AtomicFiles.deleteQuietly(state.path(LogFiles.indexName(s.file)));
+        }
+    }
+}

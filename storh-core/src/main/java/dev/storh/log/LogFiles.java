@@ -1,0 +1,121 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every file and folder name of a log collection, built in one place ({@code spec/log-queue.md} §2.2):
+ *
+ * <pre>
+ * &lt;collectionDir&gt;/collection.lock                  flock(2) target, empty
+ * &lt;collectionDir&gt;/manifest.jsonc                   segment list (see {@link Manifest})
+ * &lt;collectionDir&gt;/segments/seg-000001.ndjson       data segment, framed lines (see {@link LogLine})
+ * &lt;collectionDir&gt;/segments/seg-000001.idx.jsonc    sparse index of a sealed segment (see {@link SparseIndex})
+ * &lt;collectionDir&gt;/segments/compact-&lt;8hex&gt;-000001.ndjson   compaction output (+ .idx.jsonc)
+ * </pre>
+ *
+ * Numbers are zero-padded to six digits so a listing sorts in order; they may grow past six digits.
+ */
+final class LogFiles {
+
+    static final String LOCK = "collection.lock";
+    static final String MANIFEST = "manifest.jsonc";
+    static final String SEGMENTS = "segments";
+    static final String SEGMENT_SUFFIX = ".ndjson";
+    static final String INDEX_SUFFIX = ".idx.jsonc";
+    static final String COMPACT_PREFIX = "compact-";
+
+    private static final Pattern SEGMENT = Pattern.compile("^seg-(\\d+)\\.ndjson$");
+
+    private LogFiles() {
+    }
+
+    /**
+     * @param number the segment number, at least 1
+     * @return {@code seg-%06d.ndjson}
+     */
+    static String segmentName(long number) {
+        return String.format(Locale.ROOT, "seg-%06d.ndjson", number);
+    }
+
+    /**
+     * @param name a file name
+     * @return its segment number, or -1 when it is not a {@code seg-N.ndjson} name
+     */
+    static long segmentNumber(String name) {
+        Matcher m = SEGMENT.matcher(name);
+        if (!m.matches()) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(m.group(1));
+        } catch (NumberFormatException tooLong) {
+            return -1;
+        }
+    }
+
+    /**
+     * @param segment a segment file name ending in {@code .ndjson}
+     * @return the sparse index name: the {@code .ndjson} suffix replaced by {@code .idx.jsonc}
+     */
+    static String indexName(String segment) {
+        String base = segment.endsWith(SEGMENT_SUFFIX)
+                ? segment.substring(0, segment.length() - SEGMENT_SUFFIX.length()) : segment;
+        return base + INDEX_SUFFIX;
+    }
+
+    /**
+     * @param token 8 lowercase hex digits, one per compaction run
+     * @param number the output number, from 1
+     * @return {@code compact-<token>-%06d.ndjson}
+     */
+    static String compactName(String token, long number) {
+        return String.format(Locale.ROOT, "compact-%s-%06d.ndjson", token, number);
+    }
+
+    /**
+     * @param name a file name in {@code segments/}
+     * @return whether it is compaction output or its index
+     */
+    static boolean isCompactFile(String name) {
+        return name.startsWith(COMPACT_PREFIX) && (name.endsWith(SEGMENT_SUFFIX) || name.endsWith(INDEX_SUFFIX));
+    }
+
+    /**
+     * @param name a folder name in the collection folder
+     * @return whether it is a leftover of an interrupted compaction or index rebuild (§2.6 step 3)
+     */
+    static boolean isLeftoverDirectory(String name) {
+        return name.startsWith("segments.compact-") || name.startsWith("index.rebuild-")
+                || name.startsWith("index.backup-");
+    }
+
+    /**
+     * @param root the folder holding collections
+     * @param collection names separated by {@code /}
+     * @return {@code <root>/<collection>}, absolute
+     * @throws StorageException naming the collection when it is empty, absolute, or has an empty,
+     *     {@code .} or {@code ..} element, a backslash or NUL (so a log never leaves its root: W18)
+     */
+    static Path collectionDir(Path root, String collection) {
+        if (root == null) {
+            throw new StorageException("SegmentedLog root must not be null.");
+        }
+        boolean bad = collection == null || collection.isEmpty() || collection.indexOf('\\') >= 0
+                || collection.indexOf('\0') >= 0 || collection.startsWith("/");
+        if (!bad) {
+            for (String part : collection.split("/", -1)) {
+                bad |= part.isEmpty() || part.equals(".") || part.equals("..");
+            }
+        }
+        if (bad) {
+            throw new StorageException("Invalid log collection name: \"" + (collection == null ? "null"
+                    : collection.replace("\0", "\\0")) + "\" (names separated by '/'; empty names, '.', '..',"
+                    + " '\\' and NUL are refused)");
+        }
+        return root.toAbsolutePath().normalize().resolve(collection);
+    }
+}

@@ -1,0 +1,302 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A log's in-memory picture of its files: the segments in scan order (sealed, then active), the
+ * state index, and what the manifest on disk said when it was last read or written.
+ *
+ * <p>Every method that reads or changes files ({@link #load}, {@link #refresh}, {@link #roll},
+ * {@link #writeManifest}) must be called with the collection lock held. In-memory changes are made
+ * under this object's monitor and only after the files they describe are durable, so lock-free
+ * readers see either the old or the new picture.
+ *
+ * <p><b>Other processes</b> (weak spot W1). The original never notices other processes' writes. Here,
+ * {@link #refresh} compares the manifest's identity (size, nanosecond mtime, inode: W11) and the active
+ * segment's size with what this instance knows: new lines are tailed in, a roll by another process is
+ * followed incrementally, and anything else (a compaction) triggers a full rescan.
+ */
+final class LogState {
+
+    final Path dir;
+    final Path segmentsDir;
+    final Path manifestFile;
+    final int interval;
+
+    volatile List<Segment> sealed = List.of();
+    volatile Segment active;
+    volatile StateIndex index = new StateIndex();
+    volatile Manifest.Stamp stamp;
+    /** Bytes of torn tails cut by this instance so far. */
+    volatile long bytesCut;
+    private long nextSegment = 1;
+    private List<Object> invalidSealed = List.of();
+    private Map<String, Object> extra = Map.of();
+
+    LogState(Path dir, int interval) {
+        this.dir = dir;
+        this.segmentsDir = dir.resolve(LogFiles.SEGMENTS);
+        this.manifestFile = dir.resolve(LogFiles.MANIFEST);
+        this.interval = interval;
+    }
+
+    Path path(String file) {
+        return segmentsDir.resolve(file);
+    }
+
+    /**
+     * Full rebuild from disk (§2.6 steps 4–5, §2.11): reads the manifest (creating a fresh one and an
+     * empty {@code seg-000001.ndjson} when missing), creates a missing active file, scans every segment.
+     *
+     * @param truncate whether torn tails are cut
+     * @throws StorageException when the manifest is unreadable or a segment cannot be read
+     */
+    void load(boolean truncate) {
+        Manifest.Data m = Manifest.read(manifestFile);
+        boolean fresh = m == null;
+        if (fresh) {
+            m = new Manifest.Data(1, List.of(), List.of(), null, Map.of());
+        }
+        List<Segment> newSealed = new ArrayList<>();
+        for (Map<String, Object> raw : m.sealed()) {
+            newSealed.add(Segment.fromManifest(raw, true));
+        }
+        long next = m.nextSegment();
+        Segment newActive;
+        if (m.active() != null) {
+            newActive = Segment.fromManifest(m.active(), false);
+        } else {
+            long n = firstFreeNumber(Math.max(1, next));
+            newActive = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
+            next = n + 1;
+            fresh = true;
+        }
+        createIfMissing(path(newActive.file));
+        StateIndex built = new StateIndex();
+        for (Segment s : newSealed) {
+            bytesCut += SegmentScanner.scan(path(s.file), s, built, interval, truncate, true);
+        }
+        bytesCut += SegmentScanner.scan(path(newActive.file), newActive, built, interval, truncate, true);
+        Manifest.Stamp readStamp = Manifest.stamp(manifestFile);
+        synchronized (this) {
+            built.adopt(index);
+            sealed = List.copyOf(newSealed);
+            active = newActive;
+            index = built;
+            nextSegment = Math.max(next, LogFiles.segmentNumber(newActive.file) + 1);
+            invalidSealed = m.invalidSealed();
+            extra = m.extra();
+            stamp = readStamp;
+        }
+        if (fresh) {
+            writeManifest();
+        }
+    }
+
+    /**
+     * Catches up with other processes' writes.
+     *
+     * @param truncate whether torn tails are cut (writers) or left invisible (readers)
+     * @param activeSize the active segment's current size if the caller knows it, else -1
+     * @return whether anything changed
+     */
+    boolean refresh(boolean truncate, long activeSize) {
+        Manifest.Stamp now = Manifest.stamp(manifestFile);
+        if (!Manifest.same(now, stamp)) {
+            Manifest.Data m = Manifest.read(manifestFile);
+            if (m == null || !followRoll(m, now, truncate)) {
+                load(truncate);
+            }
+            return true;
+        }
+        Segment a = active;
+        long size = activeSize >= 0 ? activeSize : sizeOf(path(a.file));
+        if (size == a.end) {
+            return false;
+        }
+        if (size >= 0 && size < a.end) {
+            load(truncate); // cut behind our back: rebuild
+            return true;
+        }
+        synchronized (this) {
+            bytesCut += SegmentScanner.scan(path(a.file), a, index, interval, truncate, false);
+        }
+        return true;
+    }
+
+    /** Applies another process's roll(s) incrementally; false when the new manifest is not one. */
+    private boolean followRoll(Manifest.Data m, Manifest.Stamp now, boolean truncate) {
+        List<Segment> mine = sealed;
+        List<Map<String, Object>> theirs = m.sealed();
+        if (m.active() == null || theirs.size() < mine.size()) {
+            return false;
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            if (!mine.get(i).file.equals(theirs.get(i).get("file"))) {
+                return false;
+            }
+        }
+        Segment a = active;
+        boolean sameActive = a.file.equals(m.active().get("file"));
+        if (sameActive ? theirs.size() != mine.size()
+                : theirs.size() == mine.size() || !a.file.equals(theirs.get(mine.size()).get("file"))) {
+            return false;
+        }
+        synchronized (this) {
+            bytesCut += SegmentScanner.scan(path(a.file), a, index, interval, truncate, false);
+            List<Segment> newSealed = new ArrayList<>(mine);
+            Segment newActive = a;
+            if (!sameActive) {
+                Object idx = theirs.get(mine.size()).get("index");
+                a.seal(idx instanceof String s ? s : LogFiles.indexName(a.file));
+                newSealed.add(a);
+                for (Map<String, Object> raw : theirs.subList(mine.size() + 1, theirs.size())) {
+                    Segment s = Segment.fromManifest(raw, true);
+                    bytesCut += SegmentScanner.scan(path(s.file), s, index, interval, truncate, false);
+                    newSealed.add(s);
+                }
+                newActive = Segment.fromManifest(m.active(), false);
+                bytesCut += SegmentScanner.scan(path(newActive.file), newActive, index, interval, truncate, false);
+            }
+            sealed = List.copyOf(newSealed);
+            active = newActive;
+            nextSegment = Math.max(m.nextSegment(), LogFiles.segmentNumber(newActive.file) + 1);
+            invalidSealed = m.invalidSealed();
+            extra = m.extra();
+            stamp = now;
+        }
+        return true;
+    }
+
+    /**
+     * Writes the manifest from the in-memory segments (skipped when the bytes on disk are the same).
+     */
+    void writeManifest() {
+        byte[] bytes;
+        synchronized (this) {
+            bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
+        }
+        Manifest.write(manifestFile, bytes);
+        stamp = Manifest.stamp(manifestFile);
+    }
+
+    /**
+     * Seals the active segment and starts a new one (§2.7 Roll). Nothing happens when the active
+     * segment has no records. The manifest rename is the commit point; on failure the in-memory
+     * picture is put back.
+     *
+     * @throws StorageException {@code "Could not roll missing active segment."} naming the path
+     */
+    void roll() {
+        Segment old = active;
+        if (old.records == 0) {
+            return;
+        }
+        Path oldPath = path(old.file);
+        if (!Files.isRegularFile(oldPath)) {
+            throw new StorageException("Could not roll missing active segment. Missing: " + oldPath);
+        }
+        String indexName = LogFiles.indexName(old.file);
+        SparseIndex.write(path(indexName), old.sparse);
+        long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
+        Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
+        createIfMissing(path(fresh.file));
+        long oldNext;
+        List<Segment> oldSealed;
+        synchronized (this) {
+            oldNext = nextSegment;
+            oldSealed = sealed;
+            old.seal(indexName);
+            List<Segment> s = new ArrayList<>(oldSealed);
+            s.add(old);
+            sealed = List.copyOf(s);
+            active = fresh;
+            nextSegment = n + 1;
+        }
+        try {
+            writeManifest();
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                old.index = null;
+                sealed = oldSealed;
+                active = old;
+                nextSegment = oldNext;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Replaces the sealed list after a compaction's manifest commit.
+     *
+     * @param outputs the compacted segments
+     */
+    synchronized void replaceSealed(List<Segment> outputs) {
+        sealed = List.copyOf(outputs);
+    }
+
+    /**
+     * @return a consistent list of segment views in scan order, for a stream
+     */
+    synchronized List<Segment.View> views() {
+        List<Segment.View> views = new ArrayList<>(sealed.size() + 1);
+        sealed.forEach(s -> views.add(s.view()));
+        views.add(active.view());
+        return views;
+    }
+
+    /**
+     * @return the total size of the {@code .ndjson} files the manifest references (§2.9 {@code bytes})
+     */
+    long bytes() {
+        long total = 0;
+        for (Segment s : sealed) {
+            total += Math.max(0, sizeOf(path(s.file)));
+        }
+        return total + Math.max(0, sizeOf(path(active.file)));
+    }
+
+    long nextSegment() {
+        return nextSegment;
+    }
+
+    private long firstFreeNumber(long from) {
+        long n = from;
+        while (Files.exists(path(LogFiles.segmentName(n)))) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Creates an empty segment file and fsyncs {@code segments/} (weak spot W13). */
+    private void createIfMissing(Path file) {
+        if (Files.exists(file)) {
+            return;
+        }
+        try {
+            AtomicFiles.ensureDirectory(file.getParent());
+            Files.createFile(file);
+        } catch (FileAlreadyExistsException raced) {
+            return;
+        } catch (IOException e) {
+            throw new StorageException("Could not create segment file: " + file, e);
+        }
+        AtomicFiles.syncDirectory(file.getParent());
+    }
+
+    static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.storh.log;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The result of {@link SegmentedLog#stats()} ({@code spec/log-queue.md} §2.9), e.g.
+ * {@code {"segments":1,"records":1,"deleted":1,"bytes":412}}.
+ *
+ * @param segments manifest entries, the active one included
+ * @param records live ids (latest line is a put)
+ * @param deleted ids whose latest line is a tombstone (kept until compaction)
+ * @param bytes total size in bytes of the {@code .ndjson} files the manifest references
+ */
+public record LogStats(long segments, long records, long deleted, long bytes) {
+
+    /**
+     * @return the spec's JSON shape: {@code segments, records, deleted, bytes}
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("segments", segments);
+        map.put("records", records);
+        map.put("deleted", deleted);
+        map.put("bytes", bytes);
+        return map;
+    }
+}

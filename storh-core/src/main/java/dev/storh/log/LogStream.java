@@ -1,0 +1,207 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.query.RecordQuery;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+
+/**
+ * One running {@code stream(query)} ({@code spec/log-queue.md} §2.8).
+ *
+ * <p>It reads the segments that existed when it started, in manifest order and byte order, and yields
+ * each line that was its record's live version at that moment (a state-index snapshot), so writes,
+ * deletes and compactions made meanwhile do not change what it yields. It skips segments whose id
+ * range cannot match, seeks with the sparse offsets in ordered segments, stops early in an ordered
+ * segment once ids pass the upper bound, and ignores a last line without LF (a write in flight: W10).
+ * At most one segment file is open at a time; {@link #close()} closes it and ends the snapshot.
+ * Not thread-safe (one consumer).
+ */
+final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
+
+    private final LogState state;
+    private final List<Segment.View> views;
+    private final long snapshot;
+    private final RecordQuery query;
+    private final QueryBounds bounds;
+    private final BiConsumer<String, StorageException> onError;
+    private final AtomicLong segmentsOpened;
+    private final Release release;
+
+    private int next;
+    private Segment.View view;
+    private Path path;
+    private FileChannel channel;
+    private SegmentReader reader;
+    private long yielded;
+    private StorageRecord pending;
+    private boolean done;
+
+    /** Ends the snapshot once, from {@link #close()} or from a cleaner if the stream was abandoned. */
+    static final class Release implements Runnable {
+        private final LogState state;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        Release(LogState state) {
+            this.state = state;
+        }
+
+        @Override
+        public void run() {
+            if (released.compareAndSet(false, true)) {
+                synchronized (state) {
+                    state.index.closeSnapshot();
+                }
+            }
+        }
+    }
+
+    LogStream(LogState state, List<Segment.View> views, long snapshot, RecordQuery query, AtomicLong segmentsOpened,
+            Release release) {
+        this.state = state;
+        this.views = views;
+        this.snapshot = snapshot;
+        this.query = query;
+        this.bounds = QueryBounds.of(query);
+        this.onError = query.errorHandler();
+        this.segmentsOpened = segmentsOpened;
+        this.release = release;
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (pending == null && !done) {
+            pending = advance();
+        }
+        return pending != null;
+    }
+
+    @Override
+    public StorageRecord next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        StorageRecord r = pending;
+        pending = null;
+        return r;
+    }
+
+    private StorageRecord advance() {
+        try {
+            while (true) {
+                if (reader == null && !openNextSegment()) {
+                    close();
+                    return null;
+                }
+                if (!reader.next() || !reader.terminated()) {
+                    closeSegment();
+                    continue;
+                }
+                long offset = reader.lineOffset();
+                LogLine.Envelope env;
+                try {
+                    env = LogLine.decode(reader.line(), path, offset, false);
+                } catch (StorageException e) {
+                    handle(e, offset);
+                    continue;
+                }
+                String id = env.id();
+                if (view.ordered() && bounds.upper() != null && id.compareTo(bounds.upper()) > 0) {
+                    closeSegment();
+                    continue;
+                }
+                if (!state.index.visible(id, view.file(), offset, snapshot) || !query.matchesId(id)) {
+                    continue;
+                }
+                Map<String, Object> data;
+                try {
+                    data = env.data(path, offset);
+                } catch (StorageException e) {
+                    handle(e, offset);
+                    continue;
+                }
+                if (!query.matchesData(data)) {
+                    continue;
+                }
+                yielded++;
+                if (query.limit() > 0 && yielded >= query.limit()) {
+                    close();
+                }
+                return new StorageRecord(id, data);
+            }
+        } catch (IOException e) {
+            close();
+            throw new StorageException("Could not read segment: " + path, e);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void handle(StorageException e, long offset) {
+        if (onError == null) {
+            throw e;
+        }
+        onError.accept(path + ":" + offset, e);
+    }
+
+    private boolean openNextSegment() throws IOException {
+        while (next < views.size()) {
+            view = views.get(next++);
+            if (bounds.excludes(view.min(), view.max())) {
+                continue;
+            }
+            path = state.path(view.file());
+            try {
+                channel = FileChannel.open(path, StandardOpenOption.READ);
+            } catch (IOException | RuntimeException e) {
+                throw new StorageException("Could not open segment: " + path, e);
+            }
+            segmentsOpened.incrementAndGet();
+            long start = 0;
+            String seek = bounds.seekId();
+            if (seek != null && view.ordered() && view.min() != null && view.min().compareTo(seek) < 0) {
+                start = SparseIndex.seek(view.sparse(), view.sparse().size(), seek);
+            }
+            long size;
+            try {
+                size = channel.size();
+            } catch (IOException e) {
+                closeSegment();
+                throw new StorageException("Could not open segment: " + path, e);
+            }
+            reader = new SegmentReader(channel, Math.min(start, size), size, 64 * 1024);
+            return true;
+        }
+        return false;
+    }
+
+    private void closeSegment() {
+        reader = null;
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // read-only handle
+            }
+            channel = null;
+        }
+    }
+
+    /** Closes the open segment and ends the snapshot; idempotent. */
+    @Override
+    public void close() {
+        done = true;
+        closeSegment();
+        release.run();
+    }
+}

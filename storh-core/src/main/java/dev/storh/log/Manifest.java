@@ -1,0 +1,164 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code manifest.jsonc}, the list of a log's segments ({@code spec/log-queue.md} §2.3), written as
+ * one compact JSON line plus LF by atomic replace (temp {@code .manifest.jsonc.<12 hex>.tmp}, fsync,
+ * rename, folder fsync). The rename is the commit point of a roll and of a compaction.
+ *
+ * <pre>
+ * {"nextSegment":2,"sealed":[],"active":{"file":"seg-000001.ndjson","max":null,"min":null,"records":0,"ordered":true}}
+ * nextSegment  the lowest number the next new seg-N may take
+ * sealed       [{file, index, max, min, records, ordered[, compacted]}, …] in scan order
+ * active       {file, max, min, records, ordered}: the segment appends go to
+ * </pre>
+ *
+ * Statistics are advisory (the original leaves the active entry's stale between opens): readers
+ * recompute them by scanning. Reading accepts JSONC (comments, trailing commas, pretty printing);
+ * sealed items that are not objects with a string {@code file} are skipped and kept when rewriting,
+ * as are unknown keys. A missing or non-integer {@code nextSegment} counts as 1.
+ */
+final class Manifest {
+
+    /**
+     * Identity of one manifest version, to notice another process's rewrite (W11): every rewrite is a
+     * rename, so it changes the inode; size and nanosecond mtime are compared as well.
+     *
+     * @param size bytes
+     * @param mtimeNanos last-modified time in nanoseconds
+     * @param fileKey the file system's identity (inode), may be {@code null}
+     */
+    record Stamp(long size, long mtimeNanos, Object fileKey) {
+    }
+
+    /**
+     * A parsed manifest.
+     *
+     * @param nextSegment lowest number for the next new segment
+     * @param sealed valid sealed entries in order
+     * @param invalidSealed sealed items that are not usable entries, kept when rewriting
+     * @param active the active entry, or {@code null} when missing or unusable
+     * @param extra unknown top-level keys
+     */
+    record Data(long nextSegment, List<Map<String, Object>> sealed, List<Object> invalidSealed,
+            Map<String, Object> active, Map<String, Object> extra) {
+    }
+
+    private Manifest() {
+    }
+
+    /**
+     * @param file the manifest path
+     * @return its stamp, or {@code null} when it does not exist
+     */
+    static Stamp stamp(Path file) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            return new Stamp(a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS), a.fileKey());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param file the manifest path
+     * @return the parsed manifest, or {@code null} when the file does not exist
+     * @throws StorageException {@code "Could not read log manifest: <path>"} when it exists but is not a
+     *     JSONC object
+     */
+    @SuppressWarnings("unchecked")
+    static Data read(Path file) {
+        Map<String, Object> root;
+        try {
+            root = Jsonc.decodeObject(Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not read log manifest: " + file + " (" + e.getMessage() + ")", e);
+        }
+        long next = root.get("nextSegment") instanceof Long n ? n : 1;
+        List<Map<String, Object>> sealed = new ArrayList<>();
+        List<Object> invalid = new ArrayList<>();
+        if (root.get("sealed") instanceof List<?> items) {
+            for (Object item : items) {
+                if (item instanceof Map<?, ?> m && m.get("file") instanceof String) {
+                    sealed.add((Map<String, Object>) m);
+                } else {
+                    invalid.add(item);
+                }
+            }
+        }
+        Map<String, Object> active = root.get("active") instanceof Map<?, ?> m && m.get("file") instanceof String
+                ? (Map<String, Object>) m : null;
+        Map<String, Object> extra = new LinkedHashMap<>(root);
+        extra.keySet().removeAll(List.of("nextSegment", "sealed", "active"));
+        return new Data(next, sealed, invalid, active, extra);
+    }
+
+    /**
+     * @param nextSegment lowest number for the next new segment
+     * @param sealed sealed segments in scan order
+     * @param invalidSealed unusable sealed items to keep
+     * @param active the active segment
+     * @param extra unknown top-level keys to keep
+     * @return the manifest bytes: compact JSON, keys {@code nextSegment, sealed, active}, then unknown keys, LF
+     */
+    static byte[] encode(long nextSegment, List<Segment> sealed, List<Object> invalidSealed, Segment active,
+            Map<String, Object> extra) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("nextSegment", nextSegment);
+        List<Object> items = new ArrayList<>(sealed.size() + invalidSealed.size());
+        sealed.forEach(s -> items.add(s.toManifest()));
+        items.addAll(invalidSealed);
+        root.put("sealed", items);
+        Map<String, Object> activeEntry = active.toManifest();
+        activeEntry.remove("index");
+        activeEntry.remove("compacted");
+        root.put("active", activeEntry);
+        extra.forEach(root::putIfAbsent);
+        return CanonicalJson.encodeCompact(root);
+    }
+
+    /**
+     * Replaces the manifest atomically, unless it already holds exactly these bytes.
+     *
+     * @param file the manifest path
+     * @param bytes from {@link #encode}
+     * @return whether the file was written
+     * @throws StorageException naming the path on failure; the old manifest stays in force
+     */
+    static boolean write(Path file, byte[] bytes) {
+        try {
+            if (Files.size(file) == bytes.length && java.util.Arrays.equals(Files.readAllBytes(file), bytes)) {
+                return false;
+            }
+        } catch (IOException e) {
+            // missing or unreadable: write it
+        }
+        AtomicFiles.writeAtomic(file, bytes);
+        return true;
+    }
+
+    /**
+     * @param a a stamp or {@code null}
+     * @param b a stamp or {@code null}
+     * @return whether both name the same manifest version
+     */
+    static boolean same(Stamp a, Stamp b) {
+        return Objects.equals(a, b);
+    }
+}

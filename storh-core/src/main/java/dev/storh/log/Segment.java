@@ -1,0 +1,140 @@
+package dev.storh.log;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the log knows about one segment file, rebuilt by scanning it ({@code spec/log-queue.md} §2.5):
+ * the smallest and largest id over all its lines (tombstones and superseded versions included), the
+ * number of lines, whether ids never decrease in file order, the committed end (the offset just past
+ * the last line applied to the state), and the sparse offsets (every {@code interval}-th line).
+ *
+ * <p>Mutable; guarded by the owning log's state monitor. Streams see it through an immutable {@link View}.
+ */
+final class Segment {
+
+    private static final Set<String> KNOWN_KEYS = Set.of("file", "index", "max", "min", "records", "ordered", "compacted");
+
+    final String file;
+    String index;
+    boolean compacted;
+    final Map<String, Object> extra;
+
+    String min;
+    String max;
+    String last;
+    long records;
+    boolean ordered = true;
+    long end;
+    List<SparseIndex.Entry> sparse = new ArrayList<>();
+    int skippedLines;
+
+    Segment(String file, String index, boolean compacted, Map<String, Object> extra) {
+        this.file = file;
+        this.index = index;
+        this.compacted = compacted;
+        this.extra = extra;
+    }
+
+    /**
+     * @param raw a manifest entry with a string {@code file}
+     * @return a segment with no statistics yet (they are recomputed by the scan, §2.3)
+     */
+    static Segment fromManifest(Map<String, Object> raw, boolean sealed) {
+        Map<String, Object> extra = new LinkedHashMap<>();
+        raw.forEach((k, v) -> {
+            if (!KNOWN_KEYS.contains(k)) {
+                extra.put(k, v);
+            }
+        });
+        String index = sealed && raw.get("index") instanceof String s ? s : null;
+        return new Segment((String) raw.get("file"), index, Boolean.TRUE.equals(raw.get("compacted")), extra);
+    }
+
+    /** Clears the statistics before a rescan from offset 0. */
+    void reset() {
+        min = null;
+        max = null;
+        last = null;
+        records = 0;
+        ordered = true;
+        end = 0;
+        sparse = new ArrayList<>();
+        skippedLines = 0;
+    }
+
+    /**
+     * Accounts for one line applied to the state.
+     *
+     * @param id the line's id
+     * @param offset its byte offset
+     * @param next the offset just past it
+     * @param interval the sparse index interval
+     */
+    void observe(String id, long offset, long next, int interval) {
+        if (records % interval == 0) {
+            sparse.add(new SparseIndex.Entry(id, offset));
+        }
+        if (min == null || id.compareTo(min) < 0) {
+            min = id;
+        }
+        if (max == null || id.compareTo(max) > 0) {
+            max = id;
+        }
+        if (last != null && id.compareTo(last) < 0) {
+            ordered = false;
+        }
+        last = id;
+        records++;
+        end = next;
+    }
+
+    /**
+     * @return the manifest entry: {@code file, index, max, min, records, ordered[, compacted]} for a
+     *     sealed segment, {@code file, max, min, records, ordered} for the active one, then unknown keys
+     */
+    Map<String, Object> toManifest() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", file);
+        if (index != null) {
+            m.put("index", index);
+        }
+        m.put("max", max);
+        m.put("min", min);
+        m.put("records", records);
+        m.put("ordered", ordered);
+        if (compacted) {
+            m.put("compacted", true);
+        }
+        extra.forEach(m::putIfAbsent);
+        return m;
+    }
+
+    /**
+     * @return an immutable view for a stream; the sparse list is copied for the active segment only
+     */
+    View view() {
+        return new View(file, min, max, ordered, index == null ? List.copyOf(sparse) : sparse);
+    }
+
+    /** Seals the segment under {@code index}; its sparse offsets become immutable. */
+    void seal(String indexName) {
+        index = indexName;
+        sparse = List.copyOf(sparse);
+    }
+
+    /**
+     * A segment as a stream saw it when it started.
+     *
+     * @param file the file name in {@code segments/}
+     * @param min smallest id, or {@code null} when unknown or empty
+     * @param max largest id, or {@code null}
+     * @param ordered whether ids never decrease in file order
+     * @param sparse sparse offsets in file order
+     */
+    record View(String file, String min, String max, boolean ordered, List<SparseIndex.Entry> sparse) {
+    }
+}

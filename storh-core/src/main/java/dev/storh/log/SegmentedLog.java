@@ -1,0 +1,624 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.CollectionLock;
+import dev.storh.fs.WriterMarkers;
+import dev.storh.id.UuidV7;
+import dev.storh.query.RecordQuery;
+import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * An append-only log of records in checksummed segment files ({@code spec/log-queue.md} §2), for
+ * events, audit trails and versions read back in order or by time. Byte-compatible with the PHP
+ * original's {@code SegmentedLogStore}.
+ *
+ * <pre>
+ * &lt;root&gt;/&lt;collection&gt;[/partitions/YYYY-MM[-DD]]/
+ *   collection.lock                flock(2) target of the collection lock
+ *   manifest.jsonc                 segment list ({@link Manifest}), replaced atomically
+ *   .storh/writers/&lt;pid&gt;.&lt;8 hex&gt;   marker of this open instance
+ *   segments/seg-NNNNNN.ndjson     framed put/delete lines ({@link LogLine}); the last one is active
+ *   segments/seg-NNNNNN.idx.jsonc  sparse index of a sealed segment ({@link SparseIndex})
+ *   segments/compact-&lt;8hex&gt;-NNNNNN.ndjson (+ .idx.jsonc)   compaction output ({@link Compactor})
+ * </pre>
+ *
+ * A put appends {@code {"op":"put","id":…,"data":…}}; overwriting appends another put with the same
+ * id; a delete appends a tombstone. Nothing is changed in place. The id → location map (the state
+ * index, {@link StateIndex}) is rebuilt by scanning at open ({@link SegmentScanner}), which also cuts
+ * torn tails.
+ *
+ * <p><b>Durability.</b> With {@link Durability#FSYNC} (the default) an append returns only once its
+ * line is fsynced; concurrent appends share one fsync (group commit, {@link LogWriter}), and nothing
+ * becomes visible to readers before its fsync. A crash leaves whole lines plus at most a torn tail,
+ * which the next writer or open cuts. Compaction commits by one manifest rename.
+ *
+ * <p><b>Concurrency.</b> An instance is safe to share between threads. Writers (appends, compact,
+ * recover, repair) take the collection lock: an in-process lock, then {@code flock(2)} on
+ * {@code collection.lock}, which also excludes other JVMs and the PHP original, waiting at most
+ * {@link SegmentedLogOptions#lockTimeout()}. Readers ({@link #get}, {@link #stream}, {@link #count},
+ * {@link #stats}) take no lock unless another process changed the files, in which case they catch up
+ * first (the original never sees other processes' writes: W1). {@code put}, {@code delete},
+ * {@code appendMany} and {@code appendStream} block until durable; streams keep one segment file open
+ * until closed or exhausted.
+ *
+ * <p><b>Ids</b> are UUIDv7, accepted in either case and written lowercase. <b>Errors</b> are
+ * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
+ * before anything is written.
+ */
+public final class SegmentedLog implements AutoCloseable {
+
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final Path dir;
+    private final SegmentedLogOptions options;
+    private final LogState state;
+    private final CollectionLock lock;
+    private final LogWriter writer;
+    private final Path marker;
+    private final AtomicLong segmentsOpened = new AtomicLong();
+    private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock) {
+        this.dir = dir;
+        this.options = options;
+        this.lock = lock;
+        this.state = new LogState(dir, options.sparseIndexInterval());
+        this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
+                options.durability() == Durability.FSYNC);
+        this.marker = WriterMarkers.writersDirectory(dir).resolve(WriterMarkers.newWriterPrefix());
+    }
+
+    /**
+     * @param root the folder holding collections
+     * @param collection the collection name
+     * @return the open log, with default options
+     * @see #open(Path, String, SegmentedLogOptions)
+     */
+    public static SegmentedLog open(Path root, String collection) {
+        return open(root, collection, SegmentedLogOptions.defaults());
+    }
+
+    /**
+     * Opens (creating when missing) a log (§2.6): under the collection lock, sweeps orphan temp files
+     * when a writer crashed, registers this instance's writer marker, deletes compaction leftovers the
+     * manifest does not reference, scans every segment (cutting torn tails) and rewrites the manifest's
+     * statistics when they changed.
+     *
+     * @param root the folder holding collections
+     * @param collection a relative path of one or more names separated by {@code /}; no empty,
+     *     {@code .} or {@code ..} element, no {@code \} or NUL
+     * @param options the log's options, or {@code null} for the defaults
+     * @return the open log; close it to remove its writer marker
+     * @throws StorageException naming the collection when it is unsafe; naming the path when a folder
+     *     cannot be created, the lock file cannot be opened (e.g. it is a directory), the manifest is
+     *     unreadable or a segment cannot be read; {@code LockTimeoutException} when the lock stays held
+     */
+    public static SegmentedLog open(Path root, String collection, SegmentedLogOptions options) {
+        SegmentedLogOptions opts = options == null ? SegmentedLogOptions.defaults() : options;
+        Path dir = LogFiles.collectionDir(root, collection);
+        if (opts.partition() != LogPartition.NONE) {
+            long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
+            dir = dir.resolve("partitions").resolve(opts.partition().folderFor(ts));
+        }
+        AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
+        CollectionLock lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
+        SegmentedLog log = new SegmentedLog(dir, opts, lock);
+        try {
+            lock.lock(opts.lockTimeout());
+            try {
+                WriterMarkers.sweepOnOpen(dir);
+                WriterMarkers.register(log.marker);
+                Leftovers.delete(log.state);
+                log.state.load(true);
+                log.state.writeManifest();
+            } finally {
+                lock.unlock();
+            }
+        } catch (RuntimeException e) {
+            AtomicFiles.deleteQuietly(log.marker);
+            lock.close();
+            throw e;
+        }
+        return log;
+    }
+
+    /**
+     * @return the folder of this log (the partition folder when partitioned)
+     */
+    public Path collectionDir() {
+        return dir;
+    }
+
+    /**
+     * Appends a record under a new id (§2.7).
+     *
+     * @param data the record data, a JSON object in the JSON model
+     * @return the stored record
+     * @throws StorageException see {@link #put(Map, String)}
+     */
+    public StorageRecord put(Map<String, ?> data) {
+        return put(data, null);
+    }
+
+    /**
+     * Appends a record; an existing record with the id is overwritten (a new put line). Blocks until
+     * the line is durable (group commit).
+     *
+     * @param data the record data; top-level keys that look like integers ({@code "0"}, {@code "-1"})
+     *     are refused, as the original would silently drop them when reading (§1.2)
+     * @param id a UUIDv7 in either case, or {@code null} to generate one
+     * @return the stored record: lowercase id, a copy of the data
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, an encoding error naming
+     *     the field, {@code "Could not open active segment: <path>"}, a lock timeout or an I/O error;
+     *     nothing is written on invalid input
+     */
+    public StorageRecord put(Map<String, ?> data, String id) {
+        ensureOpen();
+        LogWriter.Line line = prepare(data, id);
+        writer.append(List.of(line));
+        return new StorageRecord(line.id(), new LinkedHashMap<>(data));
+    }
+
+    /**
+     * Appends many records in one batch (§2.7). Each item is either {@code {"id": String, "data": Map}}
+     * or plain data: when {@code item.id} is a string it is the id, and when {@code item.data} is a map
+     * it is the data, otherwise the whole item (its {@code id} key included) is the data. Every item is
+     * validated and encoded before anything is written; segment boundaries are those of single puts.
+     *
+     * @param items the rows
+     * @return the stored records in input order
+     * @throws StorageException on invalid input (naming the item index; nothing written) or I/O failure
+     */
+    public List<StorageRecord> appendMany(Iterable<? extends Map<String, ?>> items) {
+        ensureOpen();
+        List<LogWriter.Line> lines = new ArrayList<>();
+        List<StorageRecord> records = new ArrayList<>();
+        int i = 0;
+        for (Map<String, ?> item : items) {
+            StorageRecord r = prepareItem(item, i++, lines);
+            records.add(r);
+        }
+        writer.append(lines);
+        return records;
+    }
+
+    /**
+     * Appends records from an iterable without holding them all: items are validated as they are
+     * consumed and written in durable chunks of about 1 MiB (§2.7). When an item is invalid the call
+     * throws; chunks already written stay, the current chunk is dropped.
+     *
+     * @param items the rows, as for {@link #appendMany}
+     * @return how many records were appended
+     * @throws StorageException on invalid input (naming the item index) or I/O failure
+     */
+    public long appendStream(Iterable<? extends Map<String, ?>> items) {
+        ensureOpen();
+        List<LogWriter.Line> chunk = new ArrayList<>();
+        long chunkBytes = 0;
+        long count = 0;
+        for (Map<String, ?> item : items) {
+            prepareItem(item, count, chunk);
+            chunkBytes += chunk.get(chunk.size() - 1).bytes().length;
+            count++;
+            if (chunkBytes >= LogWriter.FLUSH_BYTES) {
+                writer.append(chunk);
+                chunk = new ArrayList<>();
+                chunkBytes = 0;
+            }
+        }
+        writer.append(chunk);
+        return count;
+    }
+
+    private StorageRecord prepareItem(Map<String, ?> item, long index, List<LogWriter.Line> out) {
+        if (item == null) {
+            throw new StorageException("Log item " + index + " is null.");
+        }
+        String id = item.get("id") instanceof String s ? s : null;
+        @SuppressWarnings("unchecked")
+        Map<String, ?> data = item.get("data") instanceof Map<?, ?> m ? (Map<String, ?>) m : item;
+        LogWriter.Line line;
+        try {
+            line = prepare(data, id);
+        } catch (StorageException e) {
+            throw new StorageException("Log item " + index + ": " + e.getMessage(), e);
+        }
+        out.add(line);
+        return new StorageRecord(line.id(), new LinkedHashMap<>(data));
+    }
+
+    private LogWriter.Line prepare(Map<String, ?> data, String id) {
+        if (data == null) {
+            throw new StorageException("Record data must not be null" + (id == null ? "." : " (id " + id + ")."));
+        }
+        String key = resolveId(id);
+        for (Object k : data.keySet()) {
+            if (k instanceof String s && LogLine.isIntegerLike(s)) {
+                throw new StorageException("Record " + key + ": top-level field \"" + s + "\" looks like an integer;"
+                        + " the original drops such keys when reading (spec §1.2), so it cannot be stored.");
+            }
+        }
+        return new LogWriter.Line(key, false, LogLine.encodePut(key, data));
+    }
+
+    private String resolveId(String id) {
+        if (id != null) {
+            return UuidV7.normalize(id);
+        }
+        Supplier<String> generator = options.idGenerator();
+        return generator == null ? UuidV7.generate() : UuidV7.normalize(generator.get());
+    }
+
+    /**
+     * Reads a record's latest version through the state index (§2.8).
+     *
+     * @param id a UUIDv7 in either case
+     * @return the record, or empty when unknown or deleted
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@code "Could not read segment record."}
+     *     or {@code "Segmented log state index points at the wrong record."} naming the id and location
+     */
+    public Optional<StorageRecord> get(String id) {
+        ensureOpen();
+        String key = UuidV7.normalize(id);
+        refreshIfStale();
+        StateIndex.Entry e = state.index.get(key);
+        if (e == null || e.deleted) {
+            return Optional.empty();
+        }
+        List<StateIndex.Location> locations = new ArrayList<>();
+        locations.add(new StateIndex.Location(e.file, e.offset));
+        locations.addAll(List.of(e.aliases));
+        StorageException last = null;
+        for (StateIndex.Location at : locations) {
+            Path file = state.path(at.file());
+            try {
+                LogLine.Envelope env = readAt(at);
+                if (env != null && env.id().equals(key) && LogLine.PUT.equals(env.op())) {
+                    return Optional.of(new StorageRecord(key, env.data(file, at.offset())));
+                }
+                last = new StorageException(env == null
+                        ? "Could not read segment record. Id " + key + " at " + file + ":" + at.offset()
+                        : "Segmented log state index points at the wrong record. Id " + key + " at " + file + ":" + at.offset());
+            } catch (StorageException ex) {
+                last = ex;
+            }
+        }
+        throw last;
+    }
+
+    private LogLine.Envelope readAt(StateIndex.Location at) {
+        Path file = state.path(at.file());
+        try {
+            FileChannel ch = readChannels.computeIfAbsent(at.file(), f -> {
+                try {
+                    return FileChannel.open(file, StandardOpenOption.READ);
+                } catch (IOException ex) {
+                    throw new StorageException("Could not read segment record. Cannot open " + file, ex);
+                }
+            });
+            SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
+            if (!reader.next() || !reader.terminated()) {
+                return null;
+            }
+            return LogLine.decode(reader.line(), file, at.offset(), true);
+        } catch (IOException ex) {
+            throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
+        }
+    }
+
+    /**
+     * Deletes a record by appending a tombstone, even when the id is unknown (§2.7). Blocks until durable.
+     *
+     * @param id a UUIDv7 in either case
+     * @return whether a live record with that id existed
+     * @throws StorageException {@code "Invalid UUIDv7 value."}, a lock timeout or an I/O error
+     */
+    public boolean delete(String id) {
+        ensureOpen();
+        String key = UuidV7.normalize(id);
+        refreshIfStale();
+        StateIndex.Entry e = state.index.get(key);
+        writer.append(List.of(new LogWriter.Line(key, true, LogLine.encodeDelete(key))));
+        return e != null && !e.deleted;
+    }
+
+    /**
+     * @return every live record, see {@link #stream(RecordQuery)}
+     */
+    public Stream<StorageRecord> stream() {
+        return stream(RecordQuery.all());
+    }
+
+    /**
+     * Streams live records (§2.8) in segment order, then byte order: the order of each record's latest
+     * write (not id order after overwrites or out-of-order ids). The stream sees the log as it was when
+     * it was created, even while this instance keeps writing or compacting. Segments whose id range
+     * cannot match the cursor or time range are not opened; ordered segments are entered by seeking.
+     *
+     * @param query cursor (exclusive), time range (inclusive), equality filters, limit, error handler
+     * @return a lazy stream; close it (try-with-resources) to release its open segment file
+     * @throws StorageException while iterating: {@code "Could not open segment: <path>"}, or a
+     *     malformed/corrupt line naming {@code <file>:<offset>} unless the query has an error handler,
+     *     which then receives {@code "<path>:<offset>"} and the error and the line is skipped
+     */
+    public Stream<StorageRecord> stream(RecordQuery query) {
+        ensureOpen();
+        Objects.requireNonNull(query, "query");
+        refreshIfStale();
+        List<Segment.View> views;
+        long snapshot;
+        synchronized (state) {
+            views = state.views();
+            snapshot = state.index.openSnapshot();
+        }
+        LogStream.Release release = new LogStream.Release(state);
+        LogStream it = new LogStream(state, views, snapshot, query, segmentsOpened, release);
+        CLEANER.register(it, release);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL),
+                false).onClose(it::close);
+    }
+
+    /**
+     * @return the number of live records, from the state index (§2.9)
+     */
+    public long count() {
+        ensureOpen();
+        refreshIfStale();
+        return state.index.live();
+    }
+
+    /**
+     * Counts what {@link #stream(RecordQuery)} would yield (§2.9). Without equality filters the count
+     * comes from the state index without reading segments; with them, it is a scan.
+     *
+     * @param query the query
+     * @return the number of matching live records, at most the query's limit
+     */
+    public long count(RecordQuery query) {
+        ensureOpen();
+        Objects.requireNonNull(query, "query");
+        refreshIfStale();
+        long limit = query.limit() > 0 ? query.limit() : Long.MAX_VALUE;
+        if (query.hasDataConditions()) {
+            try (Stream<StorageRecord> s = stream(query)) {
+                return s.count();
+            }
+        }
+        QueryBounds b = QueryBounds.of(query);
+        if (b.after() == null && b.lower() == null && b.upper() == null) {
+            return Math.min(limit, state.index.live());
+        }
+        long n = 0;
+        for (Map.Entry<String, StateIndex.Entry> e : state.index.entries().entrySet()) {
+            if (!e.getValue().deleted && query.matchesId(e.getKey()) && ++n >= limit) {
+                break;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * @return a retention builder: {@code retain().olderThanDays(90).compact()} (§2.12)
+     */
+    public Retention retain() {
+        ensureOpen();
+        return new Retention(this, null);
+    }
+
+    long deleteOlderThanAndCompact(long cutoffMs) {
+        ensureOpen();
+        refreshIfStale();
+        List<String> ids = new ArrayList<>();
+        for (Map.Entry<String, StateIndex.Entry> e : state.index.entries().entrySet()) {
+            String id = e.getKey();
+            if (!e.getValue().deleted && UuidV7.isValid(id) && UuidV7.timestampMs(id) <= cutoffMs) {
+                ids.add(id);
+            }
+        }
+        ids.sort(null);
+        List<LogWriter.Line> lines = new ArrayList<>(ids.size());
+        ids.forEach(id -> lines.add(new LogWriter.Line(id, true, LogLine.encodeDelete(id))));
+        writer.append(lines);
+        compact();
+        return ids.size();
+    }
+
+    /**
+     * Compacts the log (§2.10): rolls the active segment, rewrites the sealed segments keeping only
+     * live records, and swaps the manifest (the commit point). A crash before the swap leaves the old
+     * manifest in force; the next open deletes the unreferenced output. Appends wait meanwhile.
+     *
+     * @throws StorageException {@code "Could not open segment: <path>"}, a corrupt line naming
+     *     {@code <file>:<offset>}, or an I/O error; the log is then unchanged
+     */
+    public void compact() {
+        ensureOpen();
+        withLock(() -> {
+            state.refresh(true, -1);
+            state.roll();
+            new Compactor(state, options.maxSegmentBytes()).run();
+        });
+    }
+
+    /**
+     * Rebuilds the state index from disk and cuts torn tails (§2.11), then rewrites the manifest's
+     * statistics. Damaged lines followed by valid ones are skipped and logged, not cut (W6).
+     *
+     * @throws StorageException on a lock timeout, an unreadable manifest or an I/O error
+     */
+    public void recover() {
+        ensureOpen();
+        withLock(() -> {
+            state.load(true);
+            state.writeManifest();
+        });
+    }
+
+    /**
+     * @return segments, live records, tombstones and bytes (§2.9)
+     */
+    public LogStats stats() {
+        ensureOpen();
+        refreshIfStale();
+        StateIndex index = state.index;
+        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+    }
+
+    /**
+     * Checks the log without changing it (§2.13): rebuilds the state from disk and compares it with
+     * this instance's, reads every live record, and gathers the stats. Errors are collected, not thrown.
+     *
+     * @return {@code ok} with the errors found and the stats
+     */
+    public LogVerifyReport verify() {
+        ensureOpen();
+        List<String> errors = new ArrayList<>();
+        try {
+            refreshIfStale();
+            StateIndex fresh = new StateIndex();
+            List<Segment> segments = new ArrayList<>(state.sealed);
+            segments.add(state.active);
+            for (Segment s : segments) {
+                Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
+                SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
+            }
+            String differs = state.index.firstDifference(fresh);
+            if (differs != null) {
+                errors.add("Segmented log state index drift. First difference: id " + differs);
+            }
+        } catch (RuntimeException e) {
+            errors.add(String.valueOf(e.getMessage()));
+        }
+        try (Stream<StorageRecord> all = stream()) {
+            all.forEach(r -> { });
+        } catch (RuntimeException e) {
+            errors.add(String.valueOf(e.getMessage()));
+        }
+        LogStats stats;
+        try {
+            stats = stats();
+        } catch (RuntimeException e) {
+            stats = new LogStats(state.sealed.size() + 1L, 0, 0, 0);
+        }
+        return new LogVerifyReport(errors.isEmpty(), errors, stats);
+    }
+
+    /**
+     * @return the same as {@link #verify()} (§2.13)
+     */
+    public LogVerifyReport health() {
+        return verify();
+    }
+
+    /**
+     * Runs {@link #recover()} and reports the result (§2.13). Failures are thrown.
+     *
+     * @return {@code ok} (always true), the bytes cut from torn tails, and the stats
+     */
+    public LogRepairReport repair() {
+        long before = state.bytesCut;
+        recover();
+        return new LogRepairReport(true, state.bytesCut - before, stats());
+    }
+
+    /**
+     * Closes the log: releases file handles and removes this instance's writer marker. Streams still
+     * open keep working on their own file handles. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            writer.close();
+        } finally {
+            for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
+                try {
+                    it.next().close();
+                } catch (IOException ignored) {
+                    // read-only handle
+                }
+                it.remove();
+            }
+            AtomicFiles.deleteQuietly(marker);
+            AtomicFiles.syncDirectory(marker.getParent());
+            lock.close();
+        }
+    }
+
+    Clock clock() {
+        return options.clock();
+    }
+
+    LogState state() {
+        return state;
+    }
+
+    long segmentsOpened() {
+        return segmentsOpened.get();
+    }
+
+    long syncCount() {
+        return writer.syncCount();
+    }
+
+    /**
+     * Catches up with other processes when the manifest or the active segment changed behind this
+     * instance's back (W1); costs two {@code stat} calls when nothing changed.
+     */
+    private void refreshIfStale() {
+        Segment a = state.active;
+        if (Manifest.same(Manifest.stamp(state.manifestFile), state.stamp)) {
+            long size = LogState.sizeOf(state.path(a.file));
+            if (size == a.end || writer.isOwnWrite(a.file, size)) {
+                return;
+            }
+        }
+        withLock(() -> state.refresh(false, -1));
+    }
+
+    private void withLock(Runnable action) {
+        lock.lock(options.lockTimeout());
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StorageException("SegmentedLog is closed: " + dir);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SegmentedLog[" + dir + "]";
+    }
+}

@@ -1,0 +1,114 @@
+package dev.storh.log;
+
+import dev.storh.fs.AtomicFiles;
+import dev.storh.json.Jsonc;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sparse index of a sealed segment, {@code <segment>.idx.jsonc} ({@code spec/log-queue.md} §2.2, §4.5):
+ *
+ * <pre>
+ * {"entries":[{"id":"&lt;id of line 0&gt;","offset":0},{"id":"&lt;id of line k&gt;","offset":&lt;byte offset&gt;},…]}\n
+ * </pre>
+ *
+ * One entry for every {@code sparseIndexInterval}-th line of the segment (line 0 included), in file
+ * order, written once as compact JSON plus LF by atomic replace (temp file, fsync, rename, folder fsync)
+ * when the segment is sealed. The entries are only seek hints: a reader starts at the offset of the
+ * last entry whose id is {@code <=} the id it seeks, in an ordered segment. Any interval can be read.
+ * storh for Java keeps the same entries in memory (rebuilt by the open scan), so a missing or damaged
+ * idx file never stops a stream. Stateless and thread-safe.
+ */
+final class SparseIndex {
+
+    /**
+     * @param id the id on the line
+     * @param offset the line's byte offset in its segment
+     */
+    record Entry(String id, long offset) {
+    }
+
+    private SparseIndex() {
+    }
+
+    /**
+     * @param entries entries in file order
+     * @return {@code {"entries":[…]}\n}
+     */
+    static byte[] encode(List<Entry> entries) {
+        StringBuilder out = new StringBuilder(16 + entries.size() * 64).append("{\"entries\":[");
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (i > 0) {
+                out.append(',');
+            }
+            out.append("{\"id\":\"").append(e.id()).append("\",\"offset\":").append(e.offset()).append('}');
+        }
+        return out.append("]}\n").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Writes an idx file atomically.
+     *
+     * @param file the idx path
+     * @param entries entries in file order
+     */
+    static void write(Path file, List<Entry> entries) {
+        AtomicFiles.writeAtomic(file, encode(entries));
+    }
+
+    /**
+     * Reads an idx file leniently (JSONC accepted, malformed entries skipped).
+     *
+     * @param file the idx path
+     * @return its entries; empty when the file is missing or unreadable
+     */
+    static List<Entry> read(Path file) {
+        List<Entry> entries = new ArrayList<>();
+        try {
+            Object list = Jsonc.decodeObject(Files.readAllBytes(file)).get("entries");
+            if (list instanceof List<?> items) {
+                for (Object item : items) {
+                    if (item instanceof Map<?, ?> m && m.get("id") instanceof String id
+                            && m.get("offset") instanceof Long offset && offset >= 0) {
+                        entries.add(new Entry(id, offset));
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return entries;
+        } catch (IOException | RuntimeException e) {
+            return new ArrayList<>();
+        }
+        return entries;
+    }
+
+    /**
+     * @param entries entries in file order (ids increasing in an ordered segment)
+     * @param count how many leading entries to consider
+     * @param seekId the id to seek
+     * @return the offset of the last entry whose id is {@code <= seekId}, or 0
+     */
+    static long seek(List<Entry> entries, int count, String seekId) {
+        int lo = 0;
+        int hi = count - 1;
+        long found = 0;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            Entry e = entries.get(mid);
+            if (e.id().compareTo(seekId) <= 0) {
+                found = e.offset();
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+}
