@@ -72,8 +72,16 @@ public final class FramedLine {
      * @return XXH32 of the range with seed 0, as 8 lowercase hex digits
      */
     public static String checksum(byte[] buf, int off, int len) {
-        return String.format("%08x", XXH32.hash(buf, off, len, 0));
+        int h = XXH32.hash(buf, off, len, 0);
+        char[] out = new char[8];
+        for (int i = 7; i >= 0; i--) {
+            out[i] = HEX[h & 0xf];
+            h >>>= 4;
+        }
+        return new String(out);
     }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     /**
      * Frames compact JSON as one line.

@@ -178,29 +178,12 @@ final class LogLine {
 
     /**
      * @param key a top-level data key
-     * @return whether PHP would turn it into an integer key (canonical decimal within int64, not "-0")
+     * @return whether PHP would turn it into an integer key (see {@link dev.storh.json.Jsonc#isIntegerLike})
      */
     static boolean isIntegerLike(String key) {
-        int n = key.length();
-        if (n == 0 || n > 20) {
-            return false;
-        }
-        int i = key.charAt(0) == '-' ? 1 : 0;
-        if (i == n || (key.charAt(i) == '0' && (n > 1))) {
-            return key.equals("0");
-        }
-        for (int j = i; j < n; j++) {
-            if (key.charAt(j) < '0' || key.charAt(j) > '9') {
-                return false;
-            }
-        }
-        try {
-            Long.parseLong(key);
-            return true;
-        } catch (NumberFormatException tooBig) {
-            return false;
-        }
+        return dev.storh.json.Jsonc.isIntegerLike(key);
     }
+
 
     private static CorruptRecordException corrupt(String message, Path file, long offset, Throwable cause) {
         return new CorruptRecordException(message + " At " + file + ":" + offset, file, cause);

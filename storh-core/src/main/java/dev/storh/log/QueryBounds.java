@@ -1,15 +1,11 @@
 package dev.storh.log;
 
 import dev.storh.query.RecordQuery;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * The id bounds of a {@link RecordQuery} that a log uses to skip segments and seek
  * ({@code spec/log-queue.md} §2.8): the exclusive cursor, and the inclusive lower and upper ids of its
- * time range. {@code RecordQuery} exposes only {@code after()}; until it exposes the time-range ids,
- * they are read from its fields (the query itself still decides every match through
- * {@link RecordQuery#matchesId}, so a failed read only costs speed, never correctness).
+ * time range. The query itself still decides every match through {@link RecordQuery#matchesId}.
  *
  * @param after the cursor, exclusive, or {@code null}
  * @param lower the smallest id in the time range, or {@code null}
@@ -17,25 +13,12 @@ import java.lang.invoke.VarHandle;
  */
 record QueryBounds(String after, String lower, String upper) {
 
-    private static final VarHandle FROM = field("fromId");
-    private static final VarHandle UNTIL = field("untilId");
-
-    private static VarHandle field(String name) {
-        try {
-            return MethodHandles.privateLookupIn(RecordQuery.class, MethodHandles.lookup())
-                    .findVarHandle(RecordQuery.class, name, String.class);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
     /**
      * @param q a query
      * @return its bounds
      */
     static QueryBounds of(RecordQuery q) {
-        return new QueryBounds(q.after(), FROM == null ? null : (String) FROM.get(q),
-                UNTIL == null ? null : (String) UNTIL.get(q));
+        return new QueryBounds(q.after(), q.fromId(), q.untilId());
     }
 
     /**

@@ -120,6 +120,20 @@ public final class RecordQuery {
     }
 
     /**
+     * @return the smallest id of the time range (inclusive), or {@code null}
+     */
+    public String fromId() {
+        return fromId;
+    }
+
+    /**
+     * @return the largest id of the time range (inclusive), or {@code null}
+     */
+    public String untilId() {
+        return untilId;
+    }
+
+    /**
      * @return the error handler, or {@code null}
      */
     public BiConsumer<String, StorageException> errorHandler() {
