@@ -72,6 +72,7 @@ public final class DocStore implements AutoCloseable {
     private final Path marker;
     private final AtomicLong tempCounter = new AtomicLong();
     private final RecordWriter writer;
+    private final RecordCache cache;
     private final IndexManager indexes;
     private final DocQueryExecutor executor;
     private final Object lifecycle = new Object();
@@ -88,7 +89,8 @@ public final class DocStore implements AutoCloseable {
         this.options = options;
         this.writerPrefix = WriterMarkers.newWriterPrefix();
         this.marker = WriterMarkers.writersDirectory(collectionRoot).resolve(writerPrefix);
-        this.writer = new RecordWriter(dataDir, writerPrefix);
+        this.cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
+        this.writer = new RecordWriter(dataDir, writerPrefix, cache::invalidate);
         this.indexes = new IndexManager(collectionRoot, this::withWriteLock, () -> stream());
         this.executor = new DocQueryExecutor(new ScanQueryExecutor.RecordSource() {
             @Override
@@ -280,13 +282,21 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
+     * Reads a record, through the configured cache if any ({@link DocStoreOptions#cache()}), which
+     * checks the file as {@link DocStoreOptions#cacheValidation()} says. Treat the returned data as
+     * read-only: cached records are shared between callers.
+     *
      * @param id a UUIDv7, either case
      * @return the record, or empty when no file exists for the id
      * @throws StorageException {@code "Invalid UUIDv7 value."}; {@link CorruptRecordException} when the
      *     file is not a valid record
      */
     public Optional<StorageRecord> get(String id) {
-        return Optional.ofNullable(RecordFiles.readOrNull(pathForId(id)));
+        Path path = pathForId(id);
+        if (!cache.enabled()) {
+            return Optional.ofNullable(RecordFiles.readOrNull(path));
+        }
+        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path));
     }
 
     /**
@@ -315,6 +325,8 @@ public final class DocStore implements AutoCloseable {
                 deleted = AtomicFiles.deleteDurably(path);
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
+            } finally {
+                cache.invalidate(UuidV7.normalize(id));
             }
             if (deleted) {
                 session.deleted(UuidV7.normalize(id), old);

@@ -1,5 +1,7 @@
 package dev.storh.doc;
 
+import dev.storh.cache.Cache;
+import dev.storh.cache.CacheValidation;
 import dev.storh.schema.Schema;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,11 +26,29 @@ public final class DocStoreOptions {
     private final Supplier<String> idGenerator;
     private final Duration lockTimeout;
     private final Schema schema;
+    private final Cache cache;
+    private final CacheValidation cacheValidation;
 
     private DocStoreOptions(Builder b) {
         this.idGenerator = b.idGenerator;
         this.lockTimeout = b.lockTimeout;
         this.schema = b.schema;
+        this.cache = b.cache;
+        this.cacheValidation = b.cacheValidation;
+    }
+
+    /**
+     * @return the record cache for point reads; {@link Cache#none()} by default
+     */
+    public Cache cache() {
+        return cache;
+    }
+
+    /**
+     * @return how cached records are checked against their files; STAT by default
+     */
+    public CacheValidation cacheValidation() {
+        return cacheValidation;
     }
 
     /**
@@ -71,8 +91,28 @@ public final class DocStoreOptions {
         private Supplier<String> idGenerator;
         private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
         private Schema schema;
+        private Cache cache = Cache.none();
+        private CacheValidation cacheValidation = CacheValidation.STAT;
 
         private Builder() {
+        }
+
+        /**
+         * @param cache a cache, possibly shared with other stores; {@link Cache#none()} disables caching
+         * @return this builder
+         */
+        public Builder cache(Cache cache) {
+            this.cache = Objects.requireNonNull(cache, "cache");
+            return this;
+        }
+
+        /**
+         * @param validation how cached records are checked against their files
+         * @return this builder
+         */
+        public Builder cacheValidation(CacheValidation validation) {
+            this.cacheValidation = Objects.requireNonNull(validation, "cacheValidation");
+            return this;
         }
 
         /**

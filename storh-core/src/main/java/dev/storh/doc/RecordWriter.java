@@ -23,9 +23,12 @@ final class RecordWriter {
     private final AtomicLong tempCounter = new AtomicLong();
     private final Set<String> ensuredBuckets = ConcurrentHashMap.newKeySet();
 
-    RecordWriter(Path dataDir, String writerPrefix) {
+    private final java.util.function.Consumer<String> written;
+
+    RecordWriter(Path dataDir, String writerPrefix, java.util.function.Consumer<String> written) {
         this.dataDir = dataDir;
         this.writerPrefix = writerPrefix;
+        this.written = written;
     }
 
     Path tempPath(Path dir) {
@@ -56,6 +59,8 @@ final class RecordWriter {
             // The bucket was removed behind our back (§14.23): create it again and retry once.
             AtomicFiles.ensureDirectory(dir);
             AtomicFiles.writeVia(temp, target, p.bytes());
+        } finally {
+            written.accept(p.id());
         }
     }
 
@@ -66,12 +71,14 @@ final class RecordWriter {
     /** Bulk rows written by {@link BatchWriter} in groups of {@link BatchWriter#BATCH_SIZE}. */
     final class Batch {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
+        private final List<String> ids = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private PreparedRecord single;
 
         void add(PreparedRecord p) {
             Path dir = bucketDirectory(p.id(), true);
             items.add(new BatchWriter.Item(tempPath(dir), dir.resolve(p.id() + RecordFiles.EXTENSION), p.bytes()));
             single = p;
+            ids.add(p.id());
             if (items.size() >= BatchWriter.BATCH_SIZE) {
                 flush();
             }
@@ -85,7 +92,9 @@ final class RecordWriter {
                     BatchWriter.write(items);
                 }
             } finally {
+                ids.forEach(written);
                 items.clear();
+                ids.clear();
                 single = null;
             }
         }

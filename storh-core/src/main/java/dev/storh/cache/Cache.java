@@ -1,0 +1,142 @@
+package dev.storh.cache;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.storh.StorageException;
+import java.util.Optional;
+
+/**
+ * A record cache for DocStore point reads ({@code spec/docstore.md} §10), shared by every store
+ * instance it is given to: pass one {@code Cache.memory(...)} to several stores (of one or many
+ * collections) and they share its budget and see each other's writes. Entries are keyed by the
+ * collection folder and the id; a write or delete through any store replaces the entry, and
+ * {@link CacheValidation} decides how entries are checked against the files before use.
+ *
+ * <pre>
+ * Cache cache = Cache.memory(100_000, 256L &lt;&lt; 20);   // 100k entries, 256 MiB
+ * DocStore.open(root, "pages", DocStoreOptions.builder().cache(cache).cacheValidation(CacheValidation.STAT).build());
+ * </pre>
+ *
+ * Thread-safe (Caffeine underneath).
+ */
+public abstract class Cache {
+
+    private static final Cache NONE = new Cache() {
+        @Override
+        public Optional<CachedRecord> get(String key) {
+            return Optional.empty();
+        }
+
+        @Override
+        public void put(String key, CachedRecord value) {
+            // caches nothing
+        }
+
+        @Override
+        public void invalidate(String key) {
+            // caches nothing
+        }
+
+        @Override
+        public long size() {
+            return 0;
+        }
+    };
+
+    Cache() {
+    }
+
+    /**
+     * @return the cache that keeps nothing (the default)
+     */
+    public static Cache none() {
+        return NONE;
+    }
+
+    /**
+     * @param maxEntries most entries, at least 1
+     * @return an in-memory cache bounded by entry count
+     * @throws StorageException {@code "Memory cache max entries must be at least 1."}
+     */
+    public static Cache memory(long maxEntries) {
+        if (maxEntries < 1) {
+            throw new StorageException("Memory cache max entries must be at least 1.");
+        }
+        return new MemoryCache(Caffeine.newBuilder().maximumSize(maxEntries).build());
+    }
+
+    /**
+     * Both budgets hold: each entry weighs its file size in bytes, but at least
+     * {@code maxBytes / maxEntries}, so the cache never keeps more than {@code maxEntries} entries nor
+     * more than {@code maxBytes} of record bytes (the original measures the whole process instead).
+     *
+     * @param maxEntries most entries, at least 1
+     * @param maxBytes most bytes of cached record files, at least 1
+     * @return an in-memory cache bounded by entries and bytes
+     * @throws StorageException {@code "Memory cache max entries must be at least 1."} /
+     *     {@code "Memory cache max bytes must be at least 1."}
+     */
+    public static Cache memory(long maxEntries, long maxBytes) {
+        if (maxEntries < 1) {
+            throw new StorageException("Memory cache max entries must be at least 1.");
+        }
+        if (maxBytes < 1) {
+            throw new StorageException("Memory cache max bytes must be at least 1.");
+        }
+        long share = Math.max(1, (maxBytes + maxEntries - 1) / maxEntries);
+        return new MemoryCache(Caffeine.newBuilder().maximumWeight(maxBytes)
+                .weigher((String k, CachedRecord v) -> (int) Math.min(Integer.MAX_VALUE, Math.max(share, v.bytes())))
+                .build());
+    }
+
+    /**
+     * @param key collection folder + NUL + id
+     * @return the cached entry, if any
+     */
+    public abstract Optional<CachedRecord> get(String key);
+
+    /**
+     * @param key collection folder + NUL + id
+     * @param value the entry
+     */
+    public abstract void put(String key, CachedRecord value);
+
+    /**
+     * @param key collection folder + NUL + id
+     */
+    public abstract void invalidate(String key);
+
+    /**
+     * @return the number of entries (approximate)
+     */
+    public abstract long size();
+
+    /** Caffeine-backed cache. */
+    private static final class MemoryCache extends Cache {
+        private final com.github.benmanes.caffeine.cache.Cache<String, CachedRecord> cache;
+
+        MemoryCache(com.github.benmanes.caffeine.cache.Cache<String, CachedRecord> cache) {
+            this.cache = cache;
+        }
+
+        @Override
+        public Optional<CachedRecord> get(String key) {
+            return Optional.ofNullable(cache.getIfPresent(key));
+        }
+
+        @Override
+        public void put(String key, CachedRecord value) {
+            cache.put(key, value);
+        }
+
+        @Override
+        public void invalidate(String key) {
+            cache.invalidate(key);
+        }
+
+        @Override
+        public long size() {
+            cache.cleanUp();
+            return cache.estimatedSize();
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.cache.Cache;
+import dev.storh.cache.CacheValidation;
+import dev.storh.cache.CachedRecord;
+import dev.storh.doc.index.IndexKeys;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Point reads through a {@link Cache} ({@code spec/docstore.md} §10.3). A file is stat-ed before
+ * it is read, so an entry never claims a newer file than the bytes it holds; a mismatch only costs
+ * a re-read. Negative entries (missing files) are kept too and re-checked like positive ones,
+ * except in TRUST mode.
+ */
+final class RecordCache {
+
+    private final Cache cache;
+    private final CacheValidation validation;
+    private final String prefix;
+
+    RecordCache(Cache cache, CacheValidation validation, Path collectionRoot) {
+        this.cache = cache;
+        this.validation = validation;
+        this.prefix = collectionRoot.toAbsolutePath().normalize() + "\0";
+    }
+
+    boolean enabled() {
+        return cache != Cache.none();
+    }
+
+    void invalidate(String id) {
+        cache.invalidate(prefix + id);
+    }
+
+    /**
+     * @param id lowercase id
+     * @param path its record file
+     * @return the record, or {@code null} when the file is missing
+     */
+    StorageRecord get(String id, Path path) {
+        String key = prefix + id;
+        Optional<CachedRecord> hit = cache.get(key);
+        if (hit.isPresent() && validation == CacheValidation.TRUST) {
+            return hit.get().record();
+        }
+        CachedRecord look = look(path);
+        if (hit.isPresent()) {
+            CachedRecord cached = hit.get();
+            if (look == null && cached.missing()) {
+                return null;
+            }
+            if (look != null && !cached.missing() && cached.sameFile(look)) {
+                if (validation == CacheValidation.STAT) {
+                    return cached.record();
+                }
+                byte[] bytes = readOrNull(path);
+                if (bytes != null && IndexKeys.xxh128(bytes).equals(cached.hash())) {
+                    return cached.record();
+                }
+                return store(key, path, look, bytes);
+            }
+        }
+        if (look == null) {
+            cache.put(key, new CachedRecord(null, -1, 0, null, null));
+            return null;
+        }
+        return store(key, path, look, readOrNull(path));
+    }
+
+    private StorageRecord store(String key, Path path, CachedRecord look, byte[] bytes) {
+        if (bytes == null) {
+            cache.put(key, new CachedRecord(null, -1, 0, null, null));
+            return null;
+        }
+        StorageRecord record = RecordFiles.decode(path, bytes);
+        cache.put(key, new CachedRecord(record, look.size(), look.modifiedNanos(), look.fileKey(),
+                validation == CacheValidation.HASH ? IndexKeys.xxh128(bytes) : null));
+        return record;
+    }
+
+    private static CachedRecord look(Path path) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+            return new CachedRecord(null, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey(), null);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StorageException("Could not read storage file: " + path, e);
+        }
+    }
+
+    private static byte[] readOrNull(Path path) {
+        try {
+            return Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new StorageException("Could not read storage file: " + path, e);
+        }
+    }
+}

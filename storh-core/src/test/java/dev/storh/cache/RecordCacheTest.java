@@ -1,0 +1,144 @@
+package dev.storh.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.doc.DocStore;
+import dev.storh.doc.DocStoreOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each validation mode against edits made behind the store's back. */
+class RecordCacheTest {
+
+    @TempDir
+    Path root;
+
+    private DocStore open(Cache cache, CacheValidation mode) {
+        return DocStore.open(root, "c", DocStoreOptions.builder().cache(cache).cacheValidation(mode).build());
+    }
+
+    private static String file(String id, String value) {
+        return "{\"id\":\"" + id + "\",\"data\":{\"v\":\"" + value + "\"}}\n";
+    }
+
+    /** Rewrites a file in place (same inode), then restores its modification time. */
+    private static void rewriteInPlaceKeepingTime(Path path, String content) throws Exception {
+        FileTime before = Files.getLastModifiedTime(path);
+        Files.writeString(path, content, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        Files.setLastModifiedTime(path, before);
+    }
+
+    /** Replaces a file by rename as another writer would (new inode), same size, same mtime. */
+    private static void replaceByRenameKeepingTime(Path path, String content) throws Exception {
+        FileTime before = Files.getLastModifiedTime(path);
+        Path temp = path.resolveSibling(".external.tmp");
+        Files.writeString(temp, content);
+        Files.setLastModifiedTime(temp, before);
+        Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void statSeesRenamesWithTheSameSizeAndTimeButNotInPlaceRewritesThatKeepBoth() throws Exception {
+        try (DocStore store = open(Cache.memory(100), CacheValidation.STAT)) {
+            String id = store.put(Map.of("v", "alpha")).id();
+            Path path = store.pathForId(id);
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "alpha");
+            replaceByRenameKeepingTime(path, file(id, "bravo"));
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "bravo");
+            rewriteInPlaceKeepingTime(path, file(id, "charl"));
+            // Same inode, size and nanosecond time: STAT cannot tell (HASH can).
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "bravo");
+            Files.writeString(path, file(id, "a longer value"));
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "a longer value");
+            Files.delete(path);
+            assertThat(store.get(id)).isEmpty();
+        }
+    }
+
+    @Test
+    void hashSeesInPlaceRewritesThatKeepSizeAndTime() throws Exception {
+        try (DocStore store = open(Cache.memory(100), CacheValidation.HASH)) {
+            String id = store.put(Map.of("v", "alpha")).id();
+            Path path = store.pathForId(id);
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "alpha");
+            rewriteInPlaceKeepingTime(path, file(id, "bravo"));
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "bravo");
+            assertThat(store.query().where("v").eq("bravo").count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void trustIgnoresExternalEditsButSeesItsOwnWrites() throws Exception {
+        try (DocStore store = open(Cache.memory(100), CacheValidation.TRUST)) {
+            String id = store.put(Map.of("v", "alpha")).id();
+            Path path = store.pathForId(id);
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "alpha");
+            Files.writeString(path, file(id, "external"));
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "alpha");
+            store.put(Map.of("v", "own"), id);
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "own");
+            store.delete(id);
+            assertThat(store.get(id)).isEmpty();
+            // A cached miss stays a miss for files written behind the store's back.
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, file(id, "sneaky"));
+            assertThat(store.get(id)).isEmpty();
+        }
+    }
+
+    @Test
+    void negativeEntriesAreRecheckedInStatMode() throws Exception {
+        try (DocStore store = open(Cache.memory(100), CacheValidation.STAT)) {
+            String id = store.put(Map.of("v", "x")).id();
+            Path path = store.pathForId(id);
+            store.delete(id);
+            assertThat(store.get(id)).isEmpty();
+            Files.writeString(path, file(id, "back"));
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "back");
+        }
+    }
+
+    @Test
+    void twoStoresSharingACacheSeeEachOthersWrites() {
+        Cache shared = Cache.memory(1000);
+        try (DocStore a = open(shared, CacheValidation.TRUST); DocStore b = open(shared, CacheValidation.TRUST)) {
+            String id = a.put(Map.of("v", "first")).id();
+            assertThat(b.get(id).orElseThrow().data()).containsEntry("v", "first");
+            a.put(Map.of("v", "second"), id);
+            assertThat(b.get(id).orElseThrow().data()).containsEntry("v", "second");
+            assertThat(shared.size()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void budgetsAndBadSizes() {
+        Cache small = Cache.memory(10, 1_000_000);
+        try (DocStore store = open(small, CacheValidation.STAT)) {
+            for (int i = 0; i < 50; i++) {
+                StorageRecord r = store.put(Map.of("i", (long) i));
+                store.get(r.id());
+            }
+            assertThat(small.size()).isLessThanOrEqualTo(10);
+        }
+        Cache tiny = Cache.memory(1000, 200);
+        try (DocStore store = open(tiny, CacheValidation.STAT)) {
+            for (int i = 0; i < 20; i++) {
+                store.get(store.put(Map.of("text", "x".repeat(150))).id());
+            }
+            assertThat(tiny.size()).isLessThanOrEqualTo(1);
+        }
+        assertThatThrownBy(() -> Cache.memory(0)).isInstanceOf(StorageException.class).hasMessageContaining("cache");
+        assertThatThrownBy(() -> Cache.memory(1, 0)).hasMessageContaining("cache");
+        assertThatThrownBy(() -> CacheValidation.parse("never")).hasMessageContaining("cache validation");
+        assertThat(CacheValidation.parse("Hash")).isEqualTo(CacheValidation.HASH);
+    }
+}
