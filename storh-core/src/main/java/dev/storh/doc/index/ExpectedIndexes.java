@@ -35,8 +35,16 @@ final class ExpectedIndexes {
     private final Map<String, Map<String, Object>> range = new LinkedHashMap<>();
 
     ExpectedIndexes(List<IndexDefinition> definitions) {
+        this(definitions, IndexManager.compoundPairs(definitions));
+    }
+
+    /**
+     * @param definitions the definitions to build
+     * @param pairs the compound pairs to build (each of two equality definitions)
+     */
+    ExpectedIndexes(List<IndexDefinition> definitions, List<IndexDefinition[]> pairs) {
         this.definitions = definitions;
-        this.pairs = IndexManager.compoundPairs(definitions);
+        this.pairs = pairs;
         for (IndexDefinition d : definitions) {
             if (d.range()) {
                 range.put(d.field(), new HashMap<>());

@@ -131,8 +131,9 @@ public final class IndexManager {
     }
 
     /**
-     * Writes the pending definitions (merged with any another process wrote) to the manifest and
-     * rebuilds the indexes when the set changed.
+     * Writes the pending definitions (merged with any another process wrote) to the manifest and,
+     * when the set changed, builds the indexes of the new or re-flagged fields (and new compound
+     * pairs) from the records, leaving the others untouched.
      *
      * @return the definitions now in force
      */
@@ -156,7 +157,7 @@ public final class IndexManager {
             IndexManifest.write(manifest, after);
             remember(after);
             if (rebuild && !before.equals(after)) {
-                rebuildLocked();
+                rebuildChanged(before, after);
             }
             return after;
         });
@@ -510,6 +511,70 @@ public final class IndexManager {
         }
         rangeCache.clear();
         return new ReindexReport(defs.size(), scanned);
+    }
+
+    /**
+     * Rebuilds only what a definition change touched: the files of new or re-flagged fields and
+     * the compound buckets of new pairs; buckets of pairs that no longer exist are removed. Other
+     * indexes are left as they are.
+     */
+    private void rebuildChanged(List<IndexDefinition> before, List<IndexDefinition> after) {
+        List<IndexDefinition> changed = after.stream().filter(d -> !before.contains(d)).toList();
+        java.util.Set<String> beforePairs = new java.util.HashSet<>();
+        compoundPairs(before).forEach(p -> beforePairs.add(p[0].field() + "\t" + p[1].field()));
+        List<IndexDefinition[]> afterPairs = compoundPairs(after);
+        java.util.Set<String> afterLabels = new java.util.HashSet<>();
+        afterPairs.forEach(p -> afterLabels.add(p[0].field() + "\t" + p[1].field()));
+        List<IndexDefinition[]> newPairs = afterPairs.stream()
+                .filter(p -> !beforePairs.contains(p[0].field() + "\t" + p[1].field())).toList();
+        if (!Files.isDirectory(entries()) && !before.isEmpty()) {
+            rebuildLocked();
+            return;
+        }
+        cleanLeftovers();
+        Path building = indexesDir.resolve("entries.tmp-" + HexFormat.of().formatHex(randomBytes()));
+        try {
+            ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs);
+            try (Stream<StorageRecord> all = records.get()) {
+                all.forEach(expected::add);
+            }
+            AtomicFiles.ensureDirectory(building);
+            expected.writeTo(building);
+            Path entries = entries();
+            for (IndexDefinition d : changed) {
+                replace(EqualityFiles.equalityDir(building, d.field()), EqualityFiles.equalityDir(entries, d.field()));
+                RangeFiles built = new RangeFiles(building, d.field());
+                RangeFiles live = new RangeFiles(entries, d.field());
+                replace(built.main(), live.main());
+                replace(built.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"),
+                        live.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"));
+                AtomicFiles.deleteQuietly(live.delta());
+                rangeCache.remove(d.field());
+            }
+            for (IndexDefinition[] p : newPairs) {
+                replace(EqualityFiles.compoundDir(building, p[0].field(), p[1].field()),
+                        EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()));
+            }
+            for (IndexDefinition[] p : compoundPairs(before)) {
+                if (!afterLabels.contains(p[0].field() + "\t" + p[1].field())) {
+                    deleteTree(EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()));
+                }
+            }
+        } catch (IOException e) {
+            throw new StorageException("Could not rebuild indexes in " + indexesDir, e);
+        } finally {
+            deleteTree(building);
+        }
+    }
+
+    /** Replaces {@code live} (file or folder) by {@code built}; removes {@code live} when nothing was built. */
+    private static void replace(Path built, Path live) throws IOException {
+        deleteTree(live);
+        if (Files.exists(built)) {
+            AtomicFiles.ensureDirectory(live.getParent());
+            Files.move(built, live, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.syncDirectory(live.getParent());
+        }
     }
 
     private void cleanLeftovers() {

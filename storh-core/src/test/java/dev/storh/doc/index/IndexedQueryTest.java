@@ -69,6 +69,33 @@ class IndexedQueryTest {
     }
 
     @Test
+    void aChangedIndexSetRebuildsOnlyWhatChanged() throws Exception {
+        try (DocStore store = DocStore.open(root, "posts")) {
+            store.indexes().field("kind").field("status").sync();
+            for (int i = 0; i < 30; i++) {
+                store.put(map("kind", i % 2 == 0 ? "page" : "post", "status", i % 3 == 0 ? "draft" : "live", "rank", (long) i));
+            }
+            Path kindFile = root.resolve("posts/.storh/indexes/entries/eq/" + IndexKeys.hex("kind") + "/s-70616765.jsonc");
+            Object inodeBefore = Files.readAttributes(kindFile, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            store.indexes().field("rank").range().sync();
+            Object inodeAfter = Files.readAttributes(kindFile, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            assertThat(inodeAfter).isEqualTo(inodeBefore);
+            assertThat(root.resolve("posts/.storh/indexes/entries/range/" + IndexKeys.hex("rank") + ".jsonl")).exists();
+            assertThat(store.query().where("rank").gte(25).count()).isEqualTo(5);
+            assertThat(store.verify().errors()).isEmpty();
+            // status becomes a range index: its pair with kind disappears, its own files are rebuilt.
+            store.indexes().field("status").range().sync();
+            assertThat(root.resolve("posts/.storh/indexes/entries/compound/" + IndexKeys.hex("kind") + "-"
+                    + IndexKeys.hex("status"))).doesNotExist();
+            assertThat(root.resolve("posts/.storh/indexes/entries/eq/" + IndexKeys.hex("status"))).doesNotExist();
+            assertThat(store.query().where("status").eq("draft").count()).isEqualTo(10);
+            assertThat(Files.readAttributes(kindFile, java.nio.file.attribute.BasicFileAttributes.class).fileKey())
+                    .isEqualTo(inodeBefore);
+            assertThat(store.verify().errors()).isEmpty();
+        }
+    }
+
+    @Test
     void rangeUpdatesAppendToTheDeltaAndStayCorrect() throws Exception {
         try (DocStore store = DocStore.open(root, "posts")) {
             store.indexes().field("title").range().sync();
