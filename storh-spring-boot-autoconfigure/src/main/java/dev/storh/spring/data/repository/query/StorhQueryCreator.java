@@ -41,9 +41,13 @@ import org.springframework.util.ObjectUtils;
  * {@code neq null}.</li>
  * </ul>
  * Semantics are core's (spec/indexes-queries-schema.md §10.2, §11): equality is strict and
- * type-sensitive, and ranges use core's total order, in which JSON {@code null} sorts after
- * numbers and strings, so {@code PopulationGreaterThan} also matches a stored {@code null};
- * add {@code AndPopulationIsNotNull} where that matters. Arguments are converted to the JSON model
+ * type-sensitive, and ranges use core's total order. One deliberate difference: core orders
+ * JSON {@code null} after numbers and strings, so {@code GreaterThan}, {@code GreaterThanEqual}
+ * and {@code After} also get {@code neq null}, and a stored {@code null} never matches them, as
+ * in other Spring Data modules ({@code LessThan} and {@code Between} with non-null bounds never
+ * match null in core's order anyway). The extra condition is re-checked on the index candidates,
+ * so the range index still serves the query; only a {@code countBy} with such a keyword reads the
+ * candidate records instead of counting index entries. Arguments are converted to the JSON model
  * by {@link StorhEntityConverter#toJsonValue(Object)} the way entities are written, so an
  * {@code int} compares with a stored {@code long}, an enum with its stored name. The id
  * property is queried as core's {@code id} (the record id). One instance serves one call; not
@@ -125,8 +129,8 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 			case FALSE -> where.is(Boolean.FALSE);
 			case IN -> where.in(candidates(part, arguments));
 			case NOT_IN -> where.notIn(candidates(part, arguments));
-			case GREATER_THAN, AFTER -> where.greaterThan(next(arguments));
-			case GREATER_THAN_EQUAL -> where.greaterThanOrEqual(next(arguments));
+			case GREATER_THAN, AFTER -> notNull(where.greaterThan(next(arguments)), part);
+			case GREATER_THAN_EQUAL -> notNull(where.greaterThanOrEqual(next(arguments)), part);
 			case LESS_THAN, BEFORE -> where.lessThan(next(arguments));
 			case LESS_THAN_EQUAL -> where.lessThanOrEqual(next(arguments));
 			case BETWEEN -> where.between(next(arguments), next(arguments));
@@ -134,6 +138,14 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 			default -> throw new InvalidDataAccessApiUsageException("Keyword " + part.getType() + " on property '"
 					+ part.getProperty().toDotPath() + "' is not supported by storh; supported: " + SUPPORTED_TYPES);
 		};
+	}
+
+	/**
+	 * Core orders JSON null after numbers and strings; a derived {@code GreaterThan} must not
+	 * match a stored null, as in other Spring Data modules.
+	 */
+	private StorhCriteria notNull(StorhCriteria criteria, Part part) {
+		return criteria.and(field(part, this.idProperty)).isNot(null);
 	}
 
 	private Object next(Iterator<Object> arguments) {
