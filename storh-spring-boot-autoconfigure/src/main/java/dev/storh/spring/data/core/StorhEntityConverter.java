@@ -28,8 +28,9 @@ import org.springframework.util.Assert;
  * {@link UUID} for a {@code UUID} id property) under the id property's name, deserialised by
  * Jackson; unknown keys are ignored. The JSON names of the id, {@code @Version} and
  * {@code @Transient} properties must be their Java names (do not rename them with
- * {@code @JsonProperty}); other properties may be renamed, and queries then name the Java
- * property while the stored key follows Jackson. Thread-safe.
+ * {@code @JsonProperty}). Derived queries, sorts and {@code @Indexed} name the stored key after
+ * the Java property, so a property renamed by {@code @JsonProperty} or a naming strategy is
+ * stored under its JSON name but cannot be queried or indexed. Thread-safe.
  */
 public class StorhEntityConverter {
 
