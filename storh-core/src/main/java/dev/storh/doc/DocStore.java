@@ -636,7 +636,20 @@ public final class DocStore implements AutoCloseable {
         return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(pathForId(recordId)));
     }
 
-    private <T> T withWriteLock(Supplier<T> action) {
+    /**
+     * Runs an action while holding this collection's write lock (the in-process lock, then
+     * {@code flock(2)} on {@code .storh/write.lock}, §8), so a read-compare-write (an optimistic
+     * version check, an insert-if-absent) cannot interleave with another writer in this or another
+     * process. The lock is re-entrant: the action may call {@link #put}, {@link #delete} and the
+     * other writes of this store.
+     *
+     * @param <T> the action's result type
+     * @param action the action; runs on the calling thread
+     * @return the action's result
+     * @throws dev.storh.LockTimeoutException when the lock stays held longer than
+     *     {@link DocStoreOptions#lockTimeout()}; whatever the action throws, after the lock is released
+     */
+    public <T> T withWriteLock(Supplier<T> action) {
         CollectionLock l = lock();
         l.lock(options.lockTimeout());
         try {

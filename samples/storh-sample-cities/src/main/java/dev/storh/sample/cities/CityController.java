@@ -1,7 +1,9 @@
 package dev.storh.sample.cities;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
+import org.springframework.data.domain.Limit;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.web.PagedModel;
@@ -26,6 +28,9 @@ import dev.storh.id.UuidV7;
  *   <li>{@code GET /cities/{id}}: 200 with the place, 404 when absent, 400 for a malformed id</li>
  *   <li>{@code GET /cities?page=0&size=20[&country=RO]}: one page in id order, as
  *       {@code {"content":[...],"page":{"size","number","totalElements","totalPages"}}}</li>
+ *   <li>{@code GET /cities/search?prefix=Cluj[&limit=50]}: places whose name starts with the prefix</li>
+ *   <li>{@code GET /cities/countries/{country}}: {@code {"country","count","top10"}}, the count and the
+ *       first ten names from the indexes</li>
  *   <li>{@code POST /cities}: stores a place (name and country required), answers 201 with the
  *       stored place and its {@code Location}, only after the file is durable</li>
  *   <li>{@code DELETE /cities/{id}}: 204, or 404 when absent</li>
@@ -58,6 +63,20 @@ class CityController {
         PageRequest request = PageRequest.of(page, size);
         Page<City> result = country == null ? cities.findAll(request) : cities.findByCountry(country, request);
         return new PagedModel<>(result);
+    }
+
+    @GetMapping("/search")
+    List<City> search(@RequestParam String prefix, @RequestParam(defaultValue = "50") int limit) {
+        if (prefix.isEmpty() || limit < 1 || limit > MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException("prefix must not be empty and limit between 1 and " + MAX_PAGE_SIZE);
+        }
+        return cities.findByNameStartingWith(prefix, Limit.of(limit));
+    }
+
+    @GetMapping("/countries/{country}")
+    Map<String, Object> country(@PathVariable String country) {
+        return Map.of("country", country, "count", cities.countByCountry(country), "top10",
+                cities.findTop10ByCountryOrderByNameAsc(country));
     }
 
     @PostMapping

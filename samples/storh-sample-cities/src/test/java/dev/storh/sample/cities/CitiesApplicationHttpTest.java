@@ -3,6 +3,13 @@ package dev.storh.sample.cities;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.id.UuidV7;
+import dev.storh.query.QueryPlan;
+import dev.storh.query.Values;
+import dev.storh.spring.data.core.StorhTemplate;
+import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.domain.Limit;
+import org.springframework.data.domain.PageRequest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -118,8 +125,51 @@ class CitiesApplicationHttpTest {
         assertThat(content.stream().map(c -> (String) c.get("id")).toList()).isSorted();
     }
 
+    @Autowired
+    StorhTemplate template;
+
+    @Autowired
+    CityRepository cities;
+
     @Test
     @Order(3)
+    @SuppressWarnings("unchecked")
+    void derivedQueriesAreServedFromIndexesOnAllPlaces() throws Exception {
+        StorhRepositoryFactory factory = new StorhRepositoryFactory(template);
+        for (QueryPlan plan : List.of(
+                factory.explain(CityRepository.class, "findByCountry", "RO", PageRequest.of(0, 20)),
+                factory.explain(CityRepository.class, "findByNameStartingWith", "Cluj", Limit.of(50)),
+                factory.explain(CityRepository.class, "countByCountry", "RO"),
+                factory.explain(CityRepository.class, "findTop10ByCountryOrderByNameAsc", "RO"))) {
+            assertThat(plan.plan()).as(plan.toString()).isEqualTo("index_scan");
+        }
+        assertThat(template.docStore(City.class).indexes().definitions())
+                .extracting(d -> d.field() + (d.range() ? ":range" : ""))
+                .containsExactly("country", "name:range");
+
+        long romania = (Long) bundledCounts().get("RO");
+        Map<String, Object> country = getJson("/cities/countries/RO");
+        assertThat(((Number) country.get("count")).longValue()).isEqualTo(romania);
+        List<Map<String, Object>> top10 = (List<Map<String, Object>>) country.get("top10");
+        List<String> names = top10.stream().map(c -> (String) c.get("name")).toList();
+        assertThat(top10).hasSize(10).allSatisfy(c -> assertThat(c.get("country")).isEqualTo("RO"));
+        // the ten smallest Romanian names, by the same UTF-8 byte order, found without the index
+        List<String> expected;
+        try (var all = template.docStore("cities").stream()) {
+            expected = all.filter(r -> "RO".equals(r.data().get("country"))).map(r -> (String) r.data().get("name"))
+                    .sorted(Values::compareUtf8).limit(10).toList();
+        }
+        assertThat(names).isEqualTo(expected);
+
+        List<Map<String, Object>> cluj = json.readValue(send("GET", "/cities/search?prefix=Cluj&limit=50", null).body(),
+                List.class);
+        assertThat(cluj).isNotEmpty().allSatisfy(c -> assertThat((String) c.get("name")).startsWith("Cluj"));
+        assertThat(cities.findByNameStartingWith("Cluj", Limit.unlimited()))
+                .hasSameSizeAs(cluj).allSatisfy(c -> assertThat(c.name()).startsWith("Cluj"));
+    }
+
+    @Test
+    @Order(4)
     @SuppressWarnings("unchecked")
     void createsReadsAndDeletesAPlace() throws Exception {
         HttpResponse<String> created = send("POST", "/cities",
@@ -144,7 +194,7 @@ class CitiesApplicationHttpTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     @SuppressWarnings("unchecked")
     void healthShowsTheStorhComponent() throws Exception {
         HttpResponse<String> response = send("GET", "/actuator/health", null);

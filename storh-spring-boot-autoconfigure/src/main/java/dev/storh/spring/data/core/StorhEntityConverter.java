@@ -2,6 +2,7 @@ package dev.storh.spring.data.core;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 
 import dev.storh.StorageRecord;
 import dev.storh.spring.data.mapping.StorhMappingContext;
@@ -22,10 +23,14 @@ import org.springframework.util.Assert;
  * with a Jackson 3 {@link JsonMapper}.
  * <p>
  * Written shape: the entity serialised by Jackson as a JSON object, minus the id property, whose
- * value lives in the record envelope (the file name, spec/docstore.md §4). Read shape: the
- * stored object plus the id under the id property's name, deserialised by Jackson; unknown keys
- * are ignored. The id property's JSON name must be its Java name (do not rename it with
- * {@code @JsonProperty}). Thread-safe.
+ * value lives in the record envelope (the file name, spec/docstore.md §4), and minus Spring
+ * Data {@code @Transient} properties. Read shape: the stored object plus the id (text, or a
+ * {@link UUID} for a {@code UUID} id property) under the id property's name, deserialised by
+ * Jackson; unknown keys are ignored. The JSON names of the id, {@code @Version} and
+ * {@code @Transient} properties must be their Java names (do not rename them with
+ * {@code @JsonProperty}). Derived queries, sorts and {@code @Indexed} name the stored key after
+ * the Java property, so a property renamed by {@code @JsonProperty} or a naming strategy is
+ * stored under its JSON name but cannot be queried or indexed. Thread-safe.
  */
 public class StorhEntityConverter {
 
@@ -98,15 +103,48 @@ public class StorhEntityConverter {
 	}
 
 	/**
-	 * The id value of an entity.
+	 * The id value of an entity as text.
 	 * @param entity the entity
-	 * @return the id, or {@code null} when unset
+	 * @return the id ({@code UUID.toString()} for a {@code UUID} id), or {@code null} when unset
 	 */
 	public String getId(Object entity) {
 		Assert.notNull(entity, "'entity' must not be null");
 		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(entity.getClass());
 		StorhPersistentProperty idProperty = persistentEntity.getRequiredDocumentIdProperty();
-		return (String) persistentEntity.getPropertyAccessor(entity).getProperty(idProperty);
+		Object id = persistentEntity.getPropertyAccessor(entity).getProperty(idProperty);
+		return (id != null) ? id.toString() : null;
+	}
+
+	/**
+	 * The {@code @Version} value of an entity.
+	 * @param entity the entity
+	 * @return the version ({@code 0} for an unset primitive), {@code null} when the wrapper is
+	 * unset or the type has no {@code @Version} property
+	 */
+	public Long getVersion(Object entity) {
+		Assert.notNull(entity, "'entity' must not be null");
+		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(entity.getClass());
+		StorhPersistentProperty version = persistentEntity.getDocumentVersionProperty();
+		if (version == null) {
+			return null;
+		}
+		Object value = persistentEntity.getPropertyAccessor(entity).getProperty(version);
+		return (value != null) ? ((Number) value).longValue() : null;
+	}
+
+	/**
+	 * The {@code @Version} value held by a stored record.
+	 * @param type the entity type
+	 * @param data the record's JSON object
+	 * @return the stored version, or {@code null} when the key is missing, null or not an integer
+	 */
+	public Long getStoredVersion(Class<?> type, Map<String, Object> data) {
+		StorhPersistentProperty version = getRequiredEntity(type).getDocumentVersionProperty();
+		if (version == null) {
+			return null;
+		}
+		Object value = data.get(version.getName());
+		return (value instanceof Long || value instanceof Integer) ? ((Number) value).longValue() : null;
 	}
 
 	/**
@@ -131,6 +169,9 @@ public class StorhEntityConverter {
 					"Cannot write " + entity.getClass().getName() + " as a JSON object: Jackson wrote null");
 		}
 		data.remove(persistentEntity.getRequiredDocumentIdProperty().getName());
+		for (String name : persistentEntity.getTransientPropertyNames()) {
+			data.remove(name);
+		}
 		return data;
 	}
 
@@ -158,28 +199,38 @@ public class StorhEntityConverter {
 	}
 
 	/**
-	 * The entity as saved: a mutable id property is set on the instance itself and the instance is
-	 * returned; otherwise (records, final fields) a new instance is read from the stored record.
+	 * The entity as saved: when the id (and the {@code @Version}, if any) property is mutable, it
+	 * is set on the instance itself and the instance is returned; otherwise (records, final
+	 * fields) a new instance is read from the stored record.
 	 * @param <T> the entity type
 	 * @param entity the entity that was saved
 	 * @param stored the record as stored
-	 * @return the entity carrying the stored id
+	 * @return the entity carrying the stored id and version
 	 */
 	@SuppressWarnings("unchecked")
 	public <T> T withStoredId(T entity, StorageRecord stored) {
 		StorhPersistentEntity<?> persistentEntity = getRequiredEntity(entity.getClass());
 		StorhPersistentProperty idProperty = persistentEntity.getRequiredDocumentIdProperty();
-		if (!idProperty.isImmutable()) {
-			persistentEntity.getPropertyAccessor(entity).setProperty(idProperty, stored.id());
+		StorhPersistentProperty version = persistentEntity.getDocumentVersionProperty();
+		if (!idProperty.isImmutable() && (version == null || !version.isImmutable())) {
+			var accessor = persistentEntity.getPropertyAccessor(entity);
+			accessor.setProperty(idProperty,
+					(idProperty.getType() == UUID.class) ? UUID.fromString(stored.id()) : stored.id());
+			if (version != null) {
+				Long storedVersion = getStoredVersion(entity.getClass(), stored.data());
+				accessor.setProperty(version, (storedVersion != null) ? storedVersion : 0L);
+			}
 			return entity;
 		}
 		return read((Class<T>) entity.getClass(), stored);
 	}
 
 	/**
-	 * A query parameter in the JSON model, as Jackson writes it: strings, booleans and numbers
-	 * stay as they are, enums become their names, dates their ISO text, collections lists, beans
-	 * maps.
+	 * A query parameter in the JSON model, as Jackson writes it, so that it compares with stored
+	 * values the way core's strict, type-sensitive equality expects: strings, booleans and
+	 * numbers stay as they are (core turns {@code int} into {@code Long}, {@code float} into
+	 * {@code Double}), enums become their names, {@code UUID}s and dates the text the
+	 * application's mapper writes, collections and arrays lists, beans maps.
 	 * @param value the value, may be {@code null}
 	 * @return the JSON model value
 	 * @throws InvalidDataAccessApiUsageException when Jackson cannot write the value

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 import dev.storh.doc.DocStore;
+import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 
@@ -43,6 +44,19 @@ public interface StorhOperations {
 	DocStore docStore(String collection);
 
 	/**
+	 * The store of an entity type's collection, with the type's {@code @Indexed} properties
+	 * declared on its {@code IndexManager} and synced (built from the stored records when the
+	 * definitions changed) the first time this is called for the type. Every entity operation
+	 * goes through it, so derived queries find their indexes.
+	 * @param type the entity type
+	 * @return the shared store
+	 * @throws IllegalStateException when the operations are closed
+	 * @throws org.springframework.dao.DataAccessException when the index cannot be built, e.g. a
+	 * {@code DuplicateKeyException} when stored records break a unique index
+	 */
+	DocStore docStore(Class<?> type);
+
+	/**
 	 * @param type an entity type
 	 * @return the collection the type is stored in
 	 */
@@ -61,17 +75,30 @@ public interface StorhOperations {
 	/**
 	 * Store an entity, replacing any record with the same id (upsert, spec/docstore.md §9.1). A
 	 * {@code null} or empty id is generated as a UUIDv7.
+	 * <p>
+	 * With a {@code @Version} property (issue 7): an entity whose version is {@code null} (or
+	 * {@code 0} for a primitive {@code long}) is new and is stored with version {@code 0} (a
+	 * primitive: {@code 1}); otherwise the stored version must equal the entity's and the record is
+	 * stored with the version plus one. The check and the write happen under the collection write
+	 * lock, which other processes honour too.
 	 * @param <T> the entity type
 	 * @param entity the entity
-	 * @return the saved entity carrying its id: the same instance when the id property is mutable,
-	 * otherwise a new instance
+	 * @return the saved entity carrying its id and version: the same instance when those
+	 * properties are mutable, otherwise a new instance
+	 * @throws org.springframework.dao.OptimisticLockingFailureException when the stored version
+	 * differs, the record was deleted, or a new entity's id was stored meanwhile; nothing is
+	 * written
+	 * @throws org.springframework.dao.DuplicateKeyException when a unique index already holds a
+	 * value of the entity
+	 * @throws org.springframework.dao.InvalidDataAccessApiUsageException when the id is not a
+	 * UUIDv7
 	 */
 	<T> T save(T entity);
 
 	/**
-	 * Store a new entity; fails when a record with its id already exists. Two concurrent inserts
-	 * of one id in this process cannot both succeed; another process can still write the id in
-	 * between the check and the write.
+	 * Store a new entity; fails when a record with its id already exists. The check and the write
+	 * happen under the collection write lock, so two concurrent inserts of one id, in this or
+	 * another process, cannot both succeed.
 	 * @param <T> the entity type
 	 * @param entity the entity
 	 * @return the saved entity, as {@link #save(Object)}
@@ -105,8 +132,8 @@ public interface StorhOperations {
 	<T> Stream<T> findAll(Class<T> type);
 
 	/**
-	 * Every entity of a type, sorted in memory by property values (nulls last unless the order
-	 * says otherwise), then by ascending id.
+	 * Every entity of a type, sorted by property values in core's order (a missing or null
+	 * value after strings and numbers), then by ascending id.
 	 * @param <T> the entity type
 	 * @param sort the order; unsorted means id order
 	 * @param type the entity type
@@ -128,7 +155,8 @@ public interface StorhOperations {
 	<T> Page<T> findAll(Pageable pageable, Class<T> type);
 
 	/**
-	 * Entities matching a query, by scanning the collection.
+	 * Entities matching a query, run as a core {@code QueryBuilder} (indexes where the planner
+	 * can use them, spec/indexes-queries-schema.md §12).
 	 * @param <T> the entity type
 	 * @param query the query
 	 * @param type the entity type
@@ -167,9 +195,23 @@ public interface StorhOperations {
 	boolean exists(StorhQuery query, Class<?> type);
 
 	/**
-	 * Delete the record of an entity. An entity without id or without record is ignored.
+	 * How core would run a query on the type's collection: {@code index_scan} when indexes
+	 * answer every OR group, else {@code full_scan}. A one-property sort and the limit are part of
+	 * the plan, as {@link #find} runs them.
+	 * @param query the query
+	 * @param type the entity type
+	 * @return the plan
+	 */
+	QueryPlan explain(StorhQuery query, Class<?> type);
+
+	/**
+	 * Delete the record of an entity. An entity without id or without record is ignored. For a
+	 * {@code @Version}ed entity the stored version must equal the entity's (checked under the
+	 * collection write lock).
 	 * @param entity the entity
 	 * @return whether a record was deleted
+	 * @throws org.springframework.dao.OptimisticLockingFailureException when the stored version
+	 * differs; nothing is deleted
 	 */
 	boolean delete(Object entity);
 

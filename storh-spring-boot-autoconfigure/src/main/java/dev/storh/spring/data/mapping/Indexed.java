@@ -9,10 +9,13 @@ import java.lang.annotation.Target;
 /**
  * Declares a storh index on a property of a {@link Document} entity (spec/indexes-queries-schema.md).
  * <p>
- * The declaration is recorded by the mapping context
- * ({@link StorhPersistentProperty#isIndexed()}, {@link StorhPersistentProperty#isUniqueIndex()},
- * {@link StorhPersistentProperty#isRangeIndex()}); this version does not yet create the index
- * files, and derived queries scan the collection.
+ * The template declares every {@code @Indexed} property of an entity on its collection's
+ * {@code IndexManager} ({@code defineField(name, unique, range)} then {@code sync()}, which builds
+ * the index from the stored records when the set of definitions changed) the first time it uses
+ * the collection for that entity type, so derived queries on the property are answered from the
+ * index: equality and {@code In} from any index; {@code GreaterThan}, {@code LessThan},
+ * {@code Between}, {@code StartingWith} and {@code OrderBy} with a limit from a range index.
+ * The index is on the top-level JSON key named like the property.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -20,7 +23,9 @@ import java.lang.annotation.Target;
 public @interface Indexed {
 
 	/**
-	 * Whether no two records may hold the same value of this property.
+	 * Whether no two records may hold the same value of this property; a save that would break
+	 * it fails with {@code DuplicateKeyException} naming the field, value and holder, and writes
+	 * nothing.
 	 * @return {@code true} for a unique index
 	 */
 	boolean unique() default false;

@@ -1,8 +1,15 @@
 package dev.storh.spring.data.mapping;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.UUID;
+
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.data.annotation.Transient;
 import org.springframework.data.core.TypeInformation;
 import org.springframework.data.mapping.MappingException;
 import org.springframework.data.mapping.model.BasicPersistentEntity;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -11,7 +18,10 @@ import org.springframework.util.StringUtils;
  * The collection is {@link Document#collection()} or, when that is empty or the type is not
  * annotated, the simple class name with its first letter in lower case ({@code City} →
  * {@code city}). A type used as a document must have a {@code String} id property (see
- * {@link #getRequiredDocumentIdProperty()}); nested value types need no id.
+ * {@link #getRequiredDocumentIdProperty()}); nested value types need no id. An optional
+ * {@code @Version} property must be a {@code long} or {@code Long}
+ * ({@link #getDocumentVersionProperty()}). Properties annotated with Spring Data's
+ * {@link Transient @Transient} are not stored ({@link #getTransientPropertyNames()}).
  * Instances are thread-safe once created by {@link StorhMappingContext}.
  *
  * @param <T> the mapped type
@@ -19,6 +29,8 @@ import org.springframework.util.StringUtils;
 public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPersistentProperty> {
 
 	private final String collection;
+
+	private final Set<String> transientPropertyNames;
 
 	/**
 	 * Create the entity; called by {@link StorhMappingContext}.
@@ -31,6 +43,38 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 		String name = (document != null && StringUtils.hasText(document.collection())) ? document.collection()
 				: StringUtils.uncapitalize(information.getType().getSimpleName());
 		this.collection = checkCollectionName(name, information.getType());
+		Set<String> transientNames = new LinkedHashSet<>();
+		ReflectionUtils.doWithFields(information.getType(), (field) -> {
+			if (AnnotatedElementUtils.hasAnnotation(field, Transient.class)) {
+				transientNames.add(field.getName());
+			}
+		});
+		this.transientPropertyNames = Set.copyOf(transientNames);
+	}
+
+	/**
+	 * Names of the fields annotated with Spring Data's {@link Transient @Transient} (record
+	 * components included): their values are left out of the stored JSON object and read back
+	 * as Java defaults. Their JSON names must be their Java names.
+	 * @return unmodifiable set of field names, empty when none
+	 */
+	public Set<String> getTransientPropertyNames() {
+		return this.transientPropertyNames;
+	}
+
+	/**
+	 * The {@code @Version} property, checked to be a {@code long} or {@code Long}.
+	 * @return the version property, or {@code null} when the type has none
+	 * @throws MappingException naming the type and property when the version is not a
+	 * {@code long}/{@code Long}
+	 */
+	public StorhPersistentProperty getDocumentVersionProperty() {
+		StorhPersistentProperty version = getVersionProperty();
+		if (version != null && version.getType() != Long.class && version.getType() != long.class) {
+			throw new MappingException("@Version property '" + version.getName() + "' of " + getType().getName()
+					+ " is a " + version.getType().getName() + "; storh versions are long or Long (issue 7)");
+		}
+		return version;
 	}
 
 	/**
@@ -51,10 +95,11 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 
 	/**
 	 * The id property, checked for use as a stored document: it must exist and be a
-	 * {@code String} (a UUIDv7 text, spec/docstore.md §2).
+	 * {@code String} (a UUIDv7 text, spec/docstore.md §2) or a {@link UUID} (whose
+	 * {@link UUID#version()} must then be 7; checked on save).
 	 * @return the id property, never {@code null}
-	 * @throws MappingException naming the type when it has no id property or the id is not a
-	 * {@code String}
+	 * @throws MappingException naming the type when it has no id property or the id is neither a
+	 * {@code String} nor a {@code UUID}
 	 */
 	public StorhPersistentProperty getRequiredDocumentIdProperty() {
 		StorhPersistentProperty id = getIdProperty();
@@ -62,9 +107,9 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 			throw new MappingException("Entity " + getType().getName() + " has no id property: annotate a String "
 					+ "property with @org.springframework.data.annotation.Id or name it 'id'");
 		}
-		if (id.getType() != String.class) {
+		if (id.getType() != String.class && id.getType() != UUID.class) {
 			throw new MappingException("Id property '" + id.getName() + "' of " + getType().getName() + " is a "
-					+ id.getType().getName() + "; storh ids are UUIDv7 strings, declare it as java.lang.String");
+					+ id.getType().getName() + "; storh ids are UUIDv7s, declare it as java.lang.String or java.util.UUID");
 		}
 		return id;
 	}

@@ -10,12 +10,14 @@ import org.springframework.data.repository.NoRepositoryBean;
  * methods ({@code Page<City> findByCountry(String country, Pageable pageable)}); no code is
  * needed.
  * <p>
- * The id type must be {@code String}: ids are UUIDv7 texts, generated on save when {@code null}.
+ * The id type is {@code String} or {@code java.util.UUID}, matching the entity's id property: ids
+ * are UUIDv7s, generated on save when {@code null}; a non-UUIDv7 id is refused with an
+ * {@code InvalidDataAccessApiUsageException}.
  * {@code findAll()} and unsorted pages are in ascending id order; unsorted pages read only the
  * records of the page. Implementations are thread-safe.
  *
  * @param <T> the entity type
- * @param <ID> the id type, {@code String}
+ * @param <ID> the id type, {@code String} or {@code java.util.UUID}
  */
 @NoRepositoryBean
 public interface StorhRepository<T, ID> extends ListCrudRepository<T, ID>, ListPagingAndSortingRepository<T, ID> {

@@ -9,7 +9,6 @@ import java.util.stream.Stream;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
-import dev.storh.spring.data.core.query.Criterion;
 import dev.storh.spring.data.core.query.StorhCriteria;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.sample.cities.City;
@@ -71,7 +70,7 @@ class StorhTemplateTests {
 		City b = this.template.save(City.of("B", "DE", 20L, false));
 		City c = this.template.save(City.of("C", "FR", 30L, false));
 		City d = this.template.save(City.of("D", "FR", 40L, true));
-		StorhQuery french = StorhQuery.where(StorhCriteria.where(Criterion.is("country", "FR")));
+		StorhQuery french = StorhQuery.where(StorhCriteria.where("country").is("FR"));
 
 		assertThat(this.template.find(french, City.class)).containsExactly(a, c, d);
 		assertThat(this.template.find(french.withSort(Sort.by("population").descending()).withOffset(1).withLimit(1),
@@ -83,7 +82,7 @@ class StorhTemplateTests {
 		assertThat(this.template.count(french, City.class)).isEqualTo(3);
 		assertThat(this.template.count(StorhQuery.all(), City.class)).isEqualTo(4);
 		assertThat(this.template.exists(french, City.class)).isTrue();
-		assertThat(this.template.exists(StorhQuery.where(StorhCriteria.where(Criterion.is("country", "ES"))),
+		assertThat(this.template.exists(StorhQuery.where(StorhCriteria.where("country").is("ES")),
 				City.class))
 			.isFalse();
 

@@ -8,6 +8,8 @@ import java.util.stream.Stream;
 import dev.storh.spring.data.repository.StorhRepository;
 
 import org.springframework.data.domain.Limit;
+import org.springframework.data.domain.ScrollPosition;
+import org.springframework.data.domain.Window;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Slice;
@@ -45,9 +47,17 @@ public interface CityRepository extends StorhRepository<City, String> {
 
 	List<City> findByNameStartingWith(String prefix);
 
-	List<City> findByNameStartingWithIgnoreCase(String prefix);
+	Window<City> findByCountry(String country, ScrollPosition position, Limit limit);
 
-	List<City> findByCountryIgnoreCase(String country);
+	Window<City> findFirst2ByCoastalTrue(ScrollPosition position);
+
+	List<City> findByPopulationAfter(long population);
+
+	List<City> findByPopulationBefore(long population);
+
+	List<City> findByCountryIs(String country);
+
+	List<City> findByCountryEquals(String country);
 
 	List<City> findByCountryIsNull();
 

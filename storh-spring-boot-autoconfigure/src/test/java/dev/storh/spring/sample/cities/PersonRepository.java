@@ -10,4 +10,8 @@ public interface PersonRepository extends StorhRepository<Person, String> {
 
 	List<Person> findByAgeGreaterThanEqual(int age);
 
+	List<Person> findByAge(int age);
+
+	List<Person> findByAge(double age);
+
 }

@@ -5,19 +5,25 @@ import org.springframework.data.domain.Sort;
 import org.springframework.util.Assert;
 
 /**
- * What to read from one collection: optional {@link StorhCriteria}, a {@link Sort}, an offset and
- * a maximum number of results.
+ * What to read from one collection: {@link StorhCriteria}, a {@link Sort}, an id cursor, an
+ * offset and a maximum number of results. The template runs it as a core {@code QueryBuilder}, so
+ * indexes answer it where the planner can (spec/indexes-queries-schema.md §12).
  * <p>
- * Without a sort, results come in ascending id order (the order of
- * {@code DocStore.stream()}); with a sort, in sort order and then ascending id
- * ({@link StorhDocument#comparator(Sort)}). The offset and the limit apply after sorting.
- * Instances are immutable; the {@code with…} methods return new instances.
+ * Without a sort, results come in ascending id order (the order of {@code DocStore.stream()});
+ * with a sort, in the order of core's {@code Values.compare} on each sort property (a missing
+ * key sorts as JSON null) and then ascending id. A one-property sort is core's
+ * {@code orderBy}, read in index order when the planner can; a longer sort is applied in memory
+ * to the matches. The cursor keeps only ids strictly after it (keyset scrolling); the offset and
+ * the limit apply after sorting. Instances are immutable; the {@code with…} methods return new
+ * instances.
  */
 public final class StorhQuery {
 
-	private static final StorhQuery ALL = new StorhQuery(null, Sort.unsorted(), 0, -1);
+	private static final StorhQuery ALL = new StorhQuery(StorhCriteria.all(), Sort.unsorted(), 0, -1, null);
 
 	private final StorhCriteria criteria;
+
+	private final String cursor;
 
 	private final Sort sort;
 
@@ -25,8 +31,9 @@ public final class StorhQuery {
 
 	private final int limit;
 
-	private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit) {
+	private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor) {
 		this.criteria = criteria;
+		this.cursor = cursor;
 		this.sort = sort;
 		this.offset = offset;
 		this.limit = limit;
@@ -45,7 +52,7 @@ public final class StorhQuery {
 	 */
 	public static StorhQuery where(StorhCriteria criteria) {
 		Assert.notNull(criteria, "'criteria' must not be null");
-		return new StorhQuery(criteria, Sort.unsorted(), 0, -1);
+		return new StorhQuery(criteria, Sort.unsorted(), 0, -1, null);
 	}
 
 	/**
@@ -54,7 +61,7 @@ public final class StorhQuery {
 	 */
 	public StorhQuery withSort(Sort sort) {
 		Assert.notNull(sort, "'sort' must not be null");
-		return new StorhQuery(this.criteria, sort, this.offset, this.limit);
+		return new StorhQuery(this.criteria, sort, this.offset, this.limit, this.cursor);
 	}
 
 	/**
@@ -64,7 +71,7 @@ public final class StorhQuery {
 	 */
 	public StorhQuery withOffset(long offset) {
 		Assert.isTrue(offset >= 0, () -> "'offset' must not be negative, got " + offset);
-		return new StorhQuery(this.criteria, this.sort, offset, this.limit);
+		return new StorhQuery(this.criteria, this.sort, offset, this.limit, this.cursor);
 	}
 
 	/**
@@ -74,7 +81,16 @@ public final class StorhQuery {
 	 */
 	public StorhQuery withLimit(int limit) {
 		Assert.isTrue(limit >= 0, () -> "'limit' must not be negative, got " + limit);
-		return new StorhQuery(this.criteria, this.sort, this.offset, limit);
+		return new StorhQuery(this.criteria, this.sort, this.offset, limit, this.cursor);
+	}
+
+	/**
+	 * @param afterId a record id (UUIDv7 text); only records with greater ids match;
+	 * {@code null} removes the cursor
+	 * @return a new query
+	 */
+	public StorhQuery withCursor(String afterId) {
+		return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, afterId);
 	}
 
 	/**
@@ -93,7 +109,15 @@ public final class StorhQuery {
 	}
 
 	/**
-	 * @return the condition, or {@code null} when every record matches
+	 * @return the id cursor, or {@code null}
+	 */
+	public String getCursor() {
+		return this.cursor;
+	}
+
+	/**
+	 * @return the condition, never {@code null}; {@link StorhCriteria#all()} when every record
+	 * matches
 	 */
 	public StorhCriteria getCriteria() {
 		return this.criteria;
@@ -127,17 +151,9 @@ public final class StorhQuery {
 		return this.limit >= 0;
 	}
 
-	/**
-	 * @param document a stored record
-	 * @return whether the record satisfies the criteria (always {@code true} without criteria)
-	 */
-	public boolean matches(StorhDocument document) {
-		return this.criteria == null || this.criteria.matches(document);
-	}
-
 	@Override
 	public String toString() {
-		return "StorhQuery[criteria=" + ((this.criteria != null) ? this.criteria : "all") + ", sort=" + this.sort
+		return "StorhQuery[criteria=" + this.criteria + ", cursor=" + this.cursor + ", sort=" + this.sort
 				+ ", offset=" + this.offset + ", limit=" + ((this.limit >= 0) ? this.limit : "none") + "]";
 	}
 

@@ -3,15 +3,23 @@ package dev.storh.spring.data.repository.query;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.query.StorhQuery;
 
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.domain.KeysetScrollPosition;
 import org.springframework.data.domain.Limit;
+import org.springframework.data.domain.OffsetScrollPosition;
 import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.ScrollPosition;
 import org.springframework.data.domain.SliceImpl;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.domain.Window;
 import org.springframework.data.repository.query.ParametersParameterAccessor;
 import org.springframework.data.repository.query.QueryCreationException;
 import org.springframework.data.repository.query.QueryMethod;
@@ -24,21 +32,26 @@ import org.springframework.util.ClassUtils;
 
 /**
  * A repository query derived from its method name, such as
- * {@code Page<City> findByCountry(String country, Pageable pageable)}, evaluated by scanning the
- * entity's collection ({@link StorhOperations#find(StorhQuery, Class)}).
+ * {@code Page<City> findByCountry(String country, Pageable pageable)}, run as a core
+ * {@code QueryBuilder} so indexes answer it where the planner can
+ * ({@link StorhOperations#find(StorhQuery, Class)}, {@link #explain(Object[])}).
  * <p>
  * The method name is parsed and checked in the constructor, so a bad method fails when the
  * repository is created, at application startup, with a {@link QueryCreationException} naming the
- * repository, the method and the reason: an unknown property, a keyword outside
- * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} on a non-string property, an
- * argument count that does not match the name, or an unsupported return type.
+ * repository, the method and the reason (issue 7): an unknown property, a keyword outside
+ * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} (core compares strings bytewise),
+ * a nested property path (core queries top-level keys), a non-id property named {@code id}
+ * (core's {@code id} is the record id), an argument count that does not match the name, a
+ * {@code Window} ordered by anything but the id, or an unsupported return type.
  * <p>
  * Results: {@code countBy} → {@code long}; {@code existsBy} → {@code boolean}; {@code deleteBy}
  * / {@code removeBy} → the deleted entities as a {@code List}, their number, or nothing
  * ({@code void}); finders → {@code List}, {@code Page} (with the total), {@code Slice},
- * {@code Stream} (close it), {@code Optional} or the entity ({@code null} when none matches; more
- * than one match gives an {@link IncorrectResultSizeDataAccessException}). {@code Top}/{@code First}
- * and a {@code Limit} argument cap the results before a {@code Pageable} splits them into pages.
+ * {@code Stream} (close it), {@code Window} (a {@code ScrollPosition} argument: keyset scrolling on
+ * the id cursor, key {@code <id property>}, forward only; or offset scrolling), {@code Optional}
+ * or the entity ({@code null} when none matches; more than one match gives an
+ * {@link IncorrectResultSizeDataAccessException}). {@code Top}/{@code First} and a {@code Limit}
+ * argument cap the results before a {@code Pageable} splits them into pages, and size a window.
  * Thread-safe.
  */
 public class StorhPartTreeQuery implements RepositoryQuery {
@@ -52,6 +65,8 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	private final PartTree tree;
 
 	private final Class<?> domainType;
+
+	private final String idProperty;
 
 	/**
 	 * Parse and check the method.
@@ -68,6 +83,10 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		this.queryMethod = queryMethod;
 		this.operations = operations;
 		this.domainType = queryMethod.getEntityInformation().getJavaType();
+		this.idProperty = operations.getConverter()
+			.getRequiredEntity(this.domainType)
+			.getRequiredDocumentIdProperty()
+			.getName();
 		try {
 			this.tree = new PartTree(method.getName(), this.domainType);
 		}
@@ -82,11 +101,39 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		return this.queryMethod;
 	}
 
+	/**
+	 * The query a call with these arguments runs, before paging and limits.
+	 * @param parameters the call's arguments, as the method declares them
+	 * @return the query
+	 */
+	public StorhQuery createQuery(Object[] parameters) {
+		ParametersParameterAccessor accessor = new ParametersParameterAccessor(this.queryMethod.getParameters(),
+				parameters);
+		return new StorhQueryCreator(this.tree, accessor, this.operations.getConverter(), this.idProperty)
+			.createQuery();
+	}
+
+	/**
+	 * How core would run a call with these arguments (issue 7: proof that a derived query is
+	 * served from indexes): {@code index_scan} when indexes answer every OR group. The plan
+	 * includes the method's {@code Top}/{@code First} limit and a one-property sort.
+	 * @param parameters the call's arguments, as the method declares them
+	 * @return the plan
+	 */
+	public QueryPlan explain(Object[] parameters) {
+		StorhQuery query = createQuery(parameters);
+		if (this.tree.isLimiting()) {
+			query = query.withLimit(this.tree.getMaxResults());
+		}
+		return this.operations.explain(query, this.domainType);
+	}
+
 	@Override
 	public Object execute(Object[] parameters) {
 		ParametersParameterAccessor accessor = new ParametersParameterAccessor(this.queryMethod.getParameters(),
 				parameters);
-		StorhQuery query = new StorhQueryCreator(this.tree, accessor, this.operations.getConverter()).createQuery();
+		StorhQuery query = new StorhQueryCreator(this.tree, accessor, this.operations.getConverter(), this.idProperty)
+			.createQuery();
 		// getLimit() also reports a Pageable's size; only a Limit argument caps the results
 		int maxResults = maxResults(this.queryMethod.getParameters().hasLimitParameter() ? accessor.getLimit()
 				: Limit.unlimited());
@@ -100,11 +147,14 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 			return deleteResult(this.operations.delete(window(query, accessor.getPageable(), maxResults),
 					this.domainType));
 		}
-		Object result = find(query, accessor.getPageable(), maxResults);
+		Object result = find(query, accessor.getPageable(), maxResults, accessor.getScrollPosition());
 		return this.queryMethod.getResultProcessor().withDynamicProjection(accessor).processResult(result);
 	}
 
-	private Object find(StorhQuery query, Pageable pageable, int maxResults) {
+	private Object find(StorhQuery query, Pageable pageable, int maxResults, ScrollPosition position) {
+		if (this.queryMethod.isScrollQuery()) {
+			return scroll(query, position, maxResults);
+		}
 		if (this.queryMethod.isPageQuery()) {
 			List<?> content = this.operations.find(window(query, pageable, maxResults), this.domainType);
 			return PageableExecutionUtils.getPage(content, pageable, () -> {
@@ -140,6 +190,53 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 					+ " expects at most one result but more than one record matched", 1, results.size());
 		}
 		return results.isEmpty() ? null : results.get(0);
+	}
+
+	/**
+	 * One window: keyset positions continue after the last id (core's cursor, in id order);
+	 * offset positions skip. One extra record is read to learn whether more follow.
+	 */
+	private Window<?> scroll(StorhQuery query, ScrollPosition position, int maxResults) {
+		if (position instanceof OffsetScrollPosition offset) {
+			long start = offset.isInitial() ? 0 : offset.getOffset() + 1;
+			StorhQuery window = query.withOffset(start);
+			List<?> content = this.operations.find((maxResults >= 0) ? window.withLimit(maxResults + 1) : window,
+					this.domainType);
+			boolean hasNext = maxResults >= 0 && content.size() > maxResults;
+			List<?> items = hasNext ? content.subList(0, maxResults) : content;
+			return Window.from(items, OffsetScrollPosition.positionFunction(start), hasNext);
+		}
+		KeysetScrollPosition keyset = (position instanceof KeysetScrollPosition k) ? k : ScrollPosition.keyset();
+		if (keyset.scrollsBackward()) {
+			throw new InvalidDataAccessApiUsageException("Query method " + describe()
+					+ ": storh scrolls forward only (keyset on the id cursor); got " + keyset);
+		}
+		checkIdOrder(query.getSort());
+		String after = null;
+		if (!keyset.isInitial()) {
+			Object key = keyset.getKeys().getOrDefault(this.idProperty, keyset.getKeys().get("id"));
+			if (key == null) {
+				throw new InvalidDataAccessApiUsageException("Query method " + describe() + ": the keyset position "
+						+ keyset.getKeys() + " has no '" + this.idProperty + "' key");
+			}
+			after = key.toString();
+		}
+		StorhQuery window = query.withSort(Sort.unsorted()).withCursor(after);
+		List<?> content = this.operations.find((maxResults >= 0) ? window.withLimit(maxResults + 1) : window,
+				this.domainType);
+		boolean hasNext = maxResults >= 0 && content.size() > maxResults;
+		List<?> items = hasNext ? content.subList(0, maxResults) : content;
+		return Window.from(items, (i) -> ScrollPosition
+			.forward(Map.of(this.idProperty, this.operations.getConverter().getId(items.get(i)))), hasNext);
+	}
+
+	private void checkIdOrder(Sort sort) {
+		for (Sort.Order order : sort) {
+			if (!order.getProperty().equals(this.idProperty) || order.isDescending()) {
+				throw new InvalidDataAccessApiUsageException("Query method " + describe()
+						+ ": keyset scrolling follows ascending id order; cannot also sort by " + order);
+			}
+		}
 	}
 
 	/**
@@ -193,10 +290,17 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 				throw fail("keyword " + part.getType() + " on property '"
 						+ property + "' is not supported by storh; supported keywords: " + supportedKeywords());
 			}
-			if (part.shouldIgnoreCase() == Part.IgnoreCaseType.ALWAYS && !StorhQueryCreator.ignoresCase(part)) {
-				throw fail("IgnoreCase on property '" + property + "' (" + part.getType()
-						+ ") is not supported: storh ignores case only on String properties with "
-						+ StorhQueryCreator.IGNORE_CASE_TYPES);
+			if (part.shouldIgnoreCase() != Part.IgnoreCaseType.NEVER) {
+				throw fail("IgnoreCase on property '" + property + "' is not supported by storh: core compares "
+						+ "strings exactly (UTF-8 bytes)");
+			}
+			if (part.getProperty().hasNext()) {
+				throw fail("nested property '" + property + "' is not supported by storh: core queries top-level "
+						+ "keys only");
+			}
+			if (part.getProperty().getSegment().equals("id") && !this.idProperty.equals("id")) {
+				throw fail("property 'id' is not the id property ('" + this.idProperty + "'); core's 'id' is the "
+						+ "record id, so this property cannot be queried");
 			}
 			required += part.getNumberOfArguments();
 		}
@@ -205,12 +309,26 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 			throw fail("the method name needs " + required + " argument(s) but the method declares " + declared
 					+ " (not counting Pageable, Sort and Limit)");
 		}
-		if (this.queryMethod.isScrollQuery() || this.queryMethod.isSearchQuery()) {
-			throw fail("Window and search results are not supported by storh; return a List, Page, Slice, Stream, "
+		for (Sort.Order order : this.tree.getSort()) {
+			if (order.getProperty().contains(".") || order.isIgnoreCase()) {
+				throw fail("OrderBy " + order + " is not supported by storh: sort by a top-level property, without "
+						+ "IgnoreCase");
+			}
+		}
+		if (this.queryMethod.isSearchQuery()) {
+			throw fail("search results are not supported by storh; return a List, Page, Slice, Stream, Window, "
 					+ "Optional or the entity");
 		}
+		if (this.queryMethod.isScrollQuery()) {
+			for (Sort.Order order : this.tree.getSort()) {
+				if (!order.getProperty().equals(this.idProperty) || order.isDescending()) {
+					throw fail("a Window scrolls in ascending id order (keyset on the id cursor); remove OrderBy "
+							+ order.getProperty());
+				}
+			}
+		}
 		if (this.tree.isDelete() && (this.queryMethod.isPageQuery() || this.queryMethod.isSliceQuery()
-				|| this.queryMethod.isStreamQuery())) {
+				|| this.queryMethod.isStreamQuery() || this.queryMethod.isScrollQuery())) {
 			throw fail("a delete query returns void, a number or the deleted entities as a List, not "
 					+ this.method.getReturnType().getSimpleName());
 		}

@@ -1,5 +1,7 @@
 package dev.storh.spring.data.repository.query;
 
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Iterator;
@@ -7,31 +9,49 @@ import java.util.List;
 import java.util.Set;
 
 import dev.storh.spring.data.core.StorhEntityConverter;
-import dev.storh.spring.data.core.query.Criterion;
 import dev.storh.spring.data.core.query.StorhCriteria;
 import dev.storh.spring.data.core.query.StorhQuery;
 
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.repository.query.ParameterAccessor;
 import org.springframework.data.repository.query.parser.AbstractQueryCreator;
 import org.springframework.data.repository.query.parser.Part;
 import org.springframework.data.repository.query.parser.PartTree;
 import org.springframework.util.Assert;
+import org.springframework.util.ObjectUtils;
 
 /**
  * Turns a parsed method name ({@link PartTree}) and the call's arguments into a
- * {@link StorhQuery}: each {@code Or} branch becomes a group of {@link Criterion criteria} joined by
- * {@code And}; the sort is the method name's {@code OrderBy} followed by a {@code Sort} or
- * {@code Pageable} argument.
+ * {@link StorhQuery} over core conditions: each {@code Or} branch becomes one group of
+ * {@link StorhCriteria} joined by {@code And}; the sort is the method name's {@code OrderBy}
+ * followed by a {@code Sort} or {@code Pageable} argument.
  * <p>
- * Supported keywords ({@link #SUPPORTED_TYPES}): {@code Is}/{@code Equals} (or none),
- * {@code Not}, {@code IsNull}, {@code IsNotNull}/{@code NotNull}, {@code True}, {@code False},
- * {@code In}, {@code NotIn}, {@code GreaterThan}, {@code GreaterThanEqual}, {@code LessThan},
- * {@code LessThanEqual}, {@code After}, {@code Before}, {@code Between} (inclusive),
- * {@code StartingWith}; {@code IgnoreCase} on string properties with {@code Is}, {@code Not},
- * {@code In}, {@code NotIn} and {@code StartingWith}. Arguments are converted to the JSON model
- * with {@link StorhEntityConverter#toJsonValue(Object)}, so enums match their stored names and
- * dates their ISO text. One instance serves one call; not thread-safe.
+ * Keywords ({@link #SUPPORTED_TYPES}) and the core operator each maps to (issue 7):
+ * <ul>
+ * <li>{@code Is}/{@code Equals} (or none) → {@code eq}; a {@code null} argument → {@code IsNull};</li>
+ * <li>{@code Not} → {@code neq} (also matches a missing key); {@code null} → {@code IsNotNull};</li>
+ * <li>{@code In} → {@code in}; {@code NotIn} → {@code not_in} (also matches a missing key);</li>
+ * <li>{@code GreaterThan}, {@code GreaterThanEqual}, {@code LessThan}, {@code LessThanEqual},
+ * {@code After}, {@code Before} → {@code gt}, {@code gte}, {@code lt}, {@code lte};
+ * {@code Between} → {@code between}, both bounds inclusive;</li>
+ * <li>{@code StartingWith} → {@code prefix} (case-sensitive, bytewise);</li>
+ * <li>{@code True}/{@code False} → {@code eq true}/{@code eq false};</li>
+ * <li>{@code IsNull} → {@code missing} or {@code eq null}; {@code IsNotNull} → {@code exists} and
+ * {@code neq null}.</li>
+ * </ul>
+ * Semantics are core's (spec/indexes-queries-schema.md §10.2, §11): equality is strict and
+ * type-sensitive, and ranges use core's total order. One deliberate difference: core orders
+ * JSON {@code null} after numbers and strings, so {@code GreaterThan}, {@code GreaterThanEqual}
+ * and {@code After} also get {@code neq null}, and a stored {@code null} never matches them, as
+ * in other Spring Data modules ({@code LessThan} and {@code Between} with non-null bounds never
+ * match null in core's order anyway). The extra condition is re-checked on the index candidates,
+ * so the range index still serves the query; only a {@code countBy} with such a keyword reads the
+ * candidate records instead of counting index entries. Arguments are converted to the JSON model
+ * by {@link StorhEntityConverter#toJsonValue(Object)} the way entities are written, so an
+ * {@code int} compares with a stored {@code long}, an enum with its stored name. The id
+ * property is queried as core's {@code id} (the record id). One instance serves one call; not
+ * thread-safe.
  */
 public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCriteria> {
 
@@ -42,32 +62,32 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 			Part.Type.GREATER_THAN_EQUAL, Part.Type.LESS_THAN, Part.Type.LESS_THAN_EQUAL, Part.Type.AFTER,
 			Part.Type.BEFORE, Part.Type.BETWEEN, Part.Type.STARTING_WITH));
 
-	/** The {@link Part.Type}s that honour {@code IgnoreCase}. */
-	public static final Set<Part.Type> IGNORE_CASE_TYPES = Collections.unmodifiableSet(EnumSet.of(
-			Part.Type.SIMPLE_PROPERTY, Part.Type.NEGATING_SIMPLE_PROPERTY, Part.Type.IN, Part.Type.NOT_IN,
-			Part.Type.STARTING_WITH));
-
 	private final StorhEntityConverter converter;
+
+	private final String idProperty;
 
 	/**
 	 * @param tree the parsed method name, checked by {@link StorhPartTreeQuery}
 	 * @param parameters the call's arguments
 	 * @param converter converts arguments to the JSON model
+	 * @param idProperty the name of the entity's id property, queried as core's {@code id}
 	 */
-	public StorhQueryCreator(PartTree tree, ParameterAccessor parameters, StorhEntityConverter converter) {
+	public StorhQueryCreator(PartTree tree, ParameterAccessor parameters, StorhEntityConverter converter,
+			String idProperty) {
 		super(tree, parameters);
 		Assert.notNull(converter, "'converter' must not be null");
 		this.converter = converter;
+		this.idProperty = idProperty;
 	}
 
 	@Override
 	protected StorhCriteria create(Part part, Iterator<Object> iterator) {
-		return StorhCriteria.where(criterion(part, iterator));
+		return criteria(StorhCriteria.all(), part, iterator);
 	}
 
 	@Override
 	protected StorhCriteria and(Part part, StorhCriteria base, Iterator<Object> iterator) {
-		return base.and(criterion(part, iterator));
+		return criteria(base, part, iterator);
 	}
 
 	@Override
@@ -82,39 +102,50 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 	}
 
 	/**
-	 * Whether a part compares strings case-insensitively: {@code IgnoreCase} (or
-	 * {@code AllIgnoreCase}) on a {@code String} property with a keyword of
-	 * {@link #IGNORE_CASE_TYPES}.
-	 * @param part the part
-	 * @return whether to fold case
+	 * @param part a part of the method name
+	 * @param idProperty the entity's id property name
+	 * @return the core field the part queries: {@code id} for the id property, else the property
+	 * name
 	 */
-	static boolean ignoresCase(Part part) {
-		return part.shouldIgnoreCase() != Part.IgnoreCaseType.NEVER
-				&& part.getProperty().getLeafProperty().getType() == String.class
-				&& IGNORE_CASE_TYPES.contains(part.getType());
+	static String field(Part part, String idProperty) {
+		String name = part.getProperty().getSegment();
+		return name.equals(idProperty) ? "id" : name;
 	}
 
-	private Criterion criterion(Part part, Iterator<Object> arguments) {
-		String path = part.getProperty().toDotPath();
-		Criterion criterion = switch (part.getType()) {
-			case SIMPLE_PROPERTY -> Criterion.is(path, next(arguments));
-			case NEGATING_SIMPLE_PROPERTY -> Criterion.isNot(path, next(arguments));
-			case IS_NULL -> Criterion.isNull(path);
-			case IS_NOT_NULL -> Criterion.isNotNull(path);
-			case TRUE -> Criterion.is(path, Boolean.TRUE);
-			case FALSE -> Criterion.is(path, Boolean.FALSE);
-			case IN -> Criterion.in(path, candidates(part, arguments));
-			case NOT_IN -> Criterion.notIn(path, candidates(part, arguments));
-			case GREATER_THAN, AFTER -> Criterion.greaterThan(path, next(arguments));
-			case GREATER_THAN_EQUAL -> Criterion.greaterThanOrEqual(path, next(arguments));
-			case LESS_THAN, BEFORE -> Criterion.lessThan(path, next(arguments));
-			case LESS_THAN_EQUAL -> Criterion.lessThanOrEqual(path, next(arguments));
-			case BETWEEN -> Criterion.between(path, next(arguments), next(arguments));
-			case STARTING_WITH -> Criterion.startsWith(path, prefix(part, arguments));
-			default -> throw new IllegalArgumentException("Keyword " + part.getType() + " on property '" + path
-					+ "' is not supported by storh; supported: " + SUPPORTED_TYPES);
+	private StorhCriteria criteria(StorhCriteria base, Part part, Iterator<Object> arguments) {
+		StorhCriteria.Field where = base.and(field(part, this.idProperty));
+		return switch (part.getType()) {
+			case SIMPLE_PROPERTY -> {
+				Object value = next(arguments);
+				yield (value != null) ? where.is(value) : where.isNull();
+			}
+			case NEGATING_SIMPLE_PROPERTY -> {
+				Object value = next(arguments);
+				yield (value != null) ? where.isNot(value) : where.isNotNull();
+			}
+			case IS_NULL -> where.isNull();
+			case IS_NOT_NULL -> where.isNotNull();
+			case TRUE -> where.is(Boolean.TRUE);
+			case FALSE -> where.is(Boolean.FALSE);
+			case IN -> where.in(candidates(part, arguments));
+			case NOT_IN -> where.notIn(candidates(part, arguments));
+			case GREATER_THAN, AFTER -> notNull(where.greaterThan(next(arguments)), part);
+			case GREATER_THAN_EQUAL -> notNull(where.greaterThanOrEqual(next(arguments)), part);
+			case LESS_THAN, BEFORE -> where.lessThan(next(arguments));
+			case LESS_THAN_EQUAL -> where.lessThanOrEqual(next(arguments));
+			case BETWEEN -> where.between(next(arguments), next(arguments));
+			case STARTING_WITH -> where.startsWith(prefix(part, arguments));
+			default -> throw new InvalidDataAccessApiUsageException("Keyword " + part.getType() + " on property '"
+					+ part.getProperty().toDotPath() + "' is not supported by storh; supported: " + SUPPORTED_TYPES);
 		};
-		return ignoresCase(part) ? criterion.ignoringCase() : criterion;
+	}
+
+	/**
+	 * Core orders JSON null after numbers and strings; a derived {@code GreaterThan} must not
+	 * match a stored null, as in other Spring Data modules.
+	 */
+	private StorhCriteria notNull(StorhCriteria criteria, Part part) {
+		return criteria.and(field(part, this.idProperty)).isNot(null);
 	}
 
 	private Object next(Iterator<Object> arguments) {
@@ -123,20 +154,27 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 
 	private List<?> candidates(Part part, Iterator<Object> arguments) {
 		Object argument = arguments.next();
-		Object value = this.converter.toJsonValue(argument);
-		if (!(value instanceof List<?> list)) {
-			throw new IllegalArgumentException("Keyword " + part.getType() + " on property '"
+		Collection<?> collection;
+		if (argument instanceof Collection<?> c) {
+			collection = c;
+		}
+		else if (argument != null && argument.getClass().isArray()) {
+			collection = Arrays.asList(ObjectUtils.toObjectArray(argument));
+		}
+		else {
+			throw new InvalidDataAccessApiUsageException("Keyword " + part.getType() + " on property '"
 					+ part.getProperty().toDotPath() + "' needs a collection or array argument, got "
 					+ ((argument != null) ? argument.getClass().getName() : "null"));
 		}
-		return list;
+		return collection.stream().map(this.converter::toJsonValue).toList();
 	}
 
 	private String prefix(Part part, Iterator<Object> arguments) {
 		Object value = next(arguments);
 		if (!(value instanceof String text)) {
-			throw new IllegalArgumentException("Keyword StartingWith on property '" + part.getProperty().toDotPath()
-					+ "' needs a non-null string argument, got " + ((value != null) ? value.getClass().getName() : "null"));
+			throw new InvalidDataAccessApiUsageException("Keyword StartingWith on property '"
+					+ part.getProperty().toDotPath() + "' needs a non-null string argument, got "
+					+ ((value != null) ? value.getClass().getName() : "null"));
 		}
 		return text;
 	}

@@ -19,7 +19,7 @@ import org.springframework.util.Assert;
  * {@link StorhOperations}. Thread-safe.
  *
  * @param <T> the entity type
- * @param <ID> the id type, {@code String}
+ * @param <ID> the id type, {@code String} or {@code java.util.UUID}
  */
 public class SimpleStorhRepository<T, ID> implements StorhRepository<T, ID> {
 
@@ -143,10 +143,13 @@ public class SimpleStorhRepository<T, ID> implements StorhRepository<T, ID> {
 
 	private static String id(Object id) {
 		Assert.notNull(id, "The given id must not be null");
-		if (!(id instanceof String text)) {
-			throw new IllegalArgumentException("Storh ids are UUIDv7 strings, got " + id.getClass().getName());
+		if (id instanceof String text) {
+			return text;
 		}
-		return text;
+		if (id instanceof java.util.UUID uuid) {
+			return uuid.toString();
+		}
+		throw new IllegalArgumentException("Storh ids are UUIDv7 strings or UUIDs, got " + id.getClass().getName());
 	}
 
 }

@@ -1,7 +1,10 @@
 package dev.storh.spring.data.repository.support;
 
+import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Optional;
 
+import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
 import dev.storh.spring.data.repository.query.StorhPartTreeQuery;
@@ -10,12 +13,14 @@ import org.springframework.data.repository.core.EntityInformation;
 import org.springframework.data.repository.core.RepositoryCreationException;
 import org.springframework.data.repository.core.RepositoryInformation;
 import org.springframework.data.repository.core.RepositoryMetadata;
+import org.springframework.data.repository.core.support.AbstractRepositoryMetadata;
 import org.springframework.data.repository.core.support.PersistentEntityInformation;
 import org.springframework.data.repository.core.support.RepositoryFactorySupport;
 import org.springframework.data.repository.query.DefaultParameters;
 import org.springframework.data.repository.query.QueryLookupStrategy;
 import org.springframework.data.repository.query.QueryLookupStrategy.Key;
 import org.springframework.data.repository.query.QueryMethod;
+import org.springframework.data.projection.SpelAwareProxyProjectionFactory;
 import org.springframework.data.repository.query.ValueExpressionDelegate;
 import org.springframework.util.Assert;
 
@@ -24,8 +29,8 @@ import org.springframework.util.Assert;
  * {@link StorhPartTreeQuery} per derived query method, parsed and checked when the repository is
  * created (application startup).
  * <p>
- * Repositories must declare a {@code String} id type and an entity with a {@code String} id
- * property; otherwise creation fails with a {@link RepositoryCreationException} or
+ * Repositories must declare the id type of the entity's id property, {@code String} or
+ * {@code java.util.UUID}; otherwise creation fails with a {@link RepositoryCreationException} or
  * {@link org.springframework.data.mapping.MappingException} naming the type. storh has no
  * declared (string) queries, so {@link Key#USE_DECLARED_QUERY} fails for every query method.
  */
@@ -71,13 +76,42 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 
 	@Override
 	protected void validate(RepositoryMetadata metadata) {
-		if (metadata.getIdType() != String.class) {
+		Class<?> idType = this.operations.getConverter()
+			.getRequiredEntity(metadata.getDomainType())
+			.getRequiredDocumentIdProperty()
+			.getType();
+		if (metadata.getIdType() != idType) {
 			throw new RepositoryCreationException("Repository " + metadata.getRepositoryInterface().getName()
-					+ " declares id type " + metadata.getIdType().getName()
-					+ "; storh ids are UUIDv7 strings, declare StorhRepository<"
-					+ metadata.getDomainType().getSimpleName() + ", String>", metadata.getRepositoryInterface());
+					+ " declares id type " + metadata.getIdType().getName() + " but the id property of "
+					+ metadata.getDomainType().getName() + " is a " + idType.getName() + "; declare StorhRepository<"
+					+ metadata.getDomainType().getSimpleName() + ", " + idType.getSimpleName() + ">",
+					metadata.getRepositoryInterface());
 		}
-		entityInformation(metadata.getDomainType());
+	}
+
+	/**
+	 * Derive a repository query method as the repository would and explain how core runs it for
+	 * the given arguments (issue 7: tests prove that derived queries are served from indexes).
+	 * @param repositoryInterface the repository interface
+	 * @param methodName the query method's name; when overloaded, the one taking as many
+	 * parameters as {@code arguments}
+	 * @param arguments the call's arguments, including any {@code Pageable}, {@code Sort} or
+	 * {@code Limit}
+	 * @return the plan, {@code index_scan} when indexes answer every OR group
+	 * @throws IllegalArgumentException when no such method exists
+	 * @throws org.springframework.data.repository.query.QueryCreationException when the method
+	 * cannot be derived
+	 */
+	public QueryPlan explain(Class<?> repositoryInterface, String methodName, Object... arguments) {
+		Method method = Arrays.stream(repositoryInterface.getMethods())
+			.filter((m) -> m.getName().equals(methodName) && m.getParameterCount() == arguments.length)
+			.findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("No method " + methodName + " with " + arguments.length
+					+ " parameter(s) in " + repositoryInterface.getName()));
+		RepositoryMetadata metadata = AbstractRepositoryMetadata.getMetadata(repositoryInterface);
+		QueryMethod queryMethod = new QueryMethod(method, metadata, new SpelAwareProxyProjectionFactory(),
+				DefaultParameters::new);
+		return new StorhPartTreeQuery(method, queryMethod, this.operations).explain(arguments);
 	}
 
 	@Override
