@@ -6,7 +6,9 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
+import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
+import dev.storh.query.ScanQueryExecutor;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.channels.FileChannel;
@@ -418,6 +420,32 @@ public final class SegmentedLog implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /**
+     * An empty query over the log ({@code spec/indexes-queries-schema.md} §10.4, "other stores"): the
+     * same builder and semantics as {@code DocStore.query()}, answered by streaming the live records
+     * in id order (a log has no secondary indexes, so {@code explain()} reports {@code full_scan}).
+     *
+     * @return the query builder
+     */
+    public QueryBuilder query() {
+        return QueryBuilder.on(new ScanQueryExecutor("storh.SegmentedLog", new ScanQueryExecutor.RecordSource() {
+            @Override
+            public Stream<StorageRecord> scan(String afterId) {
+                return afterId == null ? stream() : stream(RecordQuery.all().after(afterId));
+            }
+
+            @Override
+            public Optional<StorageRecord> byId(String id) {
+                return get(id);
+            }
+
+            @Override
+            public long count() {
+                return SegmentedLog.this.count();
+            }
+        }));
     }
 
     /**

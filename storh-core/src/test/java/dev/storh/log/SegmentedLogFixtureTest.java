@@ -73,6 +73,15 @@ class SegmentedLogFixtureTest {
                     .containsExactlyElementsOf(expected("where_type_login"));
             assertThat(log.count(RecordQuery.all().whereEqual("type", "page.rendered")))
                     .isEqualTo(((Number) expected("query_type_rendered_count")).longValue());
+            // The query builder gives the same answers on the log, by scanning.
+            assertThat(log.query().where("type").eq("page.rendered").count())
+                    .isEqualTo(((Number) expected("query_type_rendered_count")).longValue());
+            assertThat(log.query().where("type").eq("user.login").get()).extracting(dev.storh.StorageRecord::id)
+                    .containsExactlyElementsOf(expected("where_type_login"));
+            assertThat(log.query().cursor(cursor).limit(20).get()).extracting(dev.storh.StorageRecord::id)
+                    .containsExactlyElementsOf(expected("after_100_limit_20"));
+            assertThat(log.query().where("type").eq("user.login").explain().toMap())
+                    .containsEntry("store", "storh.SegmentedLog").containsEntry("plan", "full_scan");
             List<String> overwritten = expected("overwritten_ids");
             Map<String, Object> data = log.get(overwritten.get(0)).orElseThrow().data();
             assertThat(data).containsEntry("overwritten", true);
