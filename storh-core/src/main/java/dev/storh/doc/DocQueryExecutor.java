@@ -3,6 +3,7 @@ package dev.storh.doc;
 import dev.storh.doc.index.IndexDefinition;
 import dev.storh.doc.index.IndexKeys;
 import dev.storh.doc.index.IndexManager;
+import dev.storh.doc.index.RangeView;
 import dev.storh.query.Condition;
 import dev.storh.query.Direction;
 import dev.storh.query.Operator;
@@ -192,15 +193,45 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 return new ArrayList<>(ids);
             }
             default: {
-                List<String> ids = new ArrayList<>();
-                indexes.rangeState(d.field()).forEach((id, value) -> {
-                    if (c.matchesValue(value)) {
-                        ids.add(id);
-                    }
-                });
-                ids.sort(null);
-                return ids;
+                RangeView view = indexes.rangeView(d.field());
+                int[] span = span(view, c);
+                return view.idsSorted(span[0], span[1]);
             }
+        }
+    }
+
+    /**
+     * The slice of a range view matching a range condition: its matches are contiguous in value
+     * order because {@code compare} is a total order.
+     */
+    private static int[] span(RangeView view, Condition c) {
+        int n = view.size();
+        switch (c.operator()) {
+            case GT:
+                return new int[] {view.lowerBound(c.value(), true), n};
+            case GTE:
+                return new int[] {view.lowerBound(c.value(), false), n};
+            case LT:
+                return new int[] {0, view.lowerBound(c.value(), false)};
+            case LTE:
+                return new int[] {0, view.lowerBound(c.value(), true)};
+            case BETWEEN: {
+                int from = view.lowerBound(c.values().get(0), false);
+                return new int[] {from, Math.max(from, view.lowerBound(c.values().get(1), true))};
+            }
+            case PREFIX: {
+                if (!(c.value() instanceof String)) {
+                    return new int[] {0, 0};
+                }
+                int from = view.lowerBound(c.value(), false);
+                int to = from;
+                while (to < n && c.matchesValue(view.value(to))) {
+                    to++;
+                }
+                return new int[] {from, to};
+            }
+            default:
+                throw new IllegalArgumentException("not a range operator: " + c.operator());
         }
     }
 
@@ -215,20 +246,27 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (!c.field().equals(query.orderField()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()) {
             return null;
         }
-        Map<String, Object> state = indexes.rangeState(c.field());
-        List<Map.Entry<String, Object>> matching = new ArrayList<>();
-        for (Map.Entry<String, Object> e : state.entrySet()) {
-            if (c.matchesValue(e.getValue())) {
-                matching.add(e);
+        RangeView view = indexes.rangeView(c.field());
+        int[] span = span(view, c);
+        List<String> ids = new ArrayList<>(span[1] - span[0]);
+        if (query.direction() == Direction.ASC) {
+            for (int i = span[0]; i < span[1]; i++) {
+                ids.add(view.id(i));
+            }
+        } else {
+            // Backwards by value, but equal values keep ascending id order, as the sort path does.
+            int end = span[1];
+            while (end > span[0]) {
+                int start = end - 1;
+                while (start > span[0] && Values.compare(view.value(start - 1), view.value(end - 1)) == 0) {
+                    start--;
+                }
+                for (int i = start; i < end; i++) {
+                    ids.add(view.id(i));
+                }
+                end = start;
             }
         }
-        Comparator<Map.Entry<String, Object>> byValue = (x, y) -> Values.compare(x.getValue(), y.getValue());
-        if (query.direction() == Direction.DESC) {
-            byValue = byValue.reversed();
-        }
-        matching.sort(byValue.thenComparing(Map.Entry::getKey));
-        List<String> ids = new ArrayList<>(matching.size());
-        matching.forEach(e -> ids.add(e.getKey()));
         return new Candidates(ids, true);
     }
 }

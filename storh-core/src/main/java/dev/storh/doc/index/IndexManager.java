@@ -67,7 +67,17 @@ public final class IndexManager {
     private volatile IndexManifest.Stamp stamp;
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
 
-    private record CachedRange(IndexManifest.Stamp main, IndexManifest.Stamp delta, Map<String, Object> state) {
+    private static final class CachedRange {
+        final IndexManifest.Stamp main;
+        final IndexManifest.Stamp delta;
+        final Map<String, Object> state;
+        volatile RangeView view;
+
+        CachedRange(IndexManifest.Stamp main, IndexManifest.Stamp delta, Map<String, Object> state) {
+            this.main = main;
+            this.delta = delta;
+            this.state = state;
+        }
     }
 
     /**
@@ -461,17 +471,36 @@ public final class IndexManager {
      * @return id → value as the range files say (main then delta), cached until the files change
      */
     public Map<String, Object> rangeState(String field) {
+        return cachedRange(field).state;
+    }
+
+    /**
+     * @param field a range-indexed field
+     * @return its entries sorted by value in query order, cached until the files change
+     */
+    public RangeView rangeView(String field) {
+        CachedRange cached = cachedRange(field);
+        RangeView view = cached.view;
+        if (view == null) {
+            view = new RangeView(cached.state);
+            cached.view = view;
+        }
+        return view;
+    }
+
+    private CachedRange cachedRange(String field) {
         RangeFiles rf = new RangeFiles(entries(), field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(rf.main());
         IndexManifest.Stamp deltaStamp = IndexManifest.stamp(rf.delta());
         CachedRange cached = rangeCache.get(field);
-        if (cached != null && IndexManifest.sameStamp(cached.main(), mainStamp)
-                && IndexManifest.sameStamp(cached.delta(), deltaStamp)) {
-            return cached.state();
+        if (cached != null && IndexManifest.sameStamp(cached.main, mainStamp)
+                && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
+            return cached;
         }
         Map<String, Object> state = java.util.Collections.unmodifiableMap(rf.load(null));
-        rangeCache.put(field, new CachedRange(mainStamp, deltaStamp, state));
-        return state;
+        CachedRange fresh = new CachedRange(mainStamp, deltaStamp, state);
+        rangeCache.put(field, fresh);
+        return fresh;
     }
 
     // ------------------------------------------------------------------ rebuild and verify
