@@ -43,7 +43,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  done; the store is healthy",
             "  1  problems found (verify not ok, corrupt records), or the operation failed",
-            "  2  usage error: unknown command or option, missing root, unknown collection, wrong engine"})
+            "  2  usage error: unknown command or option, missing root,",
+            "     unknown collection, wrong engine"})
 public final class StorhCli implements Callable<Integer> {
 
     /** Done; the store is healthy. */
