@@ -1,7 +1,6 @@
 package dev.storh.cli;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -64,6 +63,6 @@ enum Engine {
 
     @Override
     public String toString() {
-        return word.toLowerCase(Locale.ROOT);
+        return word;
     }
 }

@@ -220,15 +220,17 @@ class StorhCliIT {
         assertThat(ids).hasSize(3000).isEqualTo(at("cities").get("stream_ids"));
 
         Path root = Files.createDirectories(temp.resolve("root"));
-        Result imported = ok(cli.run("import", root.toString(), "copy", "-i", file.toString()));
+        Result imported = ok(cli.runWithInput(file, "import", root.toString(), "copy", "-i", "-"));
         assertThat(imported.json()).isEqualTo(Map.of("imported", 3000L, "records", 3000L));
         assertThat(imported.json().keySet()).containsExactly("imported", "records");
 
         Result piped = ok(cli.run("export", root.toString(), "copy", "-o", "-"));
         assertThat(piped.out()).isEqualTo(Files.readString(file, StandardCharsets.UTF_8));
 
-        Result fromStdin = ok(cli.runWithInput(file, "import", root.toString(), "copy", "-i", "-"));
-        assertThat(fromStdin.json()).isEqualTo(Map.of("imported", 3000L, "records", 3000L));
+        Path firstTen = Files.write(temp.resolve("ten.jsonl"), lines.subList(0, 10), StandardCharsets.UTF_8);
+        Result again = ok(cli.run("import", root.toString(), "copy", "-i", firstTen.toString()));
+        assertThat(again.json()).as("envelope ids are kept: the records are replaced")
+                .isEqualTo(Map.of("imported", 10L, "records", 3000L));
         assertThat(ok(cli.run("stats", root.toString(), "copy")).json())
                 .containsEntry("records", 3000L).containsEntry("corrupt", 0L).containsEntry("indexes", 0L);
     }
