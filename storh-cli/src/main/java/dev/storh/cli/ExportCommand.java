@@ -1,0 +1,82 @@
+package dev.storh.cli;
+
+import dev.storh.doc.DocStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code storh export <root> [collection] [doc] -o <file|->}: writes every record of a document
+ * collection as one JSONL line {@code {"id":"<id>","data":{...}}}, in id order
+ * ({@code spec/docstore.md} §9.7). The file is replaced atomically; the export is a consistent
+ * snapshot (writers wait). Prints {@code {records, file}}; with {@code -o -} the JSONL itself goes
+ * to standard output and no report is printed. A corrupt record stops the export with exit 1 and
+ * leaves the target unchanged.
+ */
+@Command(name = "export", mixinStandardHelpOptions = true,
+        description = {"Write every record of a document collection to a JSONL file, in id order.",
+            "Lines are {\"id\":\"...\",\"data\":{...}}; the file is replaced atomically. Prints {records, file}.",
+            "A corrupt record stops the export (exit 1) and leaves the file unchanged: run 'repair' first."})
+final class ExportCommand extends StoreCommand {
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "<file>",
+            description = "JSONL file to write (its folder is created), or - for standard output (no report then).")
+    String outputFile;
+
+    @Override
+    Set<Engine> engines() {
+        return EnumSet.of(Engine.DOC);
+    }
+
+    @Override
+    void checkOptions(Target target) {
+        if (!outputFile.equals("-") && Files.isDirectory(Path.of(outputFile))) {
+            throw new CliUsageException("Export file is a directory: " + outputFile);
+        }
+    }
+
+    @Override
+    Outcome run(Target target) {
+        try (DocStore store = DocStore.open(target.root(), target.collection())) {
+            if (!outputFile.equals("-")) {
+                Path file = Path.of(outputFile).toAbsolutePath();
+                long records = store.exportJsonl(file);
+                Map<String, Object> report = new LinkedHashMap<>();
+                report.put("records", records);
+                report.put("file", file.toString());
+                return Outcome.ok(report);
+            }
+            Path temp = tempFile();
+            try {
+                store.exportJsonl(temp);
+                spec.commandLine().getOut().flush();
+                Files.copy(temp, System.out);
+                System.out.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not write the export to standard output", e);
+            } finally {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException ignored) {
+                    // a temp file under java.io.tmpdir; the OS cleans it
+                }
+            }
+            return new Outcome(null, true);
+        }
+    }
+
+    private static Path tempFile() {
+        try {
+            return Files.createTempFile("storh-export-", ".jsonl");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create a temp file for the export", e);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.storh.cli;
+
+import dev.storh.doc.DocStore;
+import java.util.EnumSet;
+import java.util.Set;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code storh reindex <root> [collection] [doc]}: rebuilds every secondary index of a document
+ * collection from its record files and prints {@code {fields, entries}} ({@code spec/cli.md} §2).
+ * A log or queue engine is refused rather than ignored (§6 C6).
+ */
+@Command(name = "reindex", mixinStandardHelpOptions = true,
+        description = {"Rebuild the secondary indexes of a document collection; prints {fields, entries}.",
+            "Fails (exit 1) on a corrupt record file and leaves the old indexes: run 'repair' first."})
+final class ReindexCommand extends StoreCommand {
+
+    @Override
+    Set<Engine> engines() {
+        return EnumSet.of(Engine.DOC);
+    }
+
+    @Override
+    Outcome run(Target target) {
+        try (DocStore store = DocStore.open(target.root(), target.collection())) {
+            return Outcome.ok(store.reindex().toMap());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.storh.cli;
+
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command on one store ({@code <root> [collection] [engine]}): checks the arguments, runs the
+ * work under the progress bar, prints the report and turns its health into the exit code.
+ */
+abstract class StoreCommand implements Callable<Integer> {
+
+    @Mixin
+    StoreArguments arguments;
+
+    @Mixin
+    OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
+
+    /**
+     * @return the engines this command works on
+     */
+    Set<Engine> engines() {
+        return EnumSet.allOf(Engine.class);
+    }
+
+    /**
+     * @return whether a missing collection folder is created rather than refused
+     */
+    boolean createsCollection() {
+        return false;
+    }
+
+    /**
+     * Checks the command's own options once the target is known, before anything is opened.
+     *
+     * @param target the checked target
+     * @throws CliUsageException when an option does not fit the target
+     */
+    void checkOptions(Target target) {
+    }
+
+    /**
+     * Opens the store, does the work and closes the store.
+     *
+     * @param target the checked target
+     * @return the report and whether the store is healthy
+     */
+    abstract Outcome run(Target target);
+
+    @Override
+    public final Integer call() {
+        String name = spec.name();
+        Target target = arguments.resolve(name, engines(), createsCollection());
+        checkOptions(target);
+        Outcome outcome;
+        try (Progress progress = Progress.start(output.progress, spec.commandLine().getErr(),
+                name + " " + target.label())) {
+            outcome = run(target);
+        }
+        if (outcome.report() != null) {
+            output.print(spec.commandLine().getOut(), outcome.report());
+        }
+        return outcome.healthy() ? StorhCli.EXIT_OK : StorhCli.EXIT_PROBLEMS;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.storh.cli;
+
+import dev.storh.doc.DocStore;
+import dev.storh.doc.VerifyReport;
+import dev.storh.log.LogVerifyReport;
+import dev.storh.log.SegmentedLog;
+import dev.storh.queue.Queue;
+import dev.storh.queue.QueueVerifyReport;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code storh verify <root> [collection] [doc|log|queue]}: the engine's checks, printed as
+ * {@code {ok, errors, stats}} ({@code spec/cli.md} §2). Unlike the original (§6 C1) the exit code
+ * says the result: 0 when {@code ok}, 1 when problems were found.
+ */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Check a collection, log or queue and print {ok, errors, stats}.",
+            "Exit 0 when ok, 1 when problems were found (fix them with 'repair').",
+            "Opening a log or a queue cuts a torn tail first, as the library does on every open."})
+final class VerifyCommand extends StoreCommand {
+
+    @Override
+    Outcome run(Target target) {
+        switch (target.engine()) {
+            case DOC -> {
+                try (DocStore store = DocStore.open(target.root(), target.collection())) {
+                    VerifyReport report = store.verify();
+                    return new Outcome(report.toMap(), report.ok());
+                }
+            }
+            case LOG -> {
+                try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
+                    LogVerifyReport report = log.verify();
+                    return new Outcome(report.toMap(), report.ok());
+                }
+            }
+            default -> {
+                try (Queue queue = Queue.open(target.root(), target.collection())) {
+                    QueueVerifyReport report = queue.verify();
+                    return new Outcome(report.toMap(), report.ok());
+                }
+            }
+        }
+    }
+}
