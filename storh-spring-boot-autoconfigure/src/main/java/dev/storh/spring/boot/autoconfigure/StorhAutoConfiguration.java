@@ -2,25 +2,37 @@ package dev.storh.spring.boot.autoconfigure;
 
 import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
+import dev.storh.spring.boot.stores.StorhStores;
+import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of storh's core beans: the {@link StorageRoot} ({@code storh.root}), the
  * {@link StorhMappingContext} and the {@link StorhTemplate} named {@code storhTemplate}, whose
  * collections folder is {@code storh.root} or, with {@code storh.namespace}, the namespace folder
  * below it. Each bean backs off when the application defines its own.
+ * <p>
+ * Also the {@link StorhStores} registry of every collection, log and queue (opened with the
+ * options of {@code storh.cache}, {@code storh.collections.<name>}, {@code storh.logs.<name>} and
+ * {@code storh.queues.<name>}, closed on shutdown), a {@code SegmentedLog} bean per
+ * {@code storh.logs.<name>} and a {@code Queue} bean per {@code storh.queues.<name>} (see
+ * {@link StorhStoreBeansRegistrar}). Bad values fail startup with an
+ * {@link InvalidStorhPropertyException} naming the property.
  */
 @AutoConfiguration
 @ConditionalOnClass({ DocStore.class, StorhTemplate.class })
 @EnableConfigurationProperties(StorhProperties.class)
+@Import(StorhStoreBeansRegistrar.class)
 public final class StorhAutoConfiguration {
 
 	@Bean
@@ -37,9 +49,20 @@ public final class StorhAutoConfiguration {
 
 	@Bean(name = "storhTemplate")
 	@ConditionalOnMissingBean(StorhOperations.class)
-	StorhTemplate storhTemplate(StorageRoot storageRoot, StorhProperties properties,
-			StorhMappingContext mappingContext) {
-		return new StorhTemplate(properties.collectionsFolder(storageRoot), mappingContext);
+	StorhTemplate storhTemplate(StorhStores storhStores, StorhMappingContext mappingContext) {
+		return new StorhStoresTemplate(storhStores, mappingContext);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties) {
+		return new StorhStores(properties.collectionsFolder(storageRoot), new StorhPropertiesStoreOptions(properties));
+	}
+
+	@Bean
+	StorhStoresInitializer storhStoresInitializer(StorhStores storhStores, StorhProperties properties,
+			ListableBeanFactory beanFactory) {
+		return new StorhStoresInitializer(storhStores, properties, beanFactory);
 	}
 
 }
