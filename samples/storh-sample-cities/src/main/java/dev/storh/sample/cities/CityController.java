@@ -34,6 +34,8 @@ import dev.storh.id.UuidV7;
  *   <li>{@code POST /cities}: stores a place (name and country required), answers 201 with the
  *       stored place and its {@code Location}, only after the file is durable</li>
  *   <li>{@code DELETE /cities/{id}}: 204, or 404 when absent</li>
+ *   <li>creating and deleting write a {@code city.created} / {@code city.deleted} event, and creating
+ *       enqueues a {@code geocode-check} job ({@link CityActivity})</li>
  * </ul>
  */
 @RestController
@@ -43,9 +45,11 @@ class CityController {
     private static final int MAX_PAGE_SIZE = 1000;
 
     private final CityRepository cities;
+    private final CityActivity activity;
 
-    CityController(CityRepository cities) {
+    CityController(CityRepository cities, CityActivity activity) {
         this.cities = cities;
+        this.activity = activity;
     }
 
     @GetMapping("/{id}")
@@ -88,6 +92,7 @@ class CityController {
             throw new IllegalArgumentException("id is assigned by the server; POST without an id");
         }
         City saved = cities.save(city);
+        activity.created(saved);
         return ResponseEntity.created(URI.create("/cities/" + saved.id())).body(saved);
     }
 
@@ -98,6 +103,7 @@ class CityController {
             return ResponseEntity.notFound().build();
         }
         cities.deleteById(id);
+        activity.deleted(id);
         return ResponseEntity.noContent().build();
     }
 

@@ -205,4 +205,89 @@ class CitiesApplicationHttpTest {
         assertThat(storh.get("status")).isEqualTo("UP");
         assertThat(root.resolve("cities.import-complete")).isRegularFile();
     }
+
+    @Test
+    @Order(5)
+    @SuppressWarnings("unchecked")
+    void healthHasOneComponentPerCollectionLogAndQueue() throws Exception {
+        Map<String, Object> components = (Map<String, Object>) getJson("/actuator/health").get("components");
+        Map<String, Object> cities = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) components
+                .get("storhCollections")).get("components")).get("cities");
+        assertThat(cities.get("status")).isEqualTo("UP");
+        assertThat((Map<String, Object>) cities.get("details")).containsEntry("path", root.resolve("cities").toString())
+                .containsEntry("staleWriters", List.of());
+        Map<String, Object> logs = (Map<String, Object>) components.get("storhLogs");
+        assertThat(((Map<String, Object>) ((Map<String, Object>) logs.get("components")).get("events")).get("status"))
+                .isEqualTo("UP");
+        Map<String, Object> queues = (Map<String, Object>) components.get("storhQueues");
+        assertThat(((Map<String, Object>) ((Map<String, Object>) queues.get("components")).get("jobs")).get("status"))
+                .isEqualTo("UP");
+    }
+
+    @Test
+    @Order(6)
+    @SuppressWarnings("unchecked")
+    void bucketFilesMetricAndStorhEndpointAddUpToTheDataSet() throws Exception {
+        Map<String, Object> metric = getJson("/actuator/metrics/storh.bucket.files?tag=name:cities");
+        Map<String, Double> measurements = new java.util.HashMap<>();
+        for (Map<String, Object> m : (List<Map<String, Object>>) metric.get("measurements")) {
+            measurements.put((String) m.get("statistic"), ((Number) m.get("value")).doubleValue());
+        }
+        assertThat(measurements).containsEntry("COUNT", 256.0).containsEntry("TOTAL", 171_075.0);
+
+        Map<String, Object> storh = getJson("/actuator/storh");
+        Map<String, Object> cities = (Map<String, Object>) ((Map<String, Object>) storh.get("collections")).get("cities");
+        assertThat(((Number) cities.get("records")).longValue()).isEqualTo(171_075L);
+        Map<String, Object> buckets = (Map<String, Object>) cities.get("buckets");
+        Map<String, Object> sizes = (Map<String, Object>) buckets.get("sizes");
+        assertThat(sizes).hasSize(256);
+        assertThat(sizes.values().stream().mapToLong(v -> ((Number) v).longValue()).sum()).isEqualTo(171_075L);
+        long onDisk;
+        try (var files = Files.list(root.resolve("cities/data/00"))) {
+            onDisk = files.filter(f -> f.getFileName().toString().endsWith(".jsonc")).count();
+        }
+        assertThat(((Number) sizes.get("00")).longValue()).isEqualTo(onDisk);
+        assertThat(((Number) buckets.get("max")).longValue() * 256).isGreaterThanOrEqualTo(171_075L);
+        assertThat(((Number) buckets.get("mean")).doubleValue()).isEqualTo(171_075 / 256.0);
+        assertThat((Map<String, Object>) cities.get("writers")).containsEntry("stale", List.of());
+        assertThat((Map<String, Object>) ((Map<String, Object>) storh.get("logs")).get("events")).containsKey("segments");
+        assertThat((Map<String, Object>) ((Map<String, Object>) storh.get("queues")).get("jobs")).containsKey("pending");
+        // write operations are off unless the application allows them
+        HttpResponse<String> verify = send("POST", "/actuator/storh/collections/cities", "{\"operation\":\"verify\"}");
+        assertThat(verify.statusCode()).isBetween(400, 499);
+    }
+
+    @Test
+    @Order(7)
+    @SuppressWarnings("unchecked")
+    void creatingAndDeletingACityWritesEventsAndAGeocodeJob() throws Exception {
+        String last = (String) getJson("/events?limit=1000").get("next");
+        HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Turda\",\"lat\":\"46.57\",\"lng\":\"23.78\",\"country\":\"RO\"}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        String id = (String) json.readValue(created.body(), Map.class).get("id");
+        assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
+
+        Map<String, Object> page = getJson("/events?after=" + last + "&limit=10");
+        List<Map<String, Object>> events = (List<Map<String, Object>>) page.get("events");
+        assertThat(events).extracting(e -> e.get("type")).containsExactly("city.created", "city.deleted");
+        assertThat(events).allSatisfy(e -> assertThat(e.get("city")).isEqualTo(id));
+        assertThat(page.get("next")).isEqualTo(events.get(1).get("id"));
+
+        Map<String, Object> job = null;
+        for (HttpResponse<String> claim = send("POST", "/jobs/claim", null); claim.statusCode() == 200;
+                claim = send("POST", "/jobs/claim", null)) {
+            Map<String, Object> claimed = json.readValue(claim.body(), Map.class);
+            assertThat(send("POST", "/jobs/" + claimed.get("id") + "/complete", null).statusCode()).isEqualTo(204);
+            if (id.equals(claimed.get("city"))) {
+                job = claimed;
+            }
+        }
+        assertThat(job).isNotNull().containsEntry("kind", "geocode-check").containsEntry("lat", "46.57");
+        assertThat(send("POST", "/jobs/" + job.get("id") + "/complete", null).statusCode()).isEqualTo(409);
+        Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
+        assertThat(((Number) jobs.get("pending")).longValue()).isZero();
+        assertThat(((Number) jobs.get("processing")).longValue()).isZero();
+        assertThat(root.resolve("events")).isDirectory();
+        assertThat(root.resolve("jobs")).isDirectory();
+    }
 }

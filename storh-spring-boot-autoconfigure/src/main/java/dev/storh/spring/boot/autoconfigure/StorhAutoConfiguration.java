@@ -3,6 +3,8 @@ package dev.storh.spring.boot.autoconfigure;
 import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
 import dev.storh.spring.data.core.StorhEntityConverter;
+import dev.storh.spring.boot.stores.StorhStores;
+import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.StorhMappingContext;
@@ -11,11 +13,13 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of storh's core beans: the {@link StorageRoot} ({@code storh.root}), the
@@ -26,10 +30,18 @@ import org.springframework.context.annotation.Bean;
  * with {@code FAIL_ON_UNKNOWN_PROPERTIES} off so records written by a newer entity version still
  * read; otherwise over {@link StorhEntityConverter#defaultJsonMapper()}. Each bean backs off
  * when the application defines its own.
+ * <p>
+ * Also the {@link StorhStores} registry of every collection, log and queue (opened with the
+ * options of {@code storh.cache}, {@code storh.collections.<name>}, {@code storh.logs.<name>} and
+ * {@code storh.queues.<name>}, closed on shutdown), a {@code SegmentedLog} bean per
+ * {@code storh.logs.<name>} and a {@code Queue} bean per {@code storh.queues.<name>} (see
+ * {@link StorhStoreBeansRegistrar}). Bad values fail startup with an
+ * {@link InvalidStorhPropertyException} naming the property.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({ DocStore.class, StorhTemplate.class })
 @EnableConfigurationProperties(StorhProperties.class)
+@Import(StorhStoreBeansRegistrar.class)
 public final class StorhAutoConfiguration {
 
 	@Bean
@@ -57,9 +69,20 @@ public final class StorhAutoConfiguration {
 
 	@Bean(name = "storhTemplate")
 	@ConditionalOnMissingBean(StorhOperations.class)
-	StorhTemplate storhTemplate(StorageRoot storageRoot, StorhProperties properties,
-			StorhEntityConverter converter) {
-		return new StorhTemplate(properties.collectionsFolder(storageRoot), converter);
+	StorhTemplate storhTemplate(StorhStores storhStores, StorhEntityConverter converter) {
+		return new StorhStoresTemplate(storhStores, converter);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties) {
+		return new StorhStores(properties.collectionsFolder(storageRoot), new StorhPropertiesStoreOptions(properties));
+	}
+
+	@Bean
+	StorhStoresInitializer storhStoresInitializer(StorhStores storhStores, StorhProperties properties,
+			ListableBeanFactory beanFactory) {
+		return new StorhStoresInitializer(storhStores, properties, beanFactory);
 	}
 
 }

@@ -1,10 +1,13 @@
 package dev.storh.spring.boot.autoconfigure;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import dev.storh.StorageRoot;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.StringUtils;
 
 /**
@@ -45,6 +48,68 @@ public class StorhProperties {
 
 	public Repositories getRepositories() {
 		return this.repositories;
+	}
+
+	/**
+	 * Record cache shared by every collection without a cache of its own.
+	 */
+	@NestedConfigurationProperty
+	private final StorhCacheProperties cache = new StorhCacheProperties();
+
+	/**
+	 * Collections opened at startup, by collection name, with their indexes and cache.
+	 */
+	private final Map<String, StorhCollectionProperties> collections = new LinkedHashMap<>();
+
+	/**
+	 * Segmented logs, by name; each becomes a SegmentedLog bean of that name.
+	 */
+	private final Map<String, StorhLogProperties> logs = new LinkedHashMap<>();
+
+	/**
+	 * Job queues, by name; each becomes a Queue bean of that name.
+	 */
+	private final Map<String, StorhQueueProperties> queues = new LinkedHashMap<>();
+
+	/**
+	 * Scheduled verification of every store.
+	 */
+	@NestedConfigurationProperty
+	private final StorhVerifyProperties verify = new StorhVerifyProperties();
+
+	/**
+	 * @return the shared record cache settings ({@code storh.cache})
+	 */
+	public StorhCacheProperties getCache() {
+		return this.cache;
+	}
+
+	/**
+	 * @return per-collection settings by collection name ({@code storh.collections})
+	 */
+	public Map<String, StorhCollectionProperties> getCollections() {
+		return this.collections;
+	}
+
+	/**
+	 * @return log settings by log name ({@code storh.logs})
+	 */
+	public Map<String, StorhLogProperties> getLogs() {
+		return this.logs;
+	}
+
+	/**
+	 * @return queue settings by queue name ({@code storh.queues})
+	 */
+	public Map<String, StorhQueueProperties> getQueues() {
+		return this.queues;
+	}
+
+	/**
+	 * @return the scheduled verify settings ({@code storh.verify})
+	 */
+	public StorhVerifyProperties getVerify() {
+		return this.verify;
 	}
 
 	/**

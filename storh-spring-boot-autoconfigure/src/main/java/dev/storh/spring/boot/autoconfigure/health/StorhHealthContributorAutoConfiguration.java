@@ -1,6 +1,9 @@
 package dev.storh.spring.boot.autoconfigure.health;
 
 import dev.storh.spring.boot.actuate.StorhHealthIndicator;
+import dev.storh.spring.boot.actuate.StorhStoresHealthContributor;
+import dev.storh.spring.boot.stores.StoreType;
+import dev.storh.spring.boot.stores.StorhStores;
 import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
 import dev.storh.spring.data.core.StorhOperations;
 
@@ -19,6 +22,11 @@ import org.springframework.context.annotation.Configuration;
  * (default {@code management.health.defaults.enabled}, itself true); backs off when the
  * application defines a bean named {@code storhHealthIndicator} or
  * {@code storhHealthContributor}.
+ * <p>
+ * With a {@link StorhStores} registry, also one composite per kind of store, with a health per
+ * store: {@code storhCollections}, {@code storhLogs} and {@code storhQueues} (e.g.
+ * {@code /actuator/health/storhLogs/events}), each backing off when the application defines a
+ * bean of its name ({@code storhCollectionsHealthContributor}, ...).
  */
 @AutoConfiguration(after = StorhAutoConfiguration.class)
 @ConditionalOnClass(name = { "org.springframework.boot.health.contributor.AbstractHealthIndicator",
@@ -38,6 +46,34 @@ public final class StorhHealthContributorAutoConfiguration {
 		@ConditionalOnMissingBean(name = { "storhHealthIndicator", "storhHealthContributor" })
 		StorhHealthIndicator storhHealthIndicator(StorhOperations storhOperations) {
 			return new StorhHealthIndicator(storhOperations.collectionsFolder());
+		}
+
+	}
+
+	/**
+	 * Health per store, switched by the same property as the folder health.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(StorhStores.class)
+	@ConditionalOnEnabledHealthIndicator("storh")
+	static class StorhStoresHealthConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "storhCollectionsHealthContributor")
+		StorhStoresHealthContributor storhCollectionsHealthContributor(StorhStores storhStores) {
+			return new StorhStoresHealthContributor(storhStores, StoreType.COLLECTION);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "storhLogsHealthContributor")
+		StorhStoresHealthContributor storhLogsHealthContributor(StorhStores storhStores) {
+			return new StorhStoresHealthContributor(storhStores, StoreType.LOG);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "storhQueuesHealthContributor")
+		StorhStoresHealthContributor storhQueuesHealthContributor(StorhStores storhStores) {
+			return new StorhStoresHealthContributor(storhStores, StoreType.QUEUE);
 		}
 
 	}

@@ -1,0 +1,74 @@
+package dev.storh.spring.boot.actuate;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.storh.spring.boot.stores.StorhStore;
+import dev.storh.spring.boot.stores.VerifyResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.util.Assert;
+
+/**
+ * Health of one storh store (collection, log or queue): UP, or DOWN when its folder is not
+ * writable, when a writer marker of a crashed writer is left in {@code .storh/writers/}
+ * (spec/docstore.md §7; a repair removes it), or when its last verify failed.
+ * <p>
+ * Details: {@code type}, {@code path} (absolute folder), {@code staleWriters} (absolute marker
+ * paths), {@code lastVerify} ({@code at}, {@code ok}, {@code errors}, {@code durationMs},
+ * {@code repaired}) once a verify ran, and {@code reasons}, one sentence per DOWN cause naming the
+ * path or the errors. A DOWN status is logged at WARN with the reasons. Every call touches the
+ * disk (a probe file and a listing), but reads no record.
+ */
+public class StorhStoreHealthIndicator extends AbstractHealthIndicator {
+
+	private static final Log logger = LogFactory.getLog(StorhStoreHealthIndicator.class);
+
+	private final StorhStore store;
+
+	/**
+	 * @param store the store to check
+	 */
+	public StorhStoreHealthIndicator(StorhStore store) {
+		super("storh store health check failed");
+		Assert.notNull(store, "'store' must not be null");
+		this.store = store;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		StorhStore store = this.store;
+		builder.withDetail("type", store.type().tag()).withDetail("path", store.path().toString());
+		List<String> reasons = new ArrayList<>();
+		String notWritable = store.checkWritable();
+		if (notWritable != null) {
+			reasons.add(notWritable);
+		}
+		List<Path> stale = store.staleWriters();
+		builder.withDetail("staleWriters", stale.stream().map(Path::toString).toList());
+		if (!stale.isEmpty()) {
+			reasons.add("Stale writer marker of a crashed writer: " + stale.get(0)
+					+ ((stale.size() > 1) ? " (and " + (stale.size() - 1) + " more)" : "")
+					+ "; a repair removes it and its orphan temp files");
+		}
+		VerifyResult last = store.lastVerify().orElse(null);
+		if (last != null) {
+			builder.withDetail("lastVerify", last.toMap());
+			if (!last.ok()) {
+				reasons.add("Last verify at " + last.at() + " failed: " + last.errors());
+			}
+		}
+		if (reasons.isEmpty()) {
+			builder.up();
+		}
+		else {
+			logger.warn("storh " + store + " is DOWN: " + reasons);
+			builder.down().withDetail("reasons", reasons);
+		}
+	}
+
+}

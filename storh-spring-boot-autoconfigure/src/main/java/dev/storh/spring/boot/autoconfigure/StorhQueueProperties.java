@@ -1,0 +1,32 @@
+package dev.storh.spring.boot.autoconfigure;
+
+import java.time.Duration;
+
+/**
+ * Settings of one job queue, {@code storh.queues.<name>}: the application gets a {@code Queue}
+ * bean named {@code <name>} (inject it with {@code @Qualifier("<name>")}), kept in
+ * {@code <collections folder>/<name>/}.
+ */
+public class StorhQueueProperties {
+
+	/**
+	 * How long a claimed job may stay in processing before a repair (scheduled after a failed
+	 * verify, or from the endpoint) puts it back to pending; whole seconds, not negative.
+	 */
+	private Duration processingTimeout = Duration.ofHours(1);
+
+	/**
+	 * @return the processing timeout
+	 */
+	public Duration getProcessingTimeout() {
+		return this.processingTimeout;
+	}
+
+	/**
+	 * @param processingTimeout the processing timeout
+	 */
+	public void setProcessingTimeout(Duration processingTimeout) {
+		this.processingTimeout = processingTimeout;
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.storh.spring.boot.autoconfigure;
+
+import dev.storh.log.SegmentedLog;
+import dev.storh.queue.Queue;
+import dev.storh.spring.boot.stores.StorhStores;
+import dev.storh.spring.boot.stores.StorhStoresTemplate;
+import dev.storh.spring.data.core.StorhOperations;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Completes the {@link StorhStores} registry once every singleton exists: takes collections
+ * from the application's own {@link StorhOperations} when it is not a
+ * {@link StorhStoresTemplate} (so each collection is opened once), adds the application's own
+ * {@link SegmentedLog} and {@link Queue} beans, and opens every {@code storh.collections.<name>}
+ * (defining its indexes), so all of them show in health, metrics and the endpoint from startup.
+ */
+class StorhStoresInitializer implements SmartInitializingSingleton {
+
+	private final StorhStores stores;
+
+	private final StorhProperties properties;
+
+	private final ListableBeanFactory beanFactory;
+
+	StorhStoresInitializer(StorhStores stores, StorhProperties properties, ListableBeanFactory beanFactory) {
+		this.stores = stores;
+		this.properties = properties;
+		this.beanFactory = beanFactory;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		StorhOperations operations = this.beanFactory.getBeanProvider(StorhOperations.class).getIfUnique();
+		if (operations != null && !(operations instanceof StorhStoresTemplate)) {
+			this.stores.useDocStoreOpener(operations::docStore);
+		}
+		this.beanFactory.getBeansOfType(SegmentedLog.class, false, false).forEach(this.stores::register);
+		this.beanFactory.getBeansOfType(Queue.class, false, false).forEach(this.stores::register);
+		for (String collection : this.properties.getCollections().keySet()) {
+			this.stores.docStore(collection);
+		}
+	}
+
+}

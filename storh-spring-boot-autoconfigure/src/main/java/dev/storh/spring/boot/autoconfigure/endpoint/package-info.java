@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of the {@code storh} Actuator endpoint.
+ */
+package dev.storh.spring.boot.autoconfigure.endpoint;

@@ -1,0 +1,35 @@
+package dev.storh.spring.boot.autoconfigure.metrics;
+
+import dev.storh.spring.boot.actuate.StorhMetrics;
+import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
+import dev.storh.spring.boot.stores.StorhStores;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of {@link StorhMetrics}, the Micrometer meters of every storh store. Runs
+ * after Boot's meter registry auto-configuration; requires Micrometer on the classpath, a
+ * {@link MeterRegistry} and a {@link StorhStores} registry; backs off when the application
+ * defines its own {@link StorhMetrics}.
+ */
+@AutoConfiguration(after = StorhAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass({ MeterRegistry.class, MeterBinder.class, StorhMetrics.class })
+@ConditionalOnBean({ MeterRegistry.class, StorhStores.class })
+public final class StorhMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	StorhMetrics storhMetrics(StorhStores storhStores) {
+		return new StorhMetrics(storhStores);
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of the storh Micrometer meters.
+ */
+package dev.storh.spring.boot.autoconfigure.metrics;

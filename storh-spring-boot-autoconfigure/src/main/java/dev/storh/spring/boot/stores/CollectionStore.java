@@ -1,0 +1,94 @@
+package dev.storh.spring.boot.stores;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.storh.doc.DocStore;
+import dev.storh.doc.VerifyReport;
+
+/**
+ * A DocStore collection in a {@link StorhStores} registry, with its bucket sizes.
+ */
+public final class CollectionStore extends StorhStore {
+
+	private final DocStore store;
+
+	private volatile Snapshot snapshot;
+
+	CollectionStore(String name, DocStore store, boolean owned) {
+		super(StoreType.COLLECTION, name, owned);
+		this.store = store;
+	}
+
+	/**
+	 * @return the DocStore
+	 */
+	public DocStore docStore() {
+		return this.store;
+	}
+
+	@Override
+	public Path path() {
+		return this.store.collectionRoot().toAbsolutePath();
+	}
+
+	@Override
+	public AutoCloseable engine() {
+		return this.store;
+	}
+
+	/**
+	 * Lists the 256 bucket folders now.
+	 * @return the record files per bucket
+	 */
+	public BucketSizes bucketSizes() {
+		BucketSizes sizes = BucketSizes.of(path());
+		this.snapshot = new Snapshot(sizes, System.nanoTime());
+		return sizes;
+	}
+
+	/**
+	 * The bucket sizes of a listing at most {@code maxAge} old, listing again when the last one is
+	 * older; for metrics, which may be read often.
+	 * @param maxAge the oldest acceptable listing
+	 * @return the record files per bucket
+	 */
+	public BucketSizes bucketSizes(Duration maxAge) {
+		Snapshot last = this.snapshot;
+		if (last != null && System.nanoTime() - last.nanos() <= maxAge.toNanos()) {
+			return last.sizes();
+		}
+		return bucketSizes();
+	}
+
+	@Override
+	VerifyResult doVerify() {
+		long start = System.nanoTime();
+		VerifyReport report = this.store.verify();
+		return result(report.ok(), report.errors(), start);
+	}
+
+	@Override
+	Map<String, Object> doRepair() {
+		int stale = removeStaleWriters();
+		Map<String, Object> report = new LinkedHashMap<>(this.store.repair().toMap());
+		report.put("staleWritersRemoved", stale);
+		return report;
+	}
+
+	@Override
+	Map<String, Object> doCompact() {
+		return this.store.compact().toMap();
+	}
+
+	@Override
+	Map<String, Object> doReindex() {
+		return this.store.reindex().toMap();
+	}
+
+	private record Snapshot(BucketSizes sizes, long nanos) {
+	}
+
+}

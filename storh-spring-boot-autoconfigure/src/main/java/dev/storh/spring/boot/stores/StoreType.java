@@ -1,0 +1,47 @@
+package dev.storh.spring.boot.stores;
+
+import java.util.Locale;
+
+/**
+ * The three kinds of storh store, with the words used for them in metric tags ({@link #tag()})
+ * and in the {@code storh} endpoint's paths ({@link #plural()}).
+ */
+public enum StoreType {
+
+	/** A DocStore collection: one JSONC file per record. */
+	COLLECTION,
+
+	/** A segmented log. */
+	LOG,
+
+	/** A job queue. */
+	QUEUE;
+
+	/**
+	 * @return the singular lowercase word, e.g. {@code collection}
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+	/**
+	 * @return the plural lowercase word, e.g. {@code collections}
+	 */
+	public String plural() {
+		return tag() + "s";
+	}
+
+	/**
+	 * @param text a singular or plural word, any case ({@code log}, {@code logs})
+	 * @return the type, or {@code null} when the text names none
+	 */
+	public static StoreType parse(String text) {
+		for (StoreType type : values()) {
+			if (type.tag().equalsIgnoreCase(text) || type.plural().equalsIgnoreCase(text)) {
+				return type;
+			}
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,305 @@
+package dev.storh.spring.boot.stores;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+import dev.storh.fs.WriterMarkers;
+
+/**
+ * One store known to a {@link StorhStores} registry: a DocStore collection
+ * ({@link CollectionStore}), a segmented log ({@link LogStore}) or a job queue
+ * ({@link QueueStore}), with the maintenance operations health, metrics, the endpoint and the
+ * scheduled verify share. Each operation is timed and reported to the registry's listeners;
+ * {@link #verify()} also keeps its result as the store's {@linkplain #lastVerify() last verify}.
+ * <p>
+ * Thread-safe: the engines are; the last verify is held atomically.
+ */
+public abstract sealed class StorhStore permits CollectionStore, LogStore, QueueStore {
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private final StoreType type;
+
+	private final String name;
+
+	private final boolean owned;
+
+	private final AtomicReference<VerifyResult> lastVerify = new AtomicReference<>();
+
+	private volatile StorhStores registry;
+
+	StorhStore(StoreType type, String name, boolean owned) {
+		this.type = type;
+		this.name = name;
+		this.owned = owned;
+	}
+
+	/**
+	 * @return the kind of store
+	 */
+	public StoreType type() {
+		return this.type;
+	}
+
+	/**
+	 * @return the store's name: the collection, log or queue name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * @return the store's folder, absolute: the collection folder, the log's (partition) folder
+	 * or the queue folder; writer markers live in its {@code .storh/writers/}
+	 */
+	public abstract Path path();
+
+	/**
+	 * @return the engine: a {@code DocStore}, {@code SegmentedLog} or {@code Queue}
+	 */
+	public abstract AutoCloseable engine();
+
+	/**
+	 * @return whether the registry opened the engine and closes it on {@link StorhStores#close()}
+	 */
+	public boolean owned() {
+		return this.owned;
+	}
+
+	/**
+	 * @return the result of the last {@link #verify()}, empty before the first one
+	 */
+	public Optional<VerifyResult> lastVerify() {
+		return Optional.ofNullable(this.lastVerify.get());
+	}
+
+	/**
+	 * @return the markers of crashed writers in {@code <path>/.storh/writers/}, absolute, sorted;
+	 * empty for a queue (queues keep no writer markers)
+	 * @throws dev.storh.StorageException when the folder cannot be listed
+	 */
+	public List<Path> staleWriters() {
+		List<Path> stale = new ArrayList<>(WriterMarkers.staleMarkers(path()));
+		stale.replaceAll((marker) -> marker.toAbsolutePath());
+		stale.sort(null);
+		return stale;
+	}
+
+	/**
+	 * @return the marker file names of writers whose process is alive (this process's open
+	 * instances among them), sorted
+	 * @throws dev.storh.StorageException when the folder cannot be listed
+	 */
+	public List<String> liveWriters() {
+		List<Path> stale = WriterMarkers.staleMarkers(path());
+		List<String> live = new ArrayList<>();
+		Path writers = WriterMarkers.writersDirectory(path());
+		if (!Files.isDirectory(writers)) {
+			return live;
+		}
+		try (DirectoryStream<Path> markers = Files.newDirectoryStream(writers)) {
+			for (Path marker : markers) {
+				if (!stale.contains(marker)) {
+					live.add(marker.getFileName().toString());
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new dev.storh.StorageException("Could not list storage writer markers: " + writers, ex);
+		}
+		live.sort(null);
+		return live;
+	}
+
+	/**
+	 * Creates the store's folder if missing, then creates and deletes a probe file
+	 * {@code .storh-health-<16 hex>.tmp} in it.
+	 * @return {@code null} when the folder is writable, else a message naming the path and the
+	 * failure
+	 */
+	public String checkWritable() {
+		Path folder = path();
+		if (Files.exists(folder) && !Files.isDirectory(folder)) {
+			return folder + " exists but is not a directory";
+		}
+		byte[] random = new byte[8];
+		RANDOM.nextBytes(random);
+		Path probe = folder.resolve(".storh-health-" + HexFormat.of().formatHex(random) + ".tmp");
+		try {
+			Files.createDirectories(folder);
+			Files.createFile(probe);
+		}
+		catch (IOException ex) {
+			return "Folder " + folder + " is not writable: could not create " + probe + ": " + ex;
+		}
+		try {
+			Files.delete(probe);
+		}
+		catch (IOException ex) {
+			return "Folder " + folder + " is not writable: could not delete " + probe + ": " + ex;
+		}
+		return null;
+	}
+
+	/**
+	 * Checks the store's files (the engine's {@code verify()}) and keeps the result as the last
+	 * verify. Takes as long as reading every record.
+	 * @return the result
+	 * @throws dev.storh.StorageException when the engine cannot run the check at all (e.g. a
+	 * lock timeout); the last verify then records the failure message
+	 */
+	public VerifyResult verify() {
+		return runVerify(false);
+	}
+
+	/**
+	 * Runs {@link #verify()}; when it fails (or cannot run) and {@code repairOnFailure} is set,
+	 * runs {@link #repair()} and verifies again.
+	 * @param repairOnFailure whether to repair after a failed verify
+	 * @return the last verify's result, {@linkplain VerifyResult#repaired() marked} when a repair
+	 * ran
+	 * @throws dev.storh.StorageException when the verify cannot run and no repair is asked for,
+	 * or when the repair fails
+	 */
+	public VerifyResult verify(boolean repairOnFailure) {
+		VerifyResult first = null;
+		try {
+			first = runVerify(false);
+		}
+		catch (RuntimeException ex) {
+			if (!repairOnFailure) {
+				throw ex;
+			}
+		}
+		if (first != null && (first.ok() || !repairOnFailure)) {
+			return first;
+		}
+		repair();
+		return runVerify(true);
+	}
+
+	private VerifyResult runVerify(boolean repaired) {
+		long start = System.nanoTime();
+		VerifyResult result;
+		try {
+			result = timed("verify", this::doVerify);
+		}
+		catch (RuntimeException ex) {
+			recordVerify(new VerifyResult(Instant.now(), false, List.of(String.valueOf(ex.getMessage())),
+					Duration.ofNanos(System.nanoTime() - start), repaired));
+			throw ex;
+		}
+		if (repaired) {
+			result = result.afterRepair();
+		}
+		recordVerify(result);
+		return result;
+	}
+
+	/**
+	 * Mends the store (the engine's {@code repair}); for stores with writer markers, first removes
+	 * the markers of crashed writers and their orphan temp files (spec/docstore.md §7).
+	 * @return the engine's report in the spec's JSON shape, plus {@code staleWritersRemoved}
+	 */
+	public Map<String, Object> repair() {
+		return timed("repair", this::doRepair);
+	}
+
+	/**
+	 * Compacts the store: a log drops deleted and, with a retention, expired records; a queue
+	 * rewrites its log to the live jobs; a collection has nothing to compact and reports its
+	 * count.
+	 * @return the engine's report in the spec's JSON shape
+	 */
+	public Map<String, Object> compact() {
+		return timed("compact", this::doCompact);
+	}
+
+	/**
+	 * Rebuilds a collection's indexes from its record files.
+	 * @return {@code fields} and {@code entries}
+	 * @throws UnsupportedOperationException for a log or a queue
+	 */
+	public Map<String, Object> reindex() {
+		return timed("reindex", this::doReindex);
+	}
+
+	abstract VerifyResult doVerify();
+
+	abstract Map<String, Object> doRepair();
+
+	abstract Map<String, Object> doCompact();
+
+	Map<String, Object> doReindex() {
+		throw new UnsupportedOperationException(
+				"reindex applies to collections only, not to " + this.type.tag() + " '" + this.name + "'");
+	}
+
+	/**
+	 * Removes stale writer markers and sweeps orphan temp files, when there are stale markers.
+	 * @return the number of stale markers removed
+	 */
+	int removeStaleWriters() {
+		int stale = WriterMarkers.staleMarkers(path()).size();
+		if (stale > 0) {
+			WriterMarkers.recoverOnOpen(path());
+		}
+		return stale;
+	}
+
+	void attach(StorhStores registry) {
+		this.registry = registry;
+	}
+
+	void close() throws Exception {
+		engine().close();
+	}
+
+	private void recordVerify(VerifyResult result) {
+		this.lastVerify.set(result);
+		StorhStores registry = this.registry;
+		if (registry != null) {
+			registry.fireVerified(this, result);
+		}
+	}
+
+	private <T> T timed(String operation, Supplier<T> action) {
+		long start = System.nanoTime();
+		Throwable failure = null;
+		try {
+			return action.get();
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			StorhStores registry = this.registry;
+			if (registry != null) {
+				registry.fireOperation(this, operation, Duration.ofNanos(System.nanoTime() - start), failure);
+			}
+		}
+	}
+
+	static VerifyResult result(boolean ok, List<String> errors, long startNanos) {
+		return new VerifyResult(Instant.now(), ok, errors, Duration.ofNanos(System.nanoTime() - startNanos), false);
+	}
+
+	@Override
+	public String toString() {
+		return this.type.tag() + " '" + this.name + "' (" + path() + ")";
+	}
+
+}
