@@ -26,6 +26,7 @@ import java.util.stream.Stream;
  * java -jar storh-benchmarks.jar [--dataset=N] [--engine=E] [--output=FILE] [--threads=T] [--repeat=R] ...
  * java -jar storh-benchmarks.jar compare BASELINE.json CURRENT.json
  * java -jar storh-benchmarks.jar gate --baseline=FILE --current=FILE [--threshold=400%|5x] [--metrics=a.b,c.d]
+ * java -jar storh-benchmarks.jar median --output=FILE RUN1.json RUN2.json ...   (runs made by separate JVMs)
  * java -cp storh-benchmarks.jar org.openjdk.jmh.Main [JMH options]     (the microbenchmarks)
  * </pre>
  *
@@ -73,6 +74,9 @@ public final class Harness {
             if (args.length > 0 && args[0].equals("gate")) {
                 return gate(Arrays.copyOfRange(args, 1, args.length), out);
             }
+            if (args.length > 0 && args[0].equals("median")) {
+                return median(Arrays.copyOfRange(args, 1, args.length), out);
+            }
             return run(HarnessOptions.parse(args), out, err);
         } catch (HarnessOptions.UsageException | IllegalArgumentException e) {
             err.println("storh-benchmarks: " + e.getMessage());
@@ -93,6 +97,7 @@ public final class Harness {
                                   [--data=FILE.jsonl] [--repeat=R] [--warmup=W] [--dir=PATH] [--table=FILE]
                        java -jar storh-benchmarks.jar compare BASELINE.json CURRENT.json
                        java -jar storh-benchmarks.jar gate --baseline=FILE --current=FILE [--threshold=400%|5x] [--metrics=a.b,..]
+                       java -jar storh-benchmarks.jar median --output=FILE RUN1.json RUN2.json ...
                        java -cp storh-benchmarks.jar org.openjdk.jmh.Main [JMH options]
                 """;
     }
@@ -255,6 +260,32 @@ public final class Harness {
         Gate.Verdict verdict = Gate.check(Results.read(baseline), Results.read(current), metrics, threshold);
         out.print(verdict.render());
         return verdict.passed() ? 0 : 1;
+    }
+
+    private static int median(String[] args, PrintStream out) throws IOException {
+        Path output = null;
+        List<Path> inputs = new ArrayList<>();
+        for (String arg : args) {
+            if (arg.startsWith("--output=")) {
+                output = Path.of(arg.substring("--output=".length()));
+            } else if (arg.startsWith("--")) {
+                throw new IllegalArgumentException("Unknown median option '" + arg + "'.");
+            } else {
+                inputs.add(Path.of(arg));
+            }
+        }
+        if (output == null || inputs.isEmpty()) {
+            throw new IllegalArgumentException("median needs --output=FILE and at least one results file.");
+        }
+        List<Results> runs = inputs.stream().map(Results::read).toList();
+        Map<String, Object> header = Results.header(inputs.get(0));
+        header.put("repeat", runs.size());
+        Results merged = Results.median(runs);
+        Path target = output.toAbsolutePath();
+        Files.createDirectories(target.getParent());
+        Files.writeString(target, merged.toJson(header), StandardCharsets.UTF_8);
+        out.println("median of " + runs.size() + " runs: " + target);
+        return 0;
     }
 
     private static void deleteTree(Path dir) throws IOException {

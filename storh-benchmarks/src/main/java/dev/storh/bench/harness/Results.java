@@ -139,6 +139,27 @@ public final class Results {
     }
 
     /**
+     * @param file a results JSON file
+     * @return its top-level fields other than {@code results}, {@code ops} and {@code summary}, in order
+     * @throws UncheckedIOException when the file cannot be read
+     * @throws IllegalArgumentException naming the file when it is not a JSON object
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> header(Path file) {
+        Map<String, Object> doc;
+        try {
+            doc = JSON.readValue(Files.readString(file), LinkedHashMap.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read results file " + file, e);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(file + ": not a JSON results file (" + e.getMessage() + ")", e);
+        }
+        Map<String, Object> out = new LinkedHashMap<>(doc);
+        out.keySet().removeAll(List.of("results", "ops", "summary"));
+        return out;
+    }
+
+    /**
      * Reads the {@code results} (and {@code ops}, when present) of a results file: ours or the
      * original's.
      *
