@@ -72,11 +72,8 @@ final class DocWorkload {
         } finally {
             store.close();
         }
-        b.time("reopen", 1, () -> {
-            DocStore again = DocStore.open(dir, "docs");
-            again.close();
-            return again;
-        });
+        DocStore again = b.time("reopen", 1, () -> DocStore.open(dir, "docs"));
+        again.close();
         Path export = dir.resolve("docs-export.jsonl");
         try (DocStore bulk = DocStore.open(dir, "docs-bulk")) {
             b.time("bulk_put", n, () -> bulk.putStream(rows.rows(n)));

@@ -50,11 +50,9 @@ final class RecoveryAndCacheWorkloads {
                     .orElseThrow(() -> new IllegalStateException("No segment in " + segments));
         }
         Files.write(active, "broken\n".getBytes(StandardCharsets.US_ASCII), StandardOpenOption.APPEND);
-        b.time("recover", n, () -> {
-            SegmentedLog reopened = SegmentedLog.open(b.dir(), "recovery", LogWorkload.options());
-            reopened.close();
-            return reopened;
-        });
+        SegmentedLog reopened =
+                b.time("recover", n, () -> SegmentedLog.open(b.dir(), "recovery", LogWorkload.options()));
+        reopened.close();
     }
 
     static void cache(SectionRun b) throws Exception {
