@@ -72,7 +72,7 @@ public final class Gate {
         }
 
         /**
-         * @return a report, one line per metric and a last line PASS or FAIL with the counts
+         * @return a report: one line per metric, then PASS or FAIL, then {@code gate: N passed, M failed}
          */
         public String render() {
             StringBuilder out = new StringBuilder();
@@ -84,8 +84,8 @@ public final class Gate {
                         Double.isNaN(l.ratio()) ? "-" : String.format(Locale.ROOT, "x%.2f", l.ratio()), l.status()));
             }
             long bad = lines.stream().filter(l -> l.status() == Status.REGRESSED || l.status() == Status.MISSING).count();
-            out.append(passed() ? "PASS" : "FAIL").append(": ").append(lines.size()).append(" metrics, ").append(bad)
-                    .append(" failing\n");
+            out.append(passed() ? "PASS" : "FAIL").append(" (").append(lines.size()).append(" tracked metrics)\n");
+            out.append("gate: ").append(lines.size() - bad).append(" passed, ").append(bad).append(" failed\n");
             return out.toString();
         }
     }

@@ -67,7 +67,8 @@ class GateTests {
         Gate.Verdict fail = Gate.check(Results.read(base), Results.read(slow), metrics, 400);
         assertThat(fail.passed()).isFalse();
         assertThat(fail.lines().get(0).status()).isEqualTo(Gate.Status.REGRESSED);
-        assertThat(fail.render()).contains("doc.put").contains("REGRESSED").endsWith("FAIL: 3 metrics, 1 failing\n");
+        assertThat(fail.render()).contains("doc.put").contains("REGRESSED")
+                .endsWith("FAIL (3 tracked metrics)\ngate: 2 passed, 1 failed\n");
 
         assertThat(harness("gate", "--baseline=" + base, "--current=" + ok, "--threshold=5x",
                 "--metrics=doc.put,log.append,recovery.recover").code()).isZero();
