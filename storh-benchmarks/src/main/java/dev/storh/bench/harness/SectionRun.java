@@ -1,0 +1,171 @@
+package dev.storh.bench.harness;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
+
+/**
+ * What a workload sees while it runs one section: the dataset size, the rows, a fresh temp folder
+ * for its stores, the options, and the timer that records metrics into the run's {@link Results}.
+ *
+ * <p>The timer follows the original ({@code spec/bench.md} §1): {@link System#nanoTime()} around
+ * one closure, the metric is the closure's wall time in seconds, everything outside is untimed
+ * setup. Values a closure returns go to a sink, so the JIT cannot drop the work. Used from the
+ * section's thread only; {@link #concurrently} starts its own threads and joins them.
+ */
+public final class SectionRun {
+
+    /** A timed piece of work. */
+    @FunctionalInterface
+    public interface Work {
+        /**
+         * @return any value the work produced (kept so it is not optimised away), or {@code null}
+         * @throws Exception any failure, which fails the run
+         */
+        Object run() throws Exception;
+    }
+
+    private final String section;
+    private final int n;
+    private final Rows rows;
+    private final Path dir;
+    private final HarnessOptions options;
+    private final Results results;
+    private volatile int sink;
+
+    /**
+     * @param section the section name
+     * @param n records per workload
+     * @param rows the records
+     * @param dir a fresh, empty temp folder for this section's stores
+     * @param options the run's options
+     * @param results where metrics go
+     */
+    public SectionRun(String section, int n, Rows rows, Path dir, HarnessOptions options, Results results) {
+        this.section = section;
+        this.n = n;
+        this.rows = rows;
+        this.dir = dir;
+        this.options = options;
+        this.results = results;
+    }
+
+    /**
+     * @return records per workload (the dataset size)
+     */
+    public int n() {
+        return n;
+    }
+
+    /**
+     * @return the records
+     */
+    public Rows rows() {
+        return rows;
+    }
+
+    /**
+     * @return the section's temp folder
+     */
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * @return the run's options
+     */
+    public HarnessOptions options() {
+        return options;
+    }
+
+    /**
+     * @return thread counts for the concurrent-write variants (empty: none)
+     */
+    public List<Integer> threads() {
+        return options.threads();
+    }
+
+    /**
+     * Times {@code work} and records it as {@code <section>.<metric>}.
+     *
+     * @param metric the metric name within the section
+     * @param operations the operations the work performs (1 for one call)
+     * @param work the work
+     * @param <T> what the work returns
+     * @return what the work returned
+     * @throws Exception whatever the work threw
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T time(String metric, long operations, Work work) throws Exception {
+        long start = System.nanoTime();
+        Object value = work.run();
+        long elapsed = System.nanoTime() - start;
+        results.add(section, metric, elapsed / 1e9, operations);
+        if (value != null) {
+            sink += value.hashCode();
+        }
+        return (T) value;
+    }
+
+    /**
+     * Runs {@code op(i)} for {@code i = 0..count-1} on {@code threads} threads (thread {@code t}
+     * takes {@code t, t+threads, ...}), all released at once; returns when every call returned.
+     * Only the calls are inside the caller's timer: threads start before and are released by a latch.
+     *
+     * @param threads threads, at least 1
+     * @param count calls in all
+     * @param op the call for one index; must be thread-safe
+     * @return a timed work for {@link #time}
+     */
+    public static ConcurrentWork concurrently(int threads, int count, IntConsumer op) {
+        return new ConcurrentWork(threads, count, op);
+    }
+
+    /** Threads started and waiting; {@link #run} releases them and waits for all. */
+    public static final class ConcurrentWork implements Work, AutoCloseable {
+        private final ExecutorService pool;
+        private final CountDownLatch go = new CountDownLatch(1);
+        private final List<Future<?>> futures = new java.util.ArrayList<>();
+
+        private ConcurrentWork(int threads, int count, IntConsumer op) {
+            pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch ready = new CountDownLatch(threads);
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                futures.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await();
+                    for (int i = first; i < count; i += threads) {
+                        op.accept(i);
+                    }
+                    return null;
+                }));
+            }
+            try {
+                ready.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while starting threads", e);
+            }
+        }
+
+        @Override
+        public Object run() throws Exception {
+            go.countDown();
+            for (Future<?> f : futures) {
+                f.get();
+            }
+            return null;
+        }
+
+        @Override
+        public void close() {
+            go.countDown();
+            pool.shutdownNow();
+        }
+    }
+}
