@@ -235,6 +235,14 @@ class CitiesApplicationHttpTest {
         }
         assertThat(measurements).containsEntry("COUNT", 256.0).containsEntry("TOTAL", 171_075.0);
 
+        // Repository calls made by the earlier tests are timed by Spring Data's repository metrics.
+        Map<String, Object> invocations = getJson(
+                "/actuator/metrics/spring.data.repository.invocations?tag=repository:CityRepository");
+        double calls = ((List<Map<String, Object>>) invocations.get("measurements")).stream()
+                .filter(m -> "COUNT".equals(m.get("statistic"))).mapToDouble(m -> ((Number) m.get("value")).doubleValue())
+                .sum();
+        assertThat(calls).isGreaterThanOrEqualTo(5);
+
         Map<String, Object> storh = getJson("/actuator/storh");
         Map<String, Object> cities = (Map<String, Object>) ((Map<String, Object>) storh.get("collections")).get("cities");
         assertThat(((Number) cities.get("records")).longValue()).isEqualTo(171_075L);
