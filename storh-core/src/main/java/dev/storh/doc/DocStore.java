@@ -73,6 +73,7 @@ public final class DocStore implements AutoCloseable {
     private final AtomicLong tempCounter = new AtomicLong();
     private final RecordWriter writer;
     private final RecordCache cache;
+    private final ListingCache listing;
     private final IndexManager indexes;
     private final DocQueryExecutor executor;
     private final Object lifecycle = new Object();
@@ -90,7 +91,11 @@ public final class DocStore implements AutoCloseable {
         this.writerPrefix = WriterMarkers.newWriterPrefix();
         this.marker = WriterMarkers.writersDirectory(collectionRoot).resolve(writerPrefix);
         this.cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
-        this.writer = new RecordWriter(dataDir, writerPrefix, cache::invalidate);
+        this.listing = new ListingCache(dataDir);
+        this.writer = new RecordWriter(dataDir, writerPrefix, written -> {
+            cache.invalidate(written);
+            listing.invalidate(written.substring(24, 26));
+        });
         this.indexes = new IndexManager(collectionRoot, this::withWriteLock, () -> stream());
         this.executor = new DocQueryExecutor(new ScanQueryExecutor.RecordSource() {
             @Override
@@ -326,7 +331,9 @@ public final class DocStore implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
             } finally {
-                cache.invalidate(UuidV7.normalize(id));
+                String lower = UuidV7.normalize(id);
+                cache.invalidate(lower);
+                listing.invalidate(lower.substring(24, 26));
             }
             if (deleted) {
                 session.deleted(UuidV7.normalize(id), old);
@@ -354,7 +361,7 @@ public final class DocStore implements AutoCloseable {
      *     error handler, which then receives it and the file is skipped
      */
     public Stream<StorageRecord> stream(RecordQuery query) {
-        List<RecordListing.Entry> entries = RecordListing.list(dataDir);
+        List<RecordListing.Entry> entries = listing.list();
         Iterator<StorageRecord> it = new RecordIterator(entries.iterator(), query);
         Stream<StorageRecord> s = StreamSupport.stream(
                 Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
@@ -366,7 +373,7 @@ public final class DocStore implements AutoCloseable {
      *     read); names that are not valid UUIDv7s are left out. Close the stream.
      */
     public Stream<String> ids() {
-        return RecordListing.list(dataDir).stream().map(RecordListing.Entry::id).filter(UuidV7::isValid);
+        return listing.list().stream().map(RecordListing.Entry::id).filter(UuidV7::isValid);
     }
 
     /**

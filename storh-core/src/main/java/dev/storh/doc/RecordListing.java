@@ -38,6 +38,14 @@ final class RecordListing {
     static List<Entry> list(Path dataDir) {
         List<Entry> entries = new ArrayList<>();
         collect(dataDir, entries, 0);
+        return sortUnique(entries);
+    }
+
+    /**
+     * @param entries entries in any order
+     * @return sorted by id, duplicates dropped (the file in its own bucket wins)
+     */
+    static List<Entry> sortUnique(List<Entry> entries) {
         entries.sort(Comparator.comparing(Entry::id));
         // Drop duplicate names, preferring the file in its own bucket.
         List<Entry> unique = new ArrayList<>(entries.size());
@@ -60,7 +68,12 @@ final class RecordListing {
                 && parent.getFileName().toString().equals(e.id().substring(24, 26));
     }
 
-    private static void collect(Path dir, List<Entry> out, int depth) {
+    /**
+     * @param dir a folder
+     * @param out receives the record files at any depth below it
+     * @param depth 0 for {@code data/} itself (its files are checked to be regular files)
+     */
+    static void collect(Path dir, List<Entry> out, int depth) {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path child : stream) {
                 String name = child.getFileName().toString();

@@ -393,6 +393,50 @@ class DocStoreTest {
     }
 
     @Test
+    void theCachedListingSeesFilesAddedAndRemovedBehindTheStoresBack() throws IOException {
+        try (DocStore store = DocStore.open(root, "c")) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                ids.add(store.put(map("i", (long) i)).id());
+            }
+            assertThat(store.count()).isEqualTo(20);
+            assertThat(store.count()).isEqualTo(20);
+            // Another writer adds a record (its bucket folder changes) and removes one.
+            String external = UuidV7.generate();
+            Path file = store.pathForId(external);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "{\"id\":\"" + external + "\",\"data\":{\"by\":\"other\"}}\n");
+            Files.delete(store.pathForId(ids.get(3)));
+            assertThat(store.count()).isEqualTo(20);
+            assertThat(store.ids().toList()).contains(external).doesNotContain(ids.get(3)).isSorted();
+            // Own writes and deletes show at once.
+            store.delete(ids.get(4));
+            String mine = store.put(map("mine", true)).id();
+            assertThat(store.ids().toList()).contains(mine).doesNotContain(ids.get(4)).hasSize(20);
+        }
+    }
+
+    @Test
+    void settledBucketsAreNotReadAgainUntilTheirFolderChanges() throws IOException {
+        try (DocStore store = DocStore.open(root, "c")) {
+            String id = store.put(map("a", 1L)).id();
+            Path bucket = store.pathForId(id).getParent();
+            java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 10_000);
+            Files.setLastModifiedTime(bucket, old);
+            assertThat(store.count()).isEqualTo(1); // cached now: the folder is settled
+            // A file slipped in while the folder keeps its old time (as on a coarse-clock file
+            // system): the cached listing does not see it, which proves the cache is used...
+            String sneaky = id.substring(0, 24) + id.substring(24, 26) + "0000000000";
+            Files.writeString(bucket.resolve(sneaky + ".jsonc"), "{\"id\":\"" + sneaky + "\",\"data\":[]}\n");
+            Files.setLastModifiedTime(bucket, old);
+            assertThat(store.count()).isEqualTo(1);
+            // ...and any real change of the folder's time makes it read again.
+            Files.setLastModifiedTime(bucket, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 5_000));
+            assertThat(store.count()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void anEmptyCollectionStreamsNothing() {
         try (DocStore store = DocStore.open(root, "empty")) {
             assertThat(ids(store.stream())).isEmpty();

@@ -1,0 +1,112 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps the sorted record listing of a collection between calls, so {@code count()}, {@code ids()}
+ * and streams of a large collection do not re-read 256 folders of names each time. Each bucket's
+ * names are reused while the bucket folder's modification time and identity are unchanged and
+ * older than {@value #SETTLE_MS} ms (a folder changed within that window may change again within
+ * the same timestamp tick, so it is read again); writes through the store drop their bucket at
+ * once. The top level of {@code data/} is read on every call (256 names). Thread-safe.
+ */
+final class ListingCache {
+
+    /** Folders modified more recently than this are always re-read. */
+    static final long SETTLE_MS = 2_000;
+
+    private record Bucket(long modifiedNanos, Object fileKey, List<RecordListing.Entry> entries) {
+    }
+
+    private final Path dataDir;
+    private final Map<String, Bucket> buckets = new HashMap<>();
+    private List<RecordListing.Entry> merged = List.of();
+    private List<String> mergedFrom = List.of();
+
+    ListingCache(Path dataDir) {
+        this.dataDir = dataDir;
+    }
+
+    /** Forgets one bucket's names (after a write or delete in it). */
+    synchronized void invalidate(String bucket) {
+        buckets.remove(bucket);
+        mergedFrom = List.of();
+    }
+
+    /**
+     * @return all record files sorted by id, as {@link RecordListing#list} would return them
+     */
+    synchronized List<RecordListing.Entry> list() {
+        List<RecordListing.Entry> loose = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        boolean changed = false;
+        long settledBefore = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis() - SETTLE_MS);
+        Map<String, Bucket> seen = new HashMap<>();
+        try (DirectoryStream<Path> top = Files.newDirectoryStream(dataDir)) {
+            for (Path child : top) {
+                String name = child.getFileName().toString();
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (NoSuchFileException vanished) {
+                    continue;
+                }
+                if (!a.isDirectory()) {
+                    if (name.endsWith(RecordFiles.EXTENSION) && a.isRegularFile()) {
+                        loose.add(new RecordListing.Entry(name.substring(0, name.length() - RecordFiles.EXTENSION.length()), child));
+                        changed = true; // stray files are rare: never cache around them
+                    }
+                    continue;
+                }
+                if (name.endsWith(".tmp")) {
+                    continue;
+                }
+                long modified = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+                Bucket cached = buckets.get(name);
+                if (cached == null || cached.modifiedNanos() != modified || !Objects.equals(cached.fileKey(), a.fileKey())
+                        || modified >= settledBefore) {
+                    List<RecordListing.Entry> entries = new ArrayList<>();
+                    RecordListing.collect(child, entries, 1);
+                    cached = new Bucket(modified, a.fileKey(), entries);
+                    changed = true;
+                }
+                seen.put(name, cached);
+                names.add(name);
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            buckets.clear();
+            merged = List.of();
+            mergedFrom = List.of();
+            return List.of();
+        } catch (IOException e) {
+            throw new StorageException("Could not list storage folder: " + dataDir, e);
+        }
+        names.sort(null);
+        if (!changed && names.equals(mergedFrom)) {
+            return merged;
+        }
+        buckets.clear();
+        buckets.putAll(seen);
+        List<RecordListing.Entry> all = new ArrayList<>(loose);
+        for (String name : names) {
+            all.addAll(seen.get(name).entries());
+        }
+        merged = java.util.Collections.unmodifiableList(RecordListing.sortUnique(all));
+        mergedFrom = loose.isEmpty() ? names : List.of();
+        return merged;
+    }
+}
