@@ -373,16 +373,14 @@ public final class DocStore implements AutoCloseable {
      *     read); names that are not valid UUIDv7s are left out. Close the stream.
      */
     public Stream<String> ids() {
-        return listing.list().stream().map(RecordListing.Entry::id).filter(UuidV7::isValid);
+        return listing.validIds().stream();
     }
 
     /**
      * @return the number of record files with a valid UUIDv7 name (no file is read)
      */
     public long count() {
-        try (Stream<String> ids = ids()) {
-            return ids.count();
-        }
+        return listing.validIds().size();
     }
 
     /**

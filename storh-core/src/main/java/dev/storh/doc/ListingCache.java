@@ -35,6 +35,7 @@ final class ListingCache {
     private final Path dataDir;
     private final Map<String, Bucket> buckets = new HashMap<>();
     private List<RecordListing.Entry> merged = List.of();
+    private List<String> validIds = List.of();
     private List<String> mergedFrom = List.of();
 
     ListingCache(Path dataDir) {
@@ -90,6 +91,7 @@ final class ListingCache {
         } catch (NoSuchFileException | NotDirectoryException e) {
             buckets.clear();
             merged = List.of();
+            validIds = List.of();
             mergedFrom = List.of();
             return List.of();
         } catch (IOException e) {
@@ -106,7 +108,22 @@ final class ListingCache {
             all.addAll(seen.get(name).entries());
         }
         merged = java.util.Collections.unmodifiableList(RecordListing.sortUnique(all));
+        List<String> valid = new ArrayList<>(merged.size());
+        for (RecordListing.Entry e : merged) {
+            if (dev.storh.id.UuidV7.isValid(e.id())) {
+                valid.add(e.id());
+            }
+        }
+        validIds = java.util.Collections.unmodifiableList(valid);
         mergedFrom = loose.isEmpty() ? names : List.of();
         return merged;
+    }
+
+    /**
+     * @return the ids of {@link #list()} that are valid UUIDv7s, in the same order
+     */
+    synchronized List<String> validIds() {
+        list();
+        return validIds;
     }
 }
