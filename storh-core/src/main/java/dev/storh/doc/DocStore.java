@@ -5,6 +5,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
+import dev.storh.fs.GroupCommit;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
@@ -50,7 +51,9 @@ import java.util.stream.StreamSupport;
  *
  * <p><b>Durability.</b> A write returns only after the record's bytes are fsynced, renamed into
  * place and the bucket folder is fsynced: after a crash the file holds the old or the new record,
- * never a torn one. <b>Concurrency.</b> One instance is safe to share between threads. Writes take
+ * never a torn one. Concurrent {@code put}s from many threads are group-committed: they are
+ * written as one batch whose fsyncs run in parallel, and each caller returns once its own record
+ * is durable. <b>Concurrency.</b> One instance is safe to share between threads. Writes take
  * the collection lock (an in-process lock plus {@code flock(2)}, which also excludes the PHP
  * original and other JVMs), with a timeout ({@link DocStoreOptions#lockTimeout()}). Reads take no
  * lock and see each record either before or after a concurrent write.
@@ -76,6 +79,7 @@ public final class DocStore implements AutoCloseable {
     private final ListingCache listing;
     private final IndexManager indexes;
     private final DocQueryExecutor executor;
+    private final GroupCommit<PendingPut> puts = new GroupCommit<>(this::writePuts, BatchWriter.BATCH_SIZE);
     private final Object lifecycle = new Object();
     private volatile CollectionLock lock;
     private volatile boolean markerRegistered;
@@ -224,13 +228,51 @@ public final class DocStore implements AutoCloseable {
      */
     public StorageRecord put(Map<String, ?> data, String id) {
         PreparedRecord prepared = prepare(data, id);
-        withWriteLock(() -> {
+        CollectionLock held = lock;
+        if (held != null && held.isHeldByCurrentThread()) {
+            // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
+            // whose leader would need the lock this thread holds.
             WriteSession session = session();
             session.put(prepared);
             session.finish();
+            return prepared.record();
+        }
+        PendingPut pending = new PendingPut(prepared);
+        puts.submit(pending);
+        if (pending.error != null) {
+            throw pending.error;
+        }
+        return prepared.record();
+    }
+
+    /** A put waiting for its group commit; the leader records a failure of this record alone. */
+    private static final class PendingPut {
+        final PreparedRecord record;
+        RuntimeException error;
+
+        PendingPut(PreparedRecord record) {
+            this.record = record;
+        }
+    }
+
+    /**
+     * Group commit of concurrent single puts (the batch is written like a bulk write: temp files
+     * fsynced in parallel, renamed in order, one fsync per bucket folder). A record refused on its
+     * own (e.g. a unique violation) fails only its caller.
+     */
+    private void writePuts(List<PendingPut> batch) {
+        withWriteLock(() -> {
+            WriteSession session = session();
+            for (PendingPut p : batch) {
+                try {
+                    session.put(p.record);
+                } catch (RuntimeException e) {
+                    p.error = e;
+                }
+            }
+            session.finish();
             return null;
         });
-        return prepared.record();
     }
 
     /**
