@@ -3,15 +3,19 @@ package dev.storh.spring.data.repository.support;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import dev.storh.spring.data.core.StorhOperations;
+import dev.storh.spring.data.core.query.StorhCriteria;
 import dev.storh.spring.data.repository.StorhRepository;
 
+import org.springframework.data.domain.Example;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.repository.core.EntityInformation;
+import org.springframework.data.repository.query.FluentQuery;
 import org.springframework.util.Assert;
 
 /**
@@ -135,6 +139,48 @@ public class SimpleStorhRepository<T, ID> implements StorhRepository<T, ID> {
 	public Page<T> findAll(Pageable pageable) {
 		Assert.notNull(pageable, "Pageable must not be null");
 		return this.operations.findAll(pageable, type());
+	}
+
+	@Override
+	public <S extends T> Optional<S> findOne(Example<S> example) {
+		return Optional.ofNullable(findBy(example, FluentQuery.FetchableFluentQuery::oneValue));
+	}
+
+	@Override
+	public <S extends T> List<S> findAll(Example<S> example) {
+		return findBy(example, FluentQuery.FetchableFluentQuery::all);
+	}
+
+	@Override
+	public <S extends T> List<S> findAll(Example<S> example, Sort sort) {
+		Assert.notNull(sort, "Sort must not be null");
+		return findBy(example, (query) -> query.sortBy(sort).all());
+	}
+
+	@Override
+	public <S extends T> Page<S> findAll(Example<S> example, Pageable pageable) {
+		Assert.notNull(pageable, "Pageable must not be null");
+		return findBy(example, (query) -> query.page(pageable));
+	}
+
+	@Override
+	public <S extends T> long count(Example<S> example) {
+		return findBy(example, FluentQuery.FetchableFluentQuery::count);
+	}
+
+	@Override
+	public <S extends T> boolean exists(Example<S> example) {
+		return findBy(example, FluentQuery.FetchableFluentQuery::exists);
+	}
+
+	@Override
+	public <S extends T, R> R findBy(Example<S> example,
+			Function<FluentQuery.FetchableFluentQuery<S>, R> queryFunction) {
+		Assert.notNull(example, "Example must not be null");
+		Assert.notNull(queryFunction, "Query function must not be null");
+		StorhCriteria criteria = StorhExampleCriteria.of(example, this.operations.getConverter());
+		return queryFunction.apply(
+				new StorhFluentQuery<>(criteria, example.getProbeType(), this.operations, Sort.unsorted(), 0));
 	}
 
 	private Class<T> type() {
