@@ -114,7 +114,11 @@ public class ScanQueryExecutor implements QueryExecutor {
         if (direct.isPresent()) {
             return direct.get();
         }
-        Candidates candidates = limitedCandidates(query);
+        return get(query, limitedCandidates(query));
+    }
+
+    private List<StorageRecord> get(QueryBuilder query, Candidates planned) {
+        Candidates candidates = planned;
         List<StorageRecord> matches = new ArrayList<>();
         boolean sorted = query.orderField() != null;
         if (candidates != null) {
@@ -206,8 +210,13 @@ public class ScanQueryExecutor implements QueryExecutor {
 
     @Override
     public Stream<StorageRecord> stream(QueryBuilder query) {
-        if (query.orderField() != null || directId(query).isPresent() || candidates(query) != null) {
-            return get(query).stream();
+        Optional<List<StorageRecord>> direct = directId(query);
+        if (direct.isPresent()) {
+            return direct.get().stream();
+        }
+        Candidates candidates = limitedCandidates(query);
+        if (candidates != null || query.orderField() != null) {
+            return get(query, candidates).stream();
         }
         Stream<StorageRecord> s = source.scan(query.cursor()).filter(r -> query.matches(r.id(), r.data()));
         return query.limit() > 0 ? s.limit(query.limit()) : s;

@@ -385,6 +385,10 @@ class IndexedQueryTest {
                 assertThat(indexed.count()).as("seed %d count %s", seed, indexed).isEqualTo(scanned.count());
                 assertThat(indexed.first().map(StorageRecord::id)).as("seed %d first %s", seed, indexed)
                         .isEqualTo(scanned.first().map(StorageRecord::id));
+                try (Stream<StorageRecord> streamed = indexed.stream()) {
+                    assertThat(streamed.map(StorageRecord::id).toList()).as("seed %d stream %s", seed, indexed)
+                            .isEqualTo(ids(scanned.get()));
+                }
             }
         } finally {
             store.close();
