@@ -226,6 +226,32 @@ public final class AtomicFiles {
         return true;
     }
 
+    /**
+     * Deletes a folder and everything below it, deepest first, not following symbolic links; a
+     * missing folder is fine. Not atomic: after a failure part of the tree may remain.
+     *
+     * @param root the folder (or file) to remove
+     * @return whether anything existed
+     * @throws StorageException {@code "Could not delete folder: <path>"} naming the entry that failed
+     */
+    public static boolean deleteTree(Path root) {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new StorageException("Could not delete folder: " + root + " (at " + p + ")", e);
+                }
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new StorageException("Could not delete folder: " + root, e);
+        }
+        return true;
+    }
+
     private static void writeFully(FileChannel channel, byte[] bytes) throws IOException {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         while (buffer.hasRemaining()) {

@@ -7,12 +7,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Removes what interrupted compactions and index rebuilds leave behind, at open under the collection
@@ -31,7 +29,7 @@ final class Leftovers {
         try (DirectoryStream<Path> children = Files.newDirectoryStream(state.dir)) {
             for (Path child : children) {
                 if (Files.isDirectory(child) && LogFiles.isLeftoverDirectory(child.getFileName().toString())) {
-                    deleteTree(child);
+                    AtomicFiles.deleteTree(child);
                 }
             }
         } catch (IOException e) {
@@ -69,14 +67,6 @@ final class Leftovers {
             throw new StorageException("Could not list log segments: " + state.segmentsDir, e);
         }
         AtomicFiles.syncDirectory(state.segmentsDir);
-    }
-
-    private static void deleteTree(Path top) throws IOException {
-        try (Stream<Path> walk = Files.walk(top)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
 }

@@ -70,6 +70,17 @@ class AtomicFilesTest {
     }
 
     @Test
+    void deleteTreeRemovesNestedFoldersAndToleratesMissingOnes() throws IOException {
+        Path tree = Files.createDirectories(dir.resolve("tree/a/b"));
+        Files.writeString(tree.resolve("f.jsonc"), "x");
+        Files.writeString(dir.resolve("tree/top.txt"), "y");
+        Files.writeString(dir.resolve("keep.txt"), "z");
+        assertThat(AtomicFiles.deleteTree(dir.resolve("tree"))).isTrue();
+        assertThat(names(dir)).containsExactly("keep.txt");
+        assertThat(AtomicFiles.deleteTree(dir.resolve("tree"))).isFalse();
+    }
+
+    @Test
     void syncingAMissingFolderIsHarmless() {
         AtomicFiles.syncDirectory(dir.resolve("nope"));
         assertThat(WriterMarkers.sweepTempFiles(dir.resolve("nope"))).isZero();

@@ -9,13 +9,11 @@ import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Stream;
 
 /**
  * The whole-run benchmark harness: the original's workloads under its metric names
@@ -174,7 +172,7 @@ public final class Harness {
                     default -> throw new IllegalStateException("No workload for section " + section);
                 }
             } finally {
-                deleteTree(dir);
+                dev.storh.fs.AtomicFiles.deleteTree(dir);
                 System.gc();
             }
         }
@@ -286,13 +284,5 @@ public final class Harness {
         Files.writeString(target, merged.toJson(header), StandardCharsets.UTF_8);
         out.println("median of " + runs.size() + " runs: " + target);
         return 0;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -622,14 +622,12 @@ public final class IndexManager {
         return b;
     }
 
+    /** Best-effort removal of a temporary or superseded entries folder. */
     static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(AtomicFiles::deleteQuietly);
-        } catch (IOException ignored) {
-            // best effort
+        try {
+            AtomicFiles.deleteTree(root);
+        } catch (StorageException ignored) {
+            // a leftover folder is cleaned by the next rebuild (cleanLeftovers)
         }
     }
 
