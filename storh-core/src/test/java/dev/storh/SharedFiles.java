@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.stream.Stream;
 
-/** Finds the project's {@code shared/} folder (beside the checkout) and copies fixtures out of it. */
+/**
+ * Finds the project's {@code shared/} folder (beside the checkout) and copies fixtures out of it.
+ * Published in storh-core's test jar for the other modules' tests.
+ */
 public final class SharedFiles {
 
     private SharedFiles() {
@@ -53,5 +56,34 @@ public final class SharedFiles {
             throw new UncheckedIOException(e);
         }
         return target.resolve("app");
+    }
+
+    /**
+     * Copies some collections of the PHP fixture into {@code target} (a full copy of {@code cities}
+     * is 4,450 files: copy only what a test changes).
+     *
+     * @param target an empty folder, used as the storage root
+     * @param collections names under the fixture's {@code root/app}
+     * @return {@code target}
+     */
+    public static Path copyPhpCollections(Path target, String... collections) {
+        Path app = shared().resolve("fixtures/php-storh-0.5.0/root/app");
+        for (String collection : collections) {
+            Path source = app.resolve(collection);
+            try (Stream<Path> walk = Files.walk(source)) {
+                for (Path p : (Iterable<Path>) walk::iterator) {
+                    Path dest = target.resolve(collection).resolve(source.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(dest);
+                    } else {
+                        Files.copy(p, dest, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    dest.toFile().setWritable(true);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return target;
     }
 }

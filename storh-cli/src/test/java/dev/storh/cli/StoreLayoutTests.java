@@ -1,5 +1,6 @@
 package dev.storh.cli;
 
+import dev.storh.SharedFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
