@@ -15,9 +15,10 @@ import java.util.Map;
  *
  * <p>The data text is the record's data as compact canonical JSON (no whitespace, members in the
  * record's order, shortest round-trip floats that always show a fraction or exponent, raw UTF-8).
- * Empty data is {@code []}, and data whose keys are exactly {@code "0".."n-1"} in order (how a
- * list-shaped record is held in Java) is written as a JSON array, so a record mirrored by the
- * PHP original and by this mirror has the same text. The hash is XXH3-128 (seed 0) of the text's
+ * Objects are written the way the PHP original sees them, so that a record mirrored by either
+ * implementation has the same text and hash: an empty object is {@code []}, and an object whose
+ * keys are exactly {@code "0".."n-1"} in order (how a list-shaped record is held in Java) is a
+ * JSON array. Reading such a row back ({@link SqlMirror#pull}) therefore gives a list there. The hash is XXH3-128 (seed 0) of the text's
  * UTF-8 bytes, as 32 lowercase hex digits, high 64 bits first. Stateless and thread-safe.
  */
 final class RowCodec {
@@ -29,10 +30,44 @@ final class RowCodec {
 
     /** @return the canonical data text of record data */
     static String dataText(Map<String, ?> data) {
-        if (data.isEmpty()) {
-            return "[]";
+        return CanonicalJson.compactText(phpShape(data));
+    }
+
+    /** @return the value with empty and list-shaped maps turned into lists (copied only where needed) */
+    private static Object phpShape(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> m = (Map<String, Object>) map;
+            if (m.isEmpty() || listShaped(m)) {
+                return phpShape(new ArrayList<>(m.values()));
+            }
+            Map<String, Object> copy = null;
+            for (Map.Entry<String, Object> e : m.entrySet()) {
+                Object shaped = phpShape(e.getValue());
+                if (shaped != e.getValue() && copy == null) {
+                    copy = new LinkedHashMap<>(m);
+                }
+                if (copy != null) {
+                    copy.put(e.getKey(), shaped);
+                }
+            }
+            return copy == null ? m : copy;
         }
-        return CanonicalJson.compactText(listShaped(data) ? new ArrayList<>(data.values()) : data);
+        if (value instanceof List<?> list) {
+            List<Object> copy = null;
+            for (int i = 0; i < list.size(); i++) {
+                Object item = list.get(i);
+                Object shaped = phpShape(item);
+                if (shaped != item && copy == null) {
+                    copy = new ArrayList<>(list);
+                }
+                if (copy != null) {
+                    copy.set(i, shaped);
+                }
+            }
+            return copy == null ? list : copy;
+        }
+        return value;
     }
 
     /** @return the 32-hex-digit hash of a data text */

@@ -61,7 +61,7 @@ class RowCodecTest {
         assertThat(RowCodec.dataText(map("0", "a", "1", "b"))).isEqualTo("[\"a\",\"b\"]");
         assertThat(RowCodec.hash(RowCodec.dataText(map("0", "a", "1", "b")))).isEqualTo("e9001d79b6cdf901d60bc1f2579ab402");
         assertThat(RowCodec.dataText(map("1", "a", "0", "b"))).isEqualTo("{\"1\":\"a\",\"0\":\"b\"}");
-        assertThat(RowCodec.dataText(map("o", new LinkedHashMap<>(), "l", List.of()))).isEqualTo("{\"o\":{},\"l\":[]}");
+        assertThat(RowCodec.dataText(map("o", new LinkedHashMap<>(), "l", List.of(map("0", 1L))))).isEqualTo("{\"o\":[],\"l\":[[1]]}");
         assertThat(RowCodec.recordData(List.of("a", "b"))).isEqualTo(map("0", "a", "1", "b"));
     }
 }
