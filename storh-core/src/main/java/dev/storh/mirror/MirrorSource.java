@@ -51,32 +51,7 @@ public interface MirrorSource {
      */
     static MirrorSource of(DocStore store) {
         Objects.requireNonNull(store, "store");
-        return new MirrorSource() {
-            @Override
-            public StorageRecord put(Map<String, ?> data, String id) {
-                return store.put(data, id);
-            }
-
-            @Override
-            public Optional<StorageRecord> get(String id) {
-                return store.get(id);
-            }
-
-            @Override
-            public boolean delete(String id) {
-                return store.delete(id);
-            }
-
-            @Override
-            public Stream<StorageRecord> stream() {
-                return store.stream();
-            }
-
-            @Override
-            public String toString() {
-                return "MirrorSource[" + store + "]";
-            }
-        };
+        return new EngineSource(store::put, store::get, store::delete, store::stream, store.toString());
     }
 
     /**
@@ -85,31 +60,6 @@ public interface MirrorSource {
      */
     static MirrorSource of(SegmentedLog log) {
         Objects.requireNonNull(log, "log");
-        return new MirrorSource() {
-            @Override
-            public StorageRecord put(Map<String, ?> data, String id) {
-                return log.put(data, id);
-            }
-
-            @Override
-            public Optional<StorageRecord> get(String id) {
-                return log.get(id);
-            }
-
-            @Override
-            public boolean delete(String id) {
-                return log.delete(id);
-            }
-
-            @Override
-            public Stream<StorageRecord> stream() {
-                return log.stream();
-            }
-
-            @Override
-            public String toString() {
-                return "MirrorSource[" + log + "]";
-            }
-        };
+        return new EngineSource(log::put, log::get, log::delete, log::stream, log.toString());
     }
 }

@@ -116,6 +116,11 @@ abstract class MirrorFlowsContract {
     }
 
     List<List<Object>> query(String sql, Object... params) throws SQLException {
+        return query(conn, sql, params);
+    }
+
+    /** @return every row of the query, each as its column values in order */
+    static List<List<Object>> query(Connection conn, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);

@@ -13,9 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -102,18 +100,7 @@ class PhpMirrorCompatibilityTest {
     }
 
     private static List<List<Object>> rows(Connection c, String table) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (ResultSet rs = c.createStatement().executeQuery("SELECT * FROM \"" + table + "\" ORDER BY \"id\"")) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= n; i++) {
-                    row.add(rs.getObject(i));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+        return MirrorFlowsContract.query(c, "SELECT * FROM \"" + table + "\" ORDER BY \"id\"");
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  *
  * <p>Set-up (untimed): collection {@code mirror-docs} filled with the N rows; mirror prefix
  * {@code bench_}, collection {@code docs}, schema kind (index), slug (unique), publishedAt (int
- * range); {@code install()}.
+ * range); {@code install()}. {@code -Dstorh.bench.mirror.pull=false} leaves out {@code pull} (N durable
+ * file writes dominate it; useful for large figures of the SQL side alone).
  *
  * <pre>
  * mirror.push       first push(): N inserts in one transaction                      N / s
@@ -36,6 +37,7 @@ final class MirrorWorkload {
 
     static final String POSTGRES_PROPERTY = "storh.bench.postgres.url";
     static final String POSTGRES_ENV = "STORH_BENCH_POSTGRES_URL";
+    static final String PULL_PROPERTY = "storh.bench.mirror.pull";
 
     private static final Schema SCHEMA = Schema.collection("docs").string("kind").index().string("slug").unique()
             .integer("publishedAt").range();
@@ -90,6 +92,9 @@ final class MirrorWorkload {
                 });
             }
             b.time(prefix + "rebuild", n, mirror::rebuild);
+            if (!Boolean.parseBoolean(System.getProperty(PULL_PROPERTY, "true"))) {
+                return;
+            }
             try (DocStore fresh = DocStore.open(b.dir(), "mirror-" + restored)) {
                 SqlMirror back = SqlMirror.builder().connection(db).prefix("bench_").build().collection(fresh, "docs", SCHEMA);
                 PullResult pulled = b.time(prefix + "pull", n, back::pull);
