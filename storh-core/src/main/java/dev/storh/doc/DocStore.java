@@ -62,6 +62,11 @@ import java.util.stream.StreamSupport;
  * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
  * case, which breaks order and buckets: §14.12). <b>Errors</b> are {@link StorageException}s
  * naming the id or path; invalid input is rejected before any file is touched.
+ *
+ * <p><b>Links.</b> Nothing below the collection folder is read, written or deleted through a
+ * symbolic link, since a link may lead outside the root: {@code data/}, a bucket folder or a
+ * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
+ * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
 public final class DocStore implements AutoCloseable {
 
