@@ -20,6 +20,8 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 
 /**
  * Stats, verify and repair of one collection ({@code spec/docstore.md} §11). Stats and the index
@@ -53,7 +55,17 @@ final class Maintenance {
      * @return the valid records, read once each; counters are final when the stream is consumed
      */
     static Stream<StorageRecord> scan(Path dataDir, Scan scan) {
-        Iterator<RecordListing.Entry> entries = RecordListing.list(dataDir).iterator();
+        return scan(RecordListing.list(dataDir), scan, ProgressTracker.none());
+    }
+
+    /**
+     * @param listing the record files to read, in order
+     * @param scan counters to fill
+     * @param progress advanced by one item (and the file's bytes) per file read
+     * @return the valid records, read once each
+     */
+    static Stream<StorageRecord> scan(List<RecordListing.Entry> listing, Scan scan, ProgressTracker progress) {
+        Iterator<RecordListing.Entry> entries = listing.iterator();
         Iterator<StorageRecord> it = new Iterator<>() {
             private StorageRecord next;
 
@@ -65,11 +77,14 @@ final class Maintenance {
                     try {
                         content = Files.readAllBytes(entry.path());
                     } catch (NoSuchFileException vanished) {
+                        progress.advance(1, 0);
                         continue;
                     } catch (IOException e) {
+                        progress.advance(1, 0);
                         scan.corrupt.add(new Corrupt(entry.path(), "Could not read storage file: " + e.getMessage()));
                         continue;
                     }
+                    progress.advance(1, content.length);
                     scan.bytes += content.length;
                     try {
                         next = RecordFiles.decode(entry.path(), content);
@@ -94,16 +109,26 @@ final class Maintenance {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
-    static VerifyReport verify(Path dataDir, IndexManager indexes) {
+    /** Starts a tracker over a listing: one item per record file. */
+    private static ProgressTracker track(String operation, List<RecordListing.Entry> listing, long passes,
+            ProgressListener listener) {
+        return ProgressTracker.start(operation, passes * listing.size(), ProgressTracker.UNKNOWN_BYTES, listener);
+    }
+
+    static VerifyReport verify(Path dataDir, IndexManager indexes, ProgressListener listener) {
         Scan scan = new Scan();
         List<String> indexErrors;
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
+        List<RecordListing.Entry> listing = RecordListing.list(dataDir);
+        ProgressTracker progress = track("verify", listing, 1, listener);
+        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
             if (indexes.active()) {
                 indexErrors = indexes.verify(records);
             } else {
                 records.forEach(r -> { });
                 indexErrors = List.of();
             }
+        } finally {
+            progress.finish();
         }
         StoreStats stats = new StoreStats(scan.records, scan.bytes, scan.corrupt.size(), indexes.definitions().size());
         if (!scan.corrupt.isEmpty()) {
@@ -116,23 +141,45 @@ final class Maintenance {
     }
 
     static StoreStats stats(Path dataDir, IndexManager indexes) {
+        return stats(dataDir, indexes, "stats", ProgressListener.NONE);
+    }
+
+    static StoreStats stats(Path dataDir, IndexManager indexes, String operation, ProgressListener listener) {
         Scan scan = new Scan();
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
+        List<RecordListing.Entry> listing = RecordListing.list(dataDir);
+        ProgressTracker progress = track(operation, listing, 1, listener);
+        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
             records.forEach(r -> { });
+        } finally {
+            progress.finish();
         }
         return new StoreStats(scan.records, scan.bytes, scan.corrupt.size(), indexes.definitions().size());
     }
 
     /**
      * Under the write lock: sweeps orphan temp files, moves corrupt record files to
-     * {@code .storh/corrupt/} and rebuilds the indexes.
+     * {@code .storh/corrupt/} and rebuilds the indexes. Progress counts each record twice: once
+     * in the scan, once in the rebuild.
      */
-    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes) {
+    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes, ProgressListener listener) {
         int swept = WriterMarkers.sweepTempFiles(collectionRoot);
         Scan scan = new Scan();
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
-            records.forEach(r -> { });
+        List<RecordListing.Entry> listing = RecordListing.list(dataDir);
+        ProgressTracker progress = track("repair", listing, 2, listener);
+        try {
+            try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
+                records.forEach(r -> { });
+            }
+            // The rebuild reads only the valid records: the rest of the second pass is skipped.
+            progress.expand(-(listing.size() - scan.records), 0);
+            return quarantineAndRebuild(collectionRoot, indexes, scan, swept, progress);
+        } finally {
+            progress.finish();
         }
+    }
+
+    private static RepairReport quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
+            ProgressTracker progress) {
         Path quarantine = collectionRoot.resolve(".storh").resolve("corrupt");
         for (Corrupt c : scan.corrupt) {
             AtomicFiles.ensureDirectory(quarantine);
@@ -150,7 +197,7 @@ final class Maintenance {
                 throw new StorageException("Could not quarantine corrupt storage record: " + c.path(), e);
             }
         }
-        ReindexReport reindexed = indexes.rebuild();
+        ReindexReport reindexed = indexes.rebuild(progress);
         return new RepairReport(true, scan.corrupt.size(), swept, reindexed);
     }
 }

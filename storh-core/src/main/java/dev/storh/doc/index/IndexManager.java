@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.schema.Schema;
 import dev.storh.schema.SchemaField;
 import java.io.IOException;
@@ -180,7 +181,19 @@ public final class IndexManager {
      * @throws StorageException when a record is corrupt; the old indexes then stay in place
      */
     public ReindexReport rebuild() {
-        return locker.withWriteLock(this::rebuildLocked);
+        return rebuild(ProgressTracker.none());
+    }
+
+    /**
+     * {@link #rebuild()}, advancing {@code progress} by one item per record read.
+     *
+     * @param progress the tracker of the operation the rebuild belongs to (a reindex or a repair);
+     *     not finished here
+     * @return {@code fields} (definitions) and {@code entries} (records read)
+     * @throws StorageException when a record is corrupt; the old indexes then stay in place
+     */
+    public ReindexReport rebuild(ProgressTracker progress) {
+        return locker.withWriteLock(() -> rebuildLocked(progress));
     }
 
     /**
@@ -506,6 +519,10 @@ public final class IndexManager {
     // ------------------------------------------------------------------ rebuild and verify
 
     private ReindexReport rebuildLocked() {
+        return rebuildLocked(ProgressTracker.none());
+    }
+
+    private ReindexReport rebuildLocked(ProgressTracker progress) {
         List<IndexDefinition> defs = IndexManifest.read(manifest);
         remember(defs);
         Path entries = entries();
@@ -520,6 +537,7 @@ public final class IndexManager {
                 while (it.hasNext()) {
                     expected.add(it.next());
                     scanned++;
+                    progress.advance(1, 0);
                 }
             }
             AtomicFiles.ensureDirectory(building);
