@@ -70,6 +70,13 @@ class ProgressBarTests {
         assertThat(first).isEqualTo("export doc x: 50.0% 5/10 records, 5/s, 1.0s elapsed, about 1.0s left");
     }
 
+    @Test // the CLI process tests drop these lines from standard error, and only these
+    void processTestsRecogniseProgressLines() {
+        String line = ProgressBar.line("reindex doc /tmp/app/cities", "records", at(1_900, 3_000, 0, 700));
+        assertThat(CliProcess.withoutProgressLines(line + "\nstorh: Corrupt record: x\n")).isEqualTo("storh: Corrupt record: x\n");
+        assertThat(CliProcess.withoutProgressLines("storh: took 3s elapsed\n")).isEqualTo("storh: took 3s elapsed\n");
+    }
+
     @Test // tests run with piped output: auto writes plain lines, none for work shorter than the interval
     void autoWritesNothingForShortWorkWithoutATerminal() {
         StringWriter text = new StringWriter();
