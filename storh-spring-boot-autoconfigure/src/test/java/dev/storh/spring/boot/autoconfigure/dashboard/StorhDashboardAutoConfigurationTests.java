@@ -55,10 +55,10 @@ class StorhDashboardAutoConfigurationTests {
 
 	@Test
 	void offersWriteOperationsOnlyWhenTheEndpointAllowsThem() {
-		contextRunner().withPropertyValues("management.endpoint.storh.access=unrestricted")
+		contextRunner().withPropertyValues("management.endpoint.storh.access=UNRESTRICTED")
 			.run((context) -> assertThat(context.getBean(StorhDashboard.class).writable()).isTrue());
-		contextRunner().withPropertyValues("management.endpoint.storh.access=unrestricted",
-				"management.endpoints.access.max-permitted=read-only")
+		contextRunner().withPropertyValues("management.endpoint.storh.access=UNRESTRICTED",
+				"management.endpoints.access.max-permitted=READ_ONLY")
 			.run((context) -> assertThat(context.getBean(StorhDashboard.class).writable()).isFalse());
 	}
 
