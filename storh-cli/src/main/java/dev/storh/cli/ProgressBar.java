@@ -147,7 +147,7 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
             s.append(" ".repeat(offset)).append("=".repeat(BLOCK)).append(" ".repeat(span - offset)).append(']');
         }
         if (p != null) {
-            s.append(' ').append(counts(p, unit)).append(' ').append(rate(p, unit));
+            s.append(' ').append(counts(p, unit)).append(' ').append(rate(p));
             p.remaining().filter(left -> !p.finished()).ifPresent(left -> s.append(' ').append(seconds(left)).append(" left"));
         }
         s.append(' ').append(seconds(p == null ? Duration.ofMillis(elapsedMs) : p.elapsed()));
@@ -165,7 +165,7 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
     static String line(String label, String unit, Progress p) {
         StringBuilder s = new StringBuilder(label).append(": ");
         p.fraction().ifPresent(f -> s.append(String.format(Locale.ROOT, "%.1f%% ", percent(f))));
-        s.append(counts(p, unit)).append(", ").append(rate(p, unit)).append(", ").append(seconds(p.elapsed()))
+        s.append(counts(p, unit)).append(", ").append(rate(p)).append(", ").append(seconds(p.elapsed()))
                 .append(" elapsed");
         p.remaining().ifPresent(left -> s.append(", about ").append(seconds(left)).append(" left"));
         return s.toString();
@@ -182,7 +182,7 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
         return done + of + " " + unit + bytes;
     }
 
-    private static String rate(Progress p, String unit) {
+    private static String rate(Progress p) {
         double secs = p.elapsed().toNanos() / 1e9;
         long perSecond = secs <= 0 ? 0 : Math.round(p.done() / secs);
         return String.format(Locale.ROOT, "%,d/s", perSecond);

@@ -497,8 +497,8 @@ public final class DocStore implements AutoCloseable {
         }
         try (reader) {
             return withWriteLock(() -> {
-                WriteSession session = session();
                 ProgressTracker progress = ProgressTracker.start("import", -1, size, listener);
+                WriteSession session = session();
                 long n = 0;
                 long lineNo = 0;
                 try {

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
@@ -111,7 +112,7 @@ class DashboardBrowserTest {
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1280,2200",
+                "--disable-dev-shm-usage", "--window-size=1280,1200",
                 "--user-data-dir=" + Files.createTempDirectory(work, "chromium-profile"));
         options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder()
@@ -167,6 +168,18 @@ class DashboardBrowserTest {
         File shot = ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE);
         Files.copy(shot.toPath(), shots.resolve("dashboard.png"), StandardCopyOption.REPLACE_EXISTING);
         assertThat(Files.size(shots.resolve("dashboard.png"))).isGreaterThan(10_000);
+
+        // without colour: every bar names its bucket and value in text
+        Object untitled = ((JavascriptExecutor) driver).executeScript("return Array.from(document.querySelectorAll(arguments[0]))"
+                + ".filter(r => !/^bucket [0-9a-f]{2}: [0-9,]+ records$/.test(r.textContent)).length;", BARS);
+        assertThat(((Number) untitled).intValue()).isZero();
+
+        // a narrow screen: one column, nothing wider than the window
+        driver.manage().window().setSize(new Dimension(400, 900));
+        waitUntil("the page fits 400 px", () -> ((Number) ((JavascriptExecutor) driver).executeScript(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth;")).intValue() <= 0);
+        File narrow = ((ChromeDriver) driver).getScreenshotAs(OutputType.FILE);
+        Files.copy(narrow.toPath(), shots.resolve("dashboard-narrow.png"), StandardCopyOption.REPLACE_EXISTING);
 
         List<String> errors = consoleErrors();
         assertThat(errors).as("browser console errors").isEmpty();

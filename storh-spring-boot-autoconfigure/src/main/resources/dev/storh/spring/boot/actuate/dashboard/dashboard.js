@@ -107,7 +107,7 @@
       append(chart, svg('line', { 'class': 'mark ' + mark[0], x1: left, y1: at, x2: left + plotW, y2: at }));
       var label = mark[0] + ' ' + (mark[0] === 'mean' ? decimals.format(mark[1]) : count(mark[1]));
       append(chart, svg('text', {
-        'class': 'mark-label', x: left + plotW - 4 - n * 150, y: at - 4, 'text-anchor': 'end'
+        'class': 'mark-label', x: left + plotW - 4 - n * 150, y: at - top < 18 ? at + 16 : at - 4, 'text-anchor': 'end'
       }, label));
     });
     return chart;
