@@ -6,6 +6,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
+import dev.storh.fs.SafePaths;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
@@ -63,6 +64,11 @@ import java.util.stream.StreamSupport;
  * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
  * case, which breaks order and buckets: §14.12). <b>Errors</b> are {@link StorageException}s
  * naming the id or path; invalid input is rejected before any file is touched.
+ *
+ * <p><b>Links.</b> Nothing below the collection folder is read, written or deleted through a
+ * symbolic link, since a link may lead outside the root: {@code data/}, a bucket folder or a
+ * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
+ * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
 public final class DocStore implements AutoCloseable {
 
@@ -356,24 +362,27 @@ public final class DocStore implements AutoCloseable {
      *
      * @param id a UUIDv7, either case
      * @return the record, or empty when no file exists for the id
-     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@link CorruptRecordException} when the
-     *     file is not a valid record
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@code "Refusing to follow a symbolic
+     *     link inside the store: <path>"} when {@code data/} or the bucket folder is a link;
+     *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
-        Path path = pathForId(id);
         if (!cache.enabled()) {
-            return Optional.ofNullable(RecordFiles.readOrNull(path));
+            return Optional.ofNullable(RecordFiles.readOrNull(checkedPathForId(id)));
         }
-        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path));
+        // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
+        Path path = pathForId(id);
+        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path,
+                () -> SafePaths.requireNoLinks(collectionRoot, path.getParent())));
     }
 
     /**
      * @param id a UUIDv7, either case
      * @return whether a record file exists for the id (no read)
-     * @throws StorageException {@code "Invalid UUIDv7 value."}
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; a refused symbolic link as in {@link #get}
      */
     public boolean exists(String id) {
-        return Files.exists(pathForId(id));
+        return Files.exists(checkedPathForId(id), java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
@@ -381,11 +390,13 @@ public final class DocStore implements AutoCloseable {
      *
      * @param id a UUIDv7, either case
      * @return true when a record was deleted, false when none existed
-     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error
+     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error; a
+     *     refused symbolic link as in {@link #get} (nothing is deleted)
      */
     public boolean delete(String id) {
         Path path = pathForId(id);
         return withWriteLock(() -> {
+            SafePaths.requireNoLinks(collectionRoot, path.getParent());
             WriteSession session = session();
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
             boolean deleted;
@@ -454,6 +465,13 @@ public final class DocStore implements AutoCloseable {
     public Path pathForId(String id) {
         String lower = UuidV7.normalize(id);
         return dataDir.resolve(lower.substring(24, 26)).resolve(lower + RecordFiles.EXTENSION);
+    }
+
+    /** {@link #pathForId}, refusing it when {@code data/} or the bucket folder is a symbolic link. */
+    private Path checkedPathForId(String id) {
+        Path path = pathForId(id);
+        SafePaths.requireNoLinks(collectionRoot, path.getParent());
+        return path;
     }
 
     /**
@@ -828,7 +846,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     private WriteSession session() {
-        return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(pathForId(recordId)));
+        return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(checkedPathForId(recordId)));
     }
 
     /**
@@ -848,6 +866,10 @@ public final class DocStore implements AutoCloseable {
         CollectionLock l = lock();
         l.lock(options.lockTimeout());
         try {
+            // Writes go to data/ and .storh/: never through a link that may leave the collection.
+            SafePaths.requireNoLinks(collectionRoot, dataDir);
+            SafePaths.requireNoLinks(collectionRoot, marker.getParent());
+            SafePaths.requireNoLinks(collectionRoot, collectionRoot.resolve(".storh/indexes/entries"));
             if (!markerRegistered) {
                 registerMarker();
             }
@@ -870,6 +892,7 @@ public final class DocStore implements AutoCloseable {
                 throw new StorageException("DocStore is closed: " + collectionRoot);
             }
             if (lock == null) {
+                SafePaths.requireNoLinks(collectionRoot, lockFile);
                 AtomicFiles.ensureDirectory(lockFile.getParent());
                 lock = CollectionLock.open(lockFile);
             }
