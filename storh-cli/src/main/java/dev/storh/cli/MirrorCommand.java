@@ -101,9 +101,11 @@ final class MirrorCommand implements Callable<Integer> {
             props.setProperty("password", password);
         }
         List<AutoCloseable> stores = new ArrayList<>();
+        Map<String, Object> report;
+        boolean healthy = true;
         try (Connection connection = connect(props);
-                Progress progress = Progress.start(output.progress, spec.commandLine().getErr(),
-                        "mirror " + action + " " + rootPath)) {
+                ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
+                        "mirror " + action + " " + rootPath, "collections")) {
             SqlMirror mirror = SqlMirror.builder().connection(connection).prefix(prefix).build();
             targets.forEach((name, engine) -> {
                 if (engine == Engine.DOC) {
@@ -116,8 +118,6 @@ final class MirrorCommand implements Callable<Integer> {
                     mirror.collection(log, name, null);
                 }
             });
-            Map<String, Object> report;
-            boolean healthy = true;
             switch (action) {
                 case install -> {
                     mirror.install();
@@ -135,9 +135,6 @@ final class MirrorCommand implements Callable<Integer> {
                     healthy = verify.ok();
                 }
             }
-            progress.close();
-            output.print(spec.commandLine().getOut(), report);
-            return healthy ? StorhCli.EXIT_OK : StorhCli.EXIT_PROBLEMS;
         } finally {
             for (AutoCloseable s : stores) {
                 try {
@@ -147,6 +144,8 @@ final class MirrorCommand implements Callable<Integer> {
                 }
             }
         }
+        output.print(spec.commandLine().getOut(), report);
+        return healthy ? StorhCli.EXIT_OK : StorhCli.EXIT_PROBLEMS;
     }
 
     private Connection connect(Properties props) throws SQLException {
