@@ -1,5 +1,7 @@
 package dev.storh.cli;
 
+import dev.storh.doc.DocLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -69,8 +71,9 @@ final class StoreLayout {
         if (Files.isRegularFile(dir.resolve("manifest.jsonc")) || Files.isDirectory(dir.resolve("segments"))) {
             found.add(Engine.LOG);
         }
-        if (Files.isDirectory(dir.resolve("data")) || Files.isDirectory(dir.resolve(".storh").resolve("indexes"))
-                || (found.isEmpty() && Files.isDirectory(dir.resolve(".storh")))) {
+        DocLayout doc = DocLayout.of(dir);
+        if (Files.isDirectory(doc.dataDir()) || Files.isDirectory(doc.indexesDir())
+                || (found.isEmpty() && Files.isDirectory(doc.metaDir()))) {
             found.add(Engine.DOC);
         }
         return found;

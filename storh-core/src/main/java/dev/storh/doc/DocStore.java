@@ -77,6 +77,7 @@ public final class DocStore implements AutoCloseable {
 
     private final Path collectionRoot;
     private final String collection;
+    private final DocLayout layout;
     private final Path dataDir;
     private final Path lockFile;
     private final DocStoreOptions options;
@@ -98,17 +99,17 @@ public final class DocStore implements AutoCloseable {
     private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
         this.collectionRoot = collectionRoot;
         this.collection = collection;
-        this.dataDir = collectionRoot.resolve("data");
-        Path storh = collectionRoot.resolve(".storh");
-        this.lockFile = storh.resolve("write.lock");
+        this.layout = DocLayout.of(collectionRoot);
+        this.dataDir = layout.dataDir();
+        this.lockFile = layout.lockFile();
         this.options = options;
         this.writerPrefix = WriterMarkers.newWriterPrefix();
-        this.marker = WriterMarkers.writersDirectory(collectionRoot).resolve(writerPrefix);
+        this.marker = layout.writersDir().resolve(writerPrefix);
         this.cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
         this.listing = new ListingCache(dataDir);
         this.writer = new RecordWriter(dataDir, writerPrefix, written -> {
             cache.invalidate(written);
-            listing.invalidate(written.substring(24, 26));
+            listing.invalidate(DocLayout.bucketOf(written));
         });
         this.indexes = new IndexManager(collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
                 ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
@@ -407,7 +408,7 @@ public final class DocStore implements AutoCloseable {
             } finally {
                 String lower = UuidV7.normalize(id);
                 cache.invalidate(lower);
-                listing.invalidate(lower.substring(24, 26));
+                listing.invalidate(DocLayout.bucketOf(lower));
             }
             if (deleted) {
                 session.deleted(UuidV7.normalize(id), old);
@@ -464,7 +465,7 @@ public final class DocStore implements AutoCloseable {
      */
     public Path pathForId(String id) {
         String lower = UuidV7.normalize(id);
-        return dataDir.resolve(lower.substring(24, 26)).resolve(lower + RecordFiles.EXTENSION);
+        return layout.recordFile(lower);
     }
 
     /** {@link #pathForId}, refusing it when {@code data/} or the bucket folder is a symbolic link. */
@@ -869,7 +870,7 @@ public final class DocStore implements AutoCloseable {
             // Writes go to data/ and .storh/: never through a link that may leave the collection.
             SafePaths.requireNoLinks(collectionRoot, dataDir);
             SafePaths.requireNoLinks(collectionRoot, marker.getParent());
-            SafePaths.requireNoLinks(collectionRoot, collectionRoot.resolve(".storh/indexes/entries"));
+            SafePaths.requireNoLinks(collectionRoot, layout.indexEntriesDir());
             if (!markerRegistered) {
                 registerMarker();
             }

@@ -69,8 +69,8 @@ final class ListingCache {
                     continue;
                 }
                 if (!a.isDirectory()) {
-                    if (name.endsWith(RecordFiles.EXTENSION) && a.isRegularFile()) {
-                        loose.add(new RecordListing.Entry(name.substring(0, name.length() - RecordFiles.EXTENSION.length()), child));
+                    if (name.endsWith(DocLayout.RECORD_EXTENSION) && a.isRegularFile()) {
+                        loose.add(new RecordListing.Entry(DocLayout.stripRecordExtension(name), child));
                         changed = true; // stray files are rare: never cache around them
                     }
                     continue;

@@ -176,12 +176,11 @@ final class Maintenance {
      */
     static List<String> structureErrors(Path collectionRoot) {
         List<String> errors = new ArrayList<>();
-        Path storh = collectionRoot.resolve(".storh");
-        for (Path folder : List.of(storh, storh.resolve("indexes"), storh.resolve("indexes").resolve("entries"),
-                storh.resolve("writers"), storh.resolve("corrupt"))) {
+        DocLayout layout = DocLayout.of(collectionRoot);
+        for (Path folder : layout.metaFolders()) {
             checkFolder(folder, "a storh folder", errors);
         }
-        Path dataDir = collectionRoot.resolve("data");
+        Path dataDir = layout.dataDir();
         if (!checkFolder(dataDir, "the records folder", errors)) {
             return errors;
         }
@@ -269,7 +268,7 @@ final class Maintenance {
 
     private static RepairReport quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
             ProgressTracker progress) {
-        Path quarantine = collectionRoot.resolve(".storh").resolve("corrupt");
+        Path quarantine = DocLayout.of(collectionRoot).corruptDir();
         SafePaths.requireNoLinks(collectionRoot, quarantine);
         for (Corrupt c : scan.corrupt) {
             AtomicFiles.ensureDirectory(quarantine);
@@ -278,8 +277,7 @@ final class Maintenance {
             if (Files.exists(target)) {
                 byte[] b = new byte[4];
                 RANDOM.nextBytes(b);
-                String base = name.endsWith(".jsonc") ? name.substring(0, name.length() - 6) : name;
-                target = quarantine.resolve(base + "-" + HexFormat.of().formatHex(b) + ".jsonc");
+                target = quarantine.resolve(DocLayout.quarantineAlternative(name, HexFormat.of().formatHex(b)));
             }
             try {
                 AtomicFiles.moveAtomic(c.path(), target);

@@ -29,7 +29,7 @@ import java.util.Map;
  */
 final class RecordFiles {
 
-    static final String EXTENSION = ".jsonc";
+    static final String EXTENSION = DocLayout.RECORD_EXTENSION;
 
     private RecordFiles() {
     }

@@ -65,7 +65,7 @@ final class RecordListing {
     private static boolean inOwnBucket(Entry e) {
         Path parent = e.path().getParent();
         return e.id().length() >= 26 && parent != null
-                && parent.getFileName().toString().equals(e.id().substring(24, 26));
+                && parent.getFileName().toString().equals(DocLayout.bucketOf(e.id()));
     }
 
     /**
@@ -77,9 +77,9 @@ final class RecordListing {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path child : stream) {
                 String name = child.getFileName().toString();
-                if (name.endsWith(RecordFiles.EXTENSION)) {
+                if (name.endsWith(DocLayout.RECORD_EXTENSION)) {
                     if (depth > 0 || Files.isRegularFile(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                        out.add(new Entry(name.substring(0, name.length() - RecordFiles.EXTENSION.length()), child));
+                        out.add(new Entry(DocLayout.stripRecordExtension(name), child));
                     }
                 } else if (!name.endsWith(".tmp") && Files.isDirectory(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     collect(child, out, depth + 1);

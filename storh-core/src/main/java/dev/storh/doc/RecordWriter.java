@@ -33,11 +33,11 @@ final class RecordWriter {
     }
 
     Path tempPath(Path dir) {
-        return dir.resolve("." + writerPrefix + "." + tempCounter.incrementAndGet() + ".tmp");
+        return DocLayout.recordTemp(dir, writerPrefix, tempCounter.incrementAndGet());
     }
 
     private Path bucketDirectory(String id, boolean check) {
-        String bucket = id.substring(24, 26);
+        String bucket = DocLayout.bucketOf(id);
         Path dir = dataDir.resolve(bucket);
         // A bucket (or data/) that is a link would put the record outside the collection.
         SafePaths.requireNoLinks(dataDir.getParent(), dir);
@@ -51,7 +51,7 @@ final class RecordWriter {
     /** Writes one record durably. */
     void write(PreparedRecord p) {
         Path dir = bucketDirectory(p.id(), false);
-        Path target = dir.resolve(p.id() + RecordFiles.EXTENSION);
+        Path target = dir.resolve(DocLayout.recordFileName(p.id()));
         Path temp = tempPath(dir);
         try {
             AtomicFiles.writeVia(temp, target, p.bytes());
@@ -79,7 +79,7 @@ final class RecordWriter {
 
         void add(PreparedRecord p) {
             Path dir = bucketDirectory(p.id(), true);
-            items.add(new BatchWriter.Item(tempPath(dir), dir.resolve(p.id() + RecordFiles.EXTENSION), p.bytes()));
+            items.add(new BatchWriter.Item(tempPath(dir), dir.resolve(DocLayout.recordFileName(p.id())), p.bytes()));
             single = p;
             ids.add(p.id());
             if (items.size() >= BatchWriter.BATCH_SIZE) {

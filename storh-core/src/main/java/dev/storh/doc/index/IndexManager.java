@@ -74,6 +74,7 @@ public final class IndexManager {
         <T> T withWriteLock(Supplier<T> action);
     }
 
+    private final dev.storh.doc.DocLayout layout;
     private final Path indexesDir;
     private final Path manifest;
     private final Locker locker;
@@ -105,8 +106,9 @@ public final class IndexManager {
      * @param records streams the collection's records from disk, in id order
      */
     public IndexManager(Path collectionRoot, Locker locker, RecordSource records) {
-        this.indexesDir = collectionRoot.resolve(".storh").resolve("indexes");
-        this.manifest = indexesDir.resolve("manifest.jsonc");
+        this.layout = dev.storh.doc.DocLayout.of(collectionRoot);
+        this.indexesDir = layout.indexesDir();
+        this.manifest = layout.indexManifest();
         this.locker = locker;
         this.records = records;
         this.stamp = IndexManifest.stamp(manifest);
@@ -273,7 +275,7 @@ public final class IndexManager {
     }
 
     Path entries() {
-        return indexesDir.resolve("entries");
+        return layout.indexEntriesDir();
     }
 
     // ------------------------------------------------------------------ writes
@@ -676,7 +678,7 @@ public final class IndexManager {
         remember(defs);
         cleanLeftovers();
         String suffix = HexFormat.of().formatHex(randomBytes());
-        Path building = indexesDir.resolve("entries.tmp-" + suffix);
+        Path building = layout.indexEntriesBuilding(suffix);
         long scanned = 0;
         List<String> skipped = new ArrayList<>();
         try {
@@ -691,7 +693,7 @@ public final class IndexManager {
             }
             AtomicFiles.ensureDirectory(building);
             expected.writeTo(building);
-            AtomicFiles.replaceTree(building, entries(), indexesDir.resolve("entries.old-" + suffix), this::swapping);
+            AtomicFiles.replaceTree(building, entries(), layout.indexEntriesAside(suffix), this::swapping);
         } catch (RuntimeException e) {
             deleteTree(building);
             throw e;
@@ -719,7 +721,7 @@ public final class IndexManager {
             return;
         }
         cleanLeftovers();
-        Path building = indexesDir.resolve("entries.tmp-" + HexFormat.of().formatHex(randomBytes()));
+        Path building = layout.indexEntriesBuilding(HexFormat.of().formatHex(randomBytes()));
         try {
             ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs);
             try (Stream<StorageRecord> all = records.records(null)) {
@@ -763,7 +765,7 @@ public final class IndexManager {
         }
         AtomicFiles.ensureDirectory(live.getParent());
         // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
-        AtomicFiles.replaceTree(built, live, indexesDir.resolve("entries.old-" + HexFormat.of().formatHex(randomBytes())),
+        AtomicFiles.replaceTree(built, live, layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes())),
                 this::swapping);
     }
 
@@ -778,7 +780,7 @@ public final class IndexManager {
     }
 
     private void cleanLeftovers() {
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir, "entries.{tmp,old}-*")) {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir, dev.storh.doc.DocLayout.INDEX_LEFTOVER_GLOB)) {
             for (Path p : dirs) {
                 deleteTree(p);
             }

@@ -79,7 +79,7 @@ public class StorhHealthIndicator extends AbstractHealthIndicator {
 		}
 		collections.sort(null);
 		for (Path collection : collections) {
-			if (Files.isDirectory(collection.resolve(".storh").resolve("writers"))) {
+			if (Files.isDirectory(WriterMarkers.writersDirectory(collection))) {
 				for (Path marker : WriterMarkers.staleMarkers(collection)) {
 					staleWriters.add(marker.toAbsolutePath().toString());
 				}

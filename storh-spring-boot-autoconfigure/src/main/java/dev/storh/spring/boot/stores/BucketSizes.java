@@ -1,5 +1,7 @@
 package dev.storh.spring.boot.stores;
 
+import dev.storh.doc.DocLayout;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -43,11 +45,11 @@ public record BucketSizes(int[] counts) {
 	 * @throws StorageException naming the bucket folder when one cannot be listed
 	 */
 	public static BucketSizes of(Path collectionRoot) {
-		Path data = collectionRoot.resolve("data");
+		DocLayout layout = DocLayout.of(collectionRoot);
 		int[] counts = new int[BUCKETS];
 		HexFormat hex = HexFormat.of();
 		for (int bucket = 0; bucket < BUCKETS; bucket++) {
-			Path folder = data.resolve(hex.toHexDigits((byte) bucket));
+			Path folder = layout.bucketDir(hex.toHexDigits((byte) bucket));
 			try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
 				int n = 0;
 				for (Path file : files) {

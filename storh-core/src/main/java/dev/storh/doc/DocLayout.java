@@ -1,0 +1,187 @@
+package dev.storh.doc;
+
+import dev.storh.fs.WriterMarkers;
+import java.nio.file.Path;
+
+/**
+ * Every file and folder name of a document collection, computed in one place:
+ *
+ * <pre>
+ * &lt;collection&gt;/data/&lt;bucket&gt;/&lt;id&gt;.jsonc               a record file (see {@link #recordFile})
+ * &lt;collection&gt;/data/&lt;bucket&gt;/.&lt;writer&gt;.&lt;n&gt;.tmp        a record write in progress
+ * &lt;collection&gt;/.storh/write.lock                     flock(2) target of the write lock
+ * &lt;collection&gt;/.storh/writers/&lt;pid&gt;.&lt;8 hex&gt;          marker of a live writing instance
+ * &lt;collection&gt;/.storh/corrupt/&lt;file name&gt;             quarantined record files (repair)
+ * &lt;collection&gt;/.storh/indexes/manifest.jsonc          the index manifest
+ * &lt;collection&gt;/.storh/indexes/entries/                index files (equality, compound, range)
+ * &lt;collection&gt;/.storh/indexes/entries.tmp-&lt;hex&gt;/       an index tree being built
+ * &lt;collection&gt;/.storh/indexes/entries.old-&lt;hex&gt;/       the replaced tree, deleted after a swap
+ * </pre>
+ *
+ * <p>The bucket of a record is characters 24–25 of its lowercase UUIDv7 id (the start of the
+ * random final group), so 256 buckets named {@code 00}…{@code ff} fill evenly. Nothing else in
+ * storh builds a collection path by hand. Instances are immutable and thread-safe; no method
+ * touches the disk.
+ */
+public final class DocLayout {
+
+    /** The folder of the bucket folders. */
+    public static final String DATA = "data";
+    /** The storh metadata folder. */
+    public static final String META = ".storh";
+    /** The ending of a record file name. */
+    public static final String RECORD_EXTENSION = ".jsonc";
+    /** Suffix of every temp file storh writes. */
+    public static final String TEMP_SUFFIX = ".tmp";
+
+    /** Glob of the index trees a crashed build or swap may leave in {@code .storh/indexes/}. */
+    public static final String INDEX_LEFTOVER_GLOB = "entries.{tmp,old}-*";
+
+    private static final String LOCK = "write.lock";
+    private static final String CORRUPT = "corrupt";
+    private static final String INDEXES = "indexes";
+    private static final String ENTRIES = "entries";
+    private static final String MANIFEST = "manifest.jsonc";
+
+    private final Path root;
+
+    private DocLayout(Path collectionRoot) {
+        this.root = collectionRoot;
+    }
+
+    /**
+     * @param collectionRoot the collection folder ({@code <root>/<collection>})
+     * @return its layout
+     */
+    public static DocLayout of(Path collectionRoot) {
+        return new DocLayout(collectionRoot);
+    }
+
+    /** @return the collection folder */
+    public Path root() {
+        return root;
+    }
+
+    /** @return {@code data/} */
+    public Path dataDir() {
+        return root.resolve(DATA);
+    }
+
+    /** @return {@code .storh/} */
+    public Path metaDir() {
+        return root.resolve(META);
+    }
+
+    /** @return {@code .storh/write.lock} */
+    public Path lockFile() {
+        return metaDir().resolve(LOCK);
+    }
+
+    /** @return {@code .storh/writers/} */
+    public Path writersDir() {
+        return WriterMarkers.writersDirectory(root);
+    }
+
+    /** @return {@code .storh/corrupt/} */
+    public Path corruptDir() {
+        return metaDir().resolve(CORRUPT);
+    }
+
+    /** @return {@code .storh/indexes/} */
+    public Path indexesDir() {
+        return metaDir().resolve(INDEXES);
+    }
+
+    /** @return {@code .storh/indexes/manifest.jsonc} */
+    public Path indexManifest() {
+        return indexesDir().resolve(MANIFEST);
+    }
+
+    /** @return {@code .storh/indexes/entries/} */
+    public Path indexEntriesDir() {
+        return indexesDir().resolve(ENTRIES);
+    }
+
+    /**
+     * @param suffix a random hex token
+     * @return {@code .storh/indexes/entries.tmp-<suffix>/}, where a new index tree is built
+     */
+    public Path indexEntriesBuilding(String suffix) {
+        return indexesDir().resolve(ENTRIES + ".tmp-" + suffix);
+    }
+
+    /**
+     * @param suffix a random hex token
+     * @return {@code .storh/indexes/entries.old-<suffix>/}, where a replaced tree waits for deletion
+     */
+    public Path indexEntriesAside(String suffix) {
+        return indexesDir().resolve(ENTRIES + ".old-" + suffix);
+    }
+
+    /**
+     * @return the folders under {@code .storh/} that must be folders when present (verify checks them)
+     */
+    public java.util.List<Path> metaFolders() {
+        return java.util.List.of(metaDir(), indexesDir(), indexEntriesDir(), writersDir(), corruptDir());
+    }
+
+    /**
+     * @param lowerId a lowercase UUIDv7 (at least 26 characters)
+     * @return its bucket name, two lowercase hex digits
+     */
+    public static String bucketOf(String lowerId) {
+        return lowerId.substring(24, 26);
+    }
+
+    /**
+     * @param bucket a bucket name
+     * @return {@code data/<bucket>/}
+     */
+    public Path bucketDir(String bucket) {
+        return dataDir().resolve(bucket);
+    }
+
+    /**
+     * @param lowerId a lowercase UUIDv7
+     * @return {@code data/<bucket>/<id>.jsonc}
+     */
+    public Path recordFile(String lowerId) {
+        return bucketDir(bucketOf(lowerId)).resolve(recordFileName(lowerId));
+    }
+
+    /**
+     * @param lowerId a lowercase UUIDv7
+     * @return {@code <id>.jsonc}
+     */
+    public static String recordFileName(String lowerId) {
+        return lowerId + RECORD_EXTENSION;
+    }
+
+    /**
+     * @param fileName a file name in a bucket
+     * @return the name without {@code .jsonc}, or the name unchanged when it has another ending
+     */
+    public static String stripRecordExtension(String fileName) {
+        return fileName.endsWith(RECORD_EXTENSION)
+                ? fileName.substring(0, fileName.length() - RECORD_EXTENSION.length()) : fileName;
+    }
+
+    /**
+     * @param bucketDir the bucket folder the record goes to
+     * @param writerPrefix the writing instance's {@code <pid>.<8 hex>}
+     * @param n a number unique within the instance
+     * @return {@code data/<bucket>/.<writer>.<n>.tmp}
+     */
+    public static Path recordTemp(Path bucketDir, String writerPrefix, long n) {
+        return bucketDir.resolve("." + writerPrefix + "." + n + TEMP_SUFFIX);
+    }
+
+    /**
+     * @param file a record file name in {@code .storh/corrupt/} that is already taken
+     * @param hex a random hex token
+     * @return {@code <id>-<hex>.jsonc}, a free name for a second quarantined copy
+     */
+    public static String quarantineAlternative(String file, String hex) {
+        return stripRecordExtension(file) + "-" + hex + RECORD_EXTENSION;
+    }
+}
