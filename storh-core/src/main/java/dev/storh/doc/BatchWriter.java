@@ -2,10 +2,9 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,17 +49,16 @@ final class BatchWriter {
      * @param items files whose folders exist, temp and target in the same folder
      * @throws StorageException naming the failing file; no temp file of the batch is left behind
      */
-    static void write(List<Item> items) {
+    static void write(StoreFiles files, List<Item> items) {
         if (items.isEmpty()) {
             return;
         }
-        writeTempsInParallel(items);
+        writeTempsInParallel(files, items);
         int renamed = 0;
         try {
             for (Item item : items) {
                 try {
-                    Files.move(item.temp(), item.target(), StandardCopyOption.ATOMIC_MOVE,
-                            StandardCopyOption.REPLACE_EXISTING);
+                    files.rename(files.nameOf(item.temp()), files.nameOf(item.target()));
                 } catch (IOException | RuntimeException e) {
                     throw new StorageException("Could not atomically replace storage file: " + item.target(), e);
                 }
@@ -68,22 +66,22 @@ final class BatchWriter {
             }
         } finally {
             for (int i = renamed; i < items.size(); i++) {
-                AtomicFiles.deleteQuietly(items.get(i).temp());
+                AtomicFiles.deleteQuietly(files, files.nameOf(items.get(i).temp()));
             }
         }
         Set<Path> folders = new LinkedHashSet<>();
         items.forEach(item -> folders.add(item.target().getParent()));
-        folders.forEach(AtomicFiles::syncDirectory);
+        folders.forEach(folder -> AtomicFiles.syncDirectory(files, files.nameOf(folder)));
     }
 
-    private static void writeTempsInParallel(List<Item> items) {
+    private static void writeTempsInParallel(StoreFiles files, List<Item> items) {
         int slices = Math.min(THREADS, items.size());
         List<Future<?>> futures = new ArrayList<>(slices);
         for (int s = 0; s < slices; s++) {
             int slice = s;
             futures.add(SYNCERS.submit(() -> {
                 for (int i = slice; i < items.size(); i += slices) {
-                    AtomicFiles.writeSynced(items.get(i).temp(), items.get(i).bytes());
+                    AtomicFiles.writeSynced(files, files.nameOf(items.get(i).temp()), items.get(i).bytes());
                 }
                 return null;
             }));
@@ -113,7 +111,7 @@ final class BatchWriter {
                     // already failing
                 }
             }
-            items.forEach(item -> AtomicFiles.deleteQuietly(item.temp()));
+            items.forEach(item -> AtomicFiles.deleteQuietly(files, files.nameOf(item.temp())));
             throw failure;
         }
     }

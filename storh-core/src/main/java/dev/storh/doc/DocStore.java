@@ -78,6 +78,7 @@ public final class DocStore implements AutoCloseable {
     private final Path collectionRoot;
     private final String collection;
     private final DocLayout layout;
+    private final dev.storh.fs.StoreFiles files;
     private final Path dataDir;
     private final Path lockFile;
     private final DocStoreOptions options;
@@ -107,11 +108,12 @@ public final class DocStore implements AutoCloseable {
         this.marker = layout.writersDir().resolve(writerPrefix);
         this.cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
         this.listing = new ListingCache(dataDir);
-        this.writer = new RecordWriter(dataDir, writerPrefix, written -> {
+        this.files = options.files(collectionRoot);
+        this.writer = new RecordWriter(files, dataDir, writerPrefix, written -> {
             cache.invalidate(written);
             listing.invalidate(DocLayout.bucketOf(written));
         });
-        this.indexes = new IndexManager(collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
+        this.indexes = new IndexManager(files, collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
                 ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
         this.executor = new DocQueryExecutor(new ScanQueryExecutor.RecordSource() {
             @Override
@@ -402,7 +404,7 @@ public final class DocStore implements AutoCloseable {
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
             boolean deleted;
             try {
-                deleted = AtomicFiles.deleteDurably(path);
+                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
             } finally {

@@ -28,6 +28,7 @@ public final class DocStoreOptions {
     private final Schema schema;
     private final Cache cache;
     private final CacheValidation cacheValidation;
+    private final java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files;
 
     private DocStoreOptions(Builder b) {
         this.idGenerator = b.idGenerator;
@@ -35,6 +36,7 @@ public final class DocStoreOptions {
         this.schema = b.schema;
         this.cache = b.cache;
         this.cacheValidation = b.cacheValidation;
+        this.files = b.files;
     }
 
     /**
@@ -87,12 +89,22 @@ public final class DocStoreOptions {
     }
 
     /** Builds {@link DocStoreOptions}; each setter checks its argument at once. */
+    /**
+     * @param collectionRoot the collection folder
+     * @return the byte seam the store writes through (the local file system unless a test set another)
+     */
+    dev.storh.fs.StoreFiles files(java.nio.file.Path collectionRoot) {
+        return files.apply(collectionRoot);
+    }
+
     public static final class Builder {
         private Supplier<String> idGenerator;
         private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
         private Schema schema;
         private Cache cache = Cache.none();
         private CacheValidation cacheValidation = CacheValidation.STAT;
+        private java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files =
+                dev.storh.fs.LocalFiles::at;
 
         private Builder() {
         }
@@ -143,6 +155,17 @@ public final class DocStoreOptions {
          */
         public Builder lockTimeout(Duration timeout) {
             this.lockTimeout = Objects.requireNonNull(timeout, "lockTimeout");
+            return this;
+        }
+
+        /**
+         * Puts another byte seam under the store (tests: a failing one); internal.
+         *
+         * @param files makes the seam for a collection folder
+         * @return this builder
+         */
+        Builder files(java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files) {
+            this.files = Objects.requireNonNull(files, "files");
             return this;
         }
 

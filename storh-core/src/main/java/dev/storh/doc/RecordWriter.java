@@ -3,6 +3,7 @@ package dev.storh.doc;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,13 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RecordWriter {
 
     private final Path dataDir;
+    private final StoreFiles files;
     private final String writerPrefix;
     private final AtomicLong tempCounter = new AtomicLong();
     private final Set<String> ensuredBuckets = ConcurrentHashMap.newKeySet();
 
     private final java.util.function.Consumer<String> written;
 
-    RecordWriter(Path dataDir, String writerPrefix, java.util.function.Consumer<String> written) {
+    RecordWriter(StoreFiles files, Path dataDir, String writerPrefix, java.util.function.Consumer<String> written) {
+        this.files = files;
         this.dataDir = dataDir;
         this.writerPrefix = writerPrefix;
         this.written = written;
@@ -54,14 +57,14 @@ final class RecordWriter {
         Path target = dir.resolve(DocLayout.recordFileName(p.id()));
         Path temp = tempPath(dir);
         try {
-            AtomicFiles.writeVia(temp, target, p.bytes());
+            AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
         } catch (StorageException e) {
             if (Files.isDirectory(dir)) {
                 throw e;
             }
             // The bucket was removed behind our back (§14.23): create it again and retry once.
             AtomicFiles.ensureDirectory(dir);
-            AtomicFiles.writeVia(temp, target, p.bytes());
+            AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
         } finally {
             written.accept(p.id());
         }
@@ -92,7 +95,7 @@ final class RecordWriter {
                 if (items.size() == 1) {
                     write(single);
                 } else {
-                    BatchWriter.write(items);
+                    BatchWriter.write(files, items);
                 }
             } finally {
                 ids.forEach(written);

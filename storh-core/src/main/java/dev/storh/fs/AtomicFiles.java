@@ -2,15 +2,12 @@ package dev.storh.fs;
 
 import dev.storh.StorageException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -41,12 +38,26 @@ public final class AtomicFiles {
      * @throws StorageException on any failure; the temp file is removed and the target unchanged
      */
     public static void writeAtomic(Path target, byte[] bytes) {
+        StoreFiles files = LocalFiles.unrooted();
+        writeAtomic(files, files.nameOf(target), bytes);
+    }
+
+    /**
+     * {@link #writeAtomic(Path, byte[])} through a byte seam.
+     *
+     * @param files the seam
+     * @param target the name to write; its folder is created when missing
+     * @param bytes the complete new content
+     * @throws StorageException as {@link #writeVia(StoreFiles, String, String, byte[])}
+     */
+    public static void writeAtomic(StoreFiles files, String target, byte[] bytes) {
         byte[] random = new byte[6];
         RANDOM.nextBytes(random);
-        Path parent = parentOf(target);
-        ensureDirectory(parent);
-        Path temp = parent.resolve("." + target.getFileName() + "." + HexFormat.of().formatHex(random) + ".tmp");
-        writeVia(temp, target, bytes);
+        Path targetPath = files.path(target);
+        ensureDirectory(parentOf(targetPath));
+        String parent = parentName(target);
+        String temp = "." + targetPath.getFileName() + "." + HexFormat.of().formatHex(random) + ".tmp";
+        writeVia(files, parent.isEmpty() ? temp : parent + "/" + temp, target, bytes);
     }
 
     /**
@@ -61,14 +72,32 @@ public final class AtomicFiles {
      *     or {@code "Could not atomically replace storage file: <target>"}; the temp file is removed
      */
     public static void writeVia(Path temp, Path target, byte[] bytes) {
-        writeSynced(temp, bytes);
+        StoreFiles files = LocalFiles.unrooted();
+        writeVia(files, files.nameOf(temp), files.nameOf(target), bytes);
+    }
+
+    /**
+     * {@link #writeVia(Path, Path, byte[])} through a byte seam: the four commit points (temp
+     * write, fsync, rename, folder fsync) are the seam's {@code create/write}, {@code sync},
+     * {@code rename} and {@code syncDirectory}.
+     *
+     * @param files the seam
+     * @param temp the temp file's name (truncated if present)
+     * @param target the name to replace, in the same folder
+     * @param bytes the complete new content
+     * @throws StorageException as {@link #writeVia(Path, Path, byte[])}, or
+     *     {@code "Could not sync storage directory: <folder>"} when the seam fails the folder fsync
+     *     (the target then already holds the new bytes); the temp file is removed
+     */
+    public static void writeVia(StoreFiles files, String temp, String target, byte[] bytes) {
+        writeSynced(files, temp, bytes);
         try {
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            files.rename(temp, target);
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(temp);
-            throw new StorageException("Could not atomically replace storage file: " + target, e);
+            deleteQuietly(files, temp);
+            throw new StorageException("Could not atomically replace storage file: " + files.path(target), e);
         }
-        syncDirectory(parentOf(target));
+        syncDirectory(files, parentName(target));
     }
 
     /**
@@ -80,21 +109,33 @@ public final class AtomicFiles {
      * @throws StorageException naming the file
      */
     public static void writeSynced(Path temp, byte[] bytes) {
-        FileChannel channel;
+        StoreFiles files = LocalFiles.unrooted();
+        writeSynced(files, files.nameOf(temp), bytes);
+    }
+
+    /**
+     * {@link #writeSynced(Path, byte[])} through a byte seam.
+     *
+     * @param files the seam
+     * @param temp the file's name
+     * @param bytes the content
+     * @throws StorageException naming the file
+     */
+    public static void writeSynced(StoreFiles files, String temp, byte[] bytes) {
+        StoreFiles.Output out;
         try {
-            channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
+            out = files.create(temp);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open temporary storage file for writing: " + temp, e);
+            throw new StorageException("Could not open temporary storage file for writing: " + files.path(temp), e);
         }
         String step = "write";
-        try (channel) {
-            writeFully(channel, bytes);
+        try (out) {
+            out.write(bytes);
             step = "sync";
-            channel.force(true);
+            out.sync();
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(temp);
-            throw new StorageException("Could not " + step + " storage file: " + temp, e);
+            deleteQuietly(files, temp);
+            throw new StorageException("Could not " + step + " storage file: " + files.path(temp), e);
         }
     }
 
@@ -107,18 +148,31 @@ public final class AtomicFiles {
      */
     public static void append(Path path, byte[] bytes) {
         ensureDirectory(parentOf(path));
-        FileChannel channel;
+        StoreFiles files = LocalFiles.unrooted();
+        append(files, files.nameOf(path), bytes);
+    }
+
+    /**
+     * Appends bytes to a file in an existing folder and fsyncs it, through a byte seam.
+     *
+     * @param files the seam
+     * @param name the file, created when missing
+     * @param bytes what to append
+     * @throws StorageException {@code "Could not open storage file for appending: <path>"} or
+     *     {@code "Could not write storage file: <path>"}
+     */
+    public static void append(StoreFiles files, String name, byte[] bytes) {
+        StoreFiles.Output out;
         try {
-            channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            out = files.append(name);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open storage file for appending: " + path, e);
+            throw new StorageException("Could not open storage file for appending: " + files.path(name), e);
         }
-        try (channel) {
-            writeFully(channel, bytes);
-            channel.force(true);
+        try (out) {
+            out.write(bytes);
+            out.sync();
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not write storage file: " + path, e);
+            throw new StorageException("Could not write storage file: " + files.path(name), e);
         }
     }
 
@@ -170,10 +224,22 @@ public final class AtomicFiles {
         if (dir == null) {
             return;
         }
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | RuntimeException ignored) {
-            // Some platforms cannot open or sync folders; the rename itself is still atomic.
+        LocalFiles.unrooted().syncDirectory(dir.toString());
+    }
+
+    /**
+     * Fsyncs a folder through a byte seam. The local seam never fails here (as
+     * {@link #syncDirectory(Path)}); a failing seam's error is passed on.
+     *
+     * @param files the seam
+     * @param dir the folder's name, {@code ""} for the root
+     * @throws StorageException {@code "Could not sync storage directory: <folder>"}
+     */
+    public static void syncDirectory(StoreFiles files, String dir) {
+        try {
+            files.syncDirectory(dir);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not sync storage directory: " + files.path(dir), e);
         }
     }
 
@@ -217,13 +283,40 @@ public final class AtomicFiles {
      * @throws IOException when it exists and cannot be removed
      */
     public static boolean deleteDurably(Path path) throws IOException {
+        StoreFiles files = LocalFiles.unrooted();
+        return deleteDurably(files, files.nameOf(path));
+    }
+
+    /**
+     * Deletes a file and fsyncs its folder, through a byte seam.
+     *
+     * @param files the seam
+     * @param name the file
+     * @return false when it did not exist
+     * @throws IOException when it exists and cannot be removed, or its folder cannot be synced
+     */
+    public static boolean deleteDurably(StoreFiles files, String name) throws IOException {
         try {
-            Files.delete(path);
+            files.delete(name);
         } catch (NoSuchFileException e) {
             return false;
         }
-        syncDirectory(parentOf(path));
+        files.syncDirectory(parentName(name));
         return true;
+    }
+
+    /**
+     * @param files the seam
+     * @param name a file to remove
+     * @return whether it existed and was removed; errors are swallowed
+     */
+    public static boolean deleteQuietly(StoreFiles files, String name) {
+        try {
+            files.delete(name);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -299,13 +392,16 @@ public final class AtomicFiles {
         return true;
     }
 
-    private static void writeFully(FileChannel channel, byte[] bytes) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-            if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
-                throw new IOException("write made no progress");
-            }
+    /**
+     * @param name a relative name
+     * @return the name of its folder, {@code ""} for the root
+     */
+    public static String parentName(String name) {
+        Path parent = Path.of(name).getParent();
+        if (parent == null) {
+            return Path.of(name).isAbsolute() ? name : "";
         }
+        return parent.toString();
     }
 
     private static Path parentOf(Path p) {

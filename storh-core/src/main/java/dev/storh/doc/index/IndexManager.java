@@ -75,6 +75,7 @@ public final class IndexManager {
     }
 
     private final dev.storh.doc.DocLayout layout;
+    private final dev.storh.fs.StoreFiles files;
     private final Path indexesDir;
     private final Path manifest;
     private final Locker locker;
@@ -106,6 +107,17 @@ public final class IndexManager {
      * @param records streams the collection's records from disk, in id order
      */
     public IndexManager(Path collectionRoot, Locker locker, RecordSource records) {
+        this(dev.storh.fs.LocalFiles.at(collectionRoot), collectionRoot, locker, records);
+    }
+
+    /**
+     * @param files the collection's byte seam (rooted at {@code collectionRoot})
+     * @param collectionRoot the collection folder
+     * @param locker runs actions under the collection write lock
+     * @param records streams the collection's records from disk, in id order
+     */
+    public IndexManager(dev.storh.fs.StoreFiles files, Path collectionRoot, Locker locker, RecordSource records) {
+        this.files = files;
         this.layout = dev.storh.doc.DocLayout.of(collectionRoot);
         this.indexesDir = layout.indexesDir();
         this.manifest = layout.indexManifest();
@@ -185,7 +197,7 @@ public final class IndexManager {
                 before.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
                 after = List.copyOf(pending.values());
             }
-            IndexManifest.write(manifest, after);
+            IndexManifest.write(files, manifest, after);
             remember(after);
             if (rebuild && !before.equals(after)) {
                 rebuildChanged(before, after);

@@ -46,6 +46,7 @@ final class IndexManifest {
     }
 
     /**
+     * @param files the byte seam of the collection
      * @param manifest the manifest path
      * @return definitions sorted by field name; empty when the file is missing or unreadable
      */
@@ -76,7 +77,7 @@ final class IndexManifest {
      * @param manifest the manifest path
      * @param definitions sorted by field name
      */
-    static void write(Path manifest, List<IndexDefinition> definitions) {
+    static void write(dev.storh.fs.StoreFiles files, Path manifest, List<IndexDefinition> definitions) {
         List<Object> fields = new ArrayList<>();
         for (IndexDefinition d : definitions) {
             Map<String, Object> item = new LinkedHashMap<>();
@@ -87,6 +88,7 @@ final class IndexManifest {
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("fields", fields);
-        AtomicFiles.writeAtomic(manifest, CanonicalJson.encodePretty(doc).getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.writeAtomic(files, files.nameOf(manifest),
+                CanonicalJson.encodePretty(doc).getBytes(StandardCharsets.UTF_8));
     }
 }

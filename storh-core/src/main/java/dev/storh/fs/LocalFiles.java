@@ -1,0 +1,130 @@
+package dev.storh.fs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The byte seam over the local file system: names resolve under {@link #root()}, bytes go through
+ * {@link FileChannel}s, {@code fsync} is {@link FileChannel#force(boolean) force(true)}, renames are
+ * {@code ATOMIC_MOVE}, folder syncs open the folder read-only and force it (skipped silently where
+ * the platform cannot). Reads do not follow a symbolic link in the last name component. Stateless
+ * apart from its root; thread-safe.
+ */
+public final class LocalFiles implements StoreFiles {
+
+    private static final LocalFiles UNROOTED = new LocalFiles(Path.of(""));
+
+    private final Path root;
+
+    private LocalFiles(Path root) {
+        this.root = root;
+    }
+
+    /**
+     * @param root the folder the names are relative to
+     * @return the local seam under it
+     */
+    public static LocalFiles at(Path root) {
+        return new LocalFiles(root);
+    }
+
+    /** @return a seam whose names are plain paths (absolute, or relative to the working folder) */
+    static LocalFiles unrooted() {
+        return UNROOTED;
+    }
+
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String nameOf(Path path) {
+        return this == UNROOTED ? path.toString() : StoreFiles.super.nameOf(path);
+    }
+
+    @Override
+    public InputStream open(String name) throws IOException {
+        return Files.newInputStream(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    @Override
+    public Output create(String name) throws IOException {
+        return output(path(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+    }
+
+    @Override
+    public Output append(String name) throws IOException {
+        return output(path(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    @Override
+    public void rename(String from, String to) throws IOException {
+        Files.move(path(from), path(to), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void syncDirectory(String dir) {
+        try (FileChannel channel = FileChannel.open(path(dir), StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | RuntimeException ignored) {
+            // Some platforms cannot open or sync folders; a rename itself is still atomic.
+        }
+    }
+
+    @Override
+    public List<String> list(String dir) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(path(dir))) {
+            children.forEach(c -> names.add(c.getFileName().toString()));
+        }
+        return names;
+    }
+
+    @Override
+    public void delete(String name) throws IOException {
+        Files.delete(path(name));
+    }
+
+    @Override
+    public CollectionLock lock(String name) {
+        return CollectionLock.open(path(name));
+    }
+
+    private static Output output(Path file, OpenOption... options) throws IOException {
+        FileChannel channel = FileChannel.open(file, options);
+        return new Output() {
+            @Override
+            public void write(byte[] bytes) throws IOException {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
+                        throw new IOException("write made no progress");
+                    }
+                }
+            }
+
+            @Override
+            public void sync() throws IOException {
+                channel.force(true);
+            }
+
+            @Override
+            public void close() throws IOException {
+                channel.close();
+            }
+        };
+    }
+}

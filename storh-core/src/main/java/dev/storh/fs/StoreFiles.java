@@ -1,0 +1,137 @@
+package dev.storh.fs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The byte seam: the small set of operations storh's engines use to reach the bytes of a store,
+ * addressed by relative names ({@code "data/0a/<id>.jsonc"}, {@code "manifest.jsonc"}) under one
+ * root. {@link LocalFiles} (the local file system) is the one implementation in this module; tests
+ * put a failing implementation behind it to make any write, fsync or rename fail at a chosen
+ * commit point. Internal: not part of storh's public API, and it may change.
+ *
+ * <h2>Durability contract</h2>
+ * An implementation promises, as the engines' crash safety depends on it:
+ * <ul>
+ *   <li>{@link Output#write} may leave the bytes in a cache; they are durable only after
+ *       {@link Output#sync} returns (POSIX {@code fsync}: data and the metadata needed to read it).</li>
+ *   <li>{@link #rename} replaces the target atomically: a reader (in any process, after any crash)
+ *       sees the old file or the new one under the target name, never a mix or nothing. The
+ *       rename itself is durable only after {@link #syncDirectory} of the target's folder returns.</li>
+ *   <li>{@link #syncDirectory} makes the folder's entries durable: created, renamed and deleted
+ *       names in it survive a power loss. Where the platform cannot sync a folder the call does
+ *       nothing (it is then as durable as the platform allows); it fails only when asked to fail.</li>
+ *   <li>{@link #append} writes after the current end; bytes of an append are durable after its
+ *       {@link Output#sync}; a torn append leaves a prefix of the bytes, never other bytes.</li>
+ *   <li>{@link #delete} removes a name; durable after {@link #syncDirectory} of its folder.</li>
+ * </ul>
+ * The composed sequences (temp write, fsync, rename, folder fsync; append and fsync) are in
+ * {@link AtomicFiles}, which turns failures into {@link dev.storh.StorageException}s naming the path.
+ *
+ * <p>Implementations are thread-safe; an {@link Output} is used by one thread at a time. Every
+ * method throws {@link IOException} (a {@link java.nio.file.NoSuchFileException} for a missing
+ * name where that matters) and leaves the wording of errors to the callers.
+ */
+public interface StoreFiles {
+
+    /** @return the folder (or container) the names are relative to */
+    Path root();
+
+    /**
+     * @param name a relative name, {@code /}-separated
+     * @return where it is, for error messages and for code not yet behind the seam
+     */
+    default Path path(String name) {
+        return root().resolve(name);
+    }
+
+    /**
+     * @param path a path below {@link #root()}, in the same (relative or absolute) form
+     * @return its relative name
+     */
+    default String nameOf(Path path) {
+        return root().relativize(path).toString();
+    }
+
+    /**
+     * @param name a file
+     * @return its bytes from the start; close it
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    InputStream open(String name) throws IOException;
+
+    /**
+     * Creates the file, or truncates it when present, for writing from the start.
+     *
+     * @param name a file in an existing folder
+     * @return the open file; close it
+     * @throws IOException when it cannot be opened
+     */
+    Output create(String name) throws IOException;
+
+    /**
+     * Opens the file for appending after its current end, creating it when missing.
+     *
+     * @param name a file in an existing folder
+     * @return the open file; close it
+     * @throws IOException when it cannot be opened
+     */
+    Output append(String name) throws IOException;
+
+    /**
+     * Renames {@code from} to {@code to} atomically, replacing {@code to} when present.
+     *
+     * @param from an existing file
+     * @param to the new name, in the same folder or another folder under the root
+     * @throws IOException when the rename did not happen ({@code to} is then unchanged)
+     */
+    void rename(String from, String to) throws IOException;
+
+    /**
+     * Makes the folder's entries durable (see the contract above).
+     *
+     * @param dir a folder name, {@code ""} for the root
+     * @throws IOException only when the implementation is made to fail
+     */
+    void syncDirectory(String dir) throws IOException;
+
+    /**
+     * @param dir a folder name, {@code ""} for the root
+     * @return the names of its entries (not recursive, no order promised)
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    List<String> list(String dir) throws IOException;
+
+    /**
+     * @param name a file
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    void delete(String name) throws IOException;
+
+    /**
+     * @param name the lock file, in an existing folder
+     * @return a handle on the JVM-wide and inter-process lock of that file
+     * @throws dev.storh.StorageException when it cannot be opened
+     */
+    CollectionLock lock(String name);
+
+    /** An open file to write: bytes in order, then {@link #sync}, then {@link #close}. */
+    interface Output extends Closeable {
+
+        /**
+         * @param bytes all of them are written (a short write is retried)
+         * @throws IOException when they cannot be written
+         */
+        void write(byte[] bytes) throws IOException;
+
+        /**
+         * Makes the written bytes durable ({@code fsync}).
+         *
+         * @throws IOException when they cannot be synced
+         */
+        void sync() throws IOException;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.storh.doc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.fs.FailingFiles;
+import dev.storh.fs.FailingFiles.Point;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Writes of a DocStore driven through a failing byte seam at each commit point: the error is a
+ * {@link StorageException} naming the path, the old state is intact (or, after the rename, the
+ * new state is whole), no temp file is left, and the store works again once the seam heals.
+ */
+class DocStoreFaultTest {
+
+    @TempDir
+    Path root;
+
+    private FailingFiles seam;
+
+    private DocStore open() {
+        return DocStore.open(root, "pages", DocStoreOptions.builder().files(dir -> seam = FailingFiles.at(dir)).build());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME"})
+    void aFailedPutBeforeTheRenameLeavesTheOldRecord(Point point) throws IOException {
+        try (DocStore store = open()) {
+            StorageRecord v1 = store.put(Map.of("title", "v1"));
+            Path file = store.pathForId(v1.id());
+            byte[] before = Files.readAllBytes(file);
+            seam.failAt(point, name -> name.startsWith(DocLayout.DATA + "/"));
+
+            assertThatThrownBy(() -> store.put(Map.of("title", "v2"), v1.id()))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(file.getParent().toString());
+
+            assertThat(seam.failures()).as(point.name()).isPositive();
+            assertThat(Files.readAllBytes(file)).isEqualTo(before);
+            assertThat(store.get(v1.id())).contains(v1);
+            assertThat(tempFiles()).isEmpty();
+            seam.heal();
+            assertThat(store.put(Map.of("title", "v3"), v1.id()).data()).containsEntry("title", "v3");
+        }
+        try (DocStore reopened = open()) {
+            assertThat(reopened.stream().map(r -> r.data().get("title")).toList()).containsExactly("v3");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME"})
+    void aFailedBatchLeavesEarlierRecordsAndNoTempFiles(Point point) {
+        try (DocStore store = open()) {
+            StorageRecord kept = store.put(Map.of("n", 0L));
+            seam.failAt(point, name -> name.startsWith(DocLayout.DATA + "/"));
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (long i = 1; i <= 20; i++) {
+                rows.add(Map.of("n", i));
+            }
+
+            assertThatThrownBy(() -> store.putMany(rows))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(store.collectionRoot().resolve(DocLayout.DATA).toString());
+
+            assertThat(tempFiles()).isEmpty();
+            seam.heal();
+            assertThat(store.get(kept.id())).contains(kept);
+            assertThat(store.putMany(rows)).hasSize(20);
+        }
+    }
+
+    @Test
+    void aFailedFolderFsyncAfterTheRenameIsReportedAndTheNewRecordIsWhole() throws IOException {
+        try (DocStore store = open()) {
+            StorageRecord v1 = store.put(Map.of("title", "v1"));
+            Path bucket = store.pathForId(v1.id()).getParent();
+            seam.failAt(Point.DIRECTORY_FSYNC, name -> name.startsWith(DocLayout.DATA + "/"));
+
+            assertThatThrownBy(() -> store.put(Map.of("title", "v2"), v1.id()))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessage("Could not sync storage directory: " + bucket);
+
+            seam.heal();
+            assertThat(tempFiles()).isEmpty();
+            assertThat(store.get(v1.id()).orElseThrow().data()).containsEntry("title", "v2");
+        }
+    }
+
+    @Test
+    void aFailedDeleteKeepsTheRecord() {
+        try (DocStore store = open()) {
+            StorageRecord v1 = store.put(Map.of("title", "v1"));
+            seam.failAt(Point.DELETE, name -> name.endsWith(v1.id() + DocLayout.RECORD_EXTENSION));
+
+            assertThatThrownBy(() -> store.delete(v1.id()))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(v1.id())
+                    .hasMessageContaining(store.pathForId(v1.id()).toString());
+
+            seam.heal();
+            assertThat(store.get(v1.id())).contains(v1);
+            assertThat(store.delete(v1.id())).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME"})
+    void aFailedIndexManifestSwapKeepsTheOldManifest(Point point) throws IOException {
+        Path manifest;
+        byte[] before;
+        try (DocStore store = open()) {
+            store.put(Map.of("a", 1L, "b", 2L));
+            store.indexes().defineField("a", false, false).sync();
+            manifest = DocLayout.of(store.collectionRoot()).indexManifest();
+            before = Files.readAllBytes(manifest);
+            seam.failAt(point, name -> name.startsWith(DocLayout.META + "/indexes/.manifest.jsonc.")
+                    || name.endsWith("/manifest.jsonc"));
+
+            assertThatThrownBy(() -> store.indexes().defineField("b", false, false).sync())
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(manifest.getParent().toString());
+
+            assertThat(Files.readAllBytes(manifest)).isEqualTo(before);
+            assertThat(tempFiles()).isEmpty();
+        }
+        try (DocStore reopened = open()) {
+            assertThat(reopened.indexes().definitions()).extracting(d -> d.field()).containsExactly("a");
+        }
+    }
+
+    private List<Path> tempFiles() {
+        try (Stream<Path> all = Files.walk(root)) {
+            return all.filter(p -> p.getFileName().toString().endsWith(DocLayout.TEMP_SUFFIX)).toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
