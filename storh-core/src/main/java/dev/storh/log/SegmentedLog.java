@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.query.QueryBuilder;
@@ -72,6 +73,7 @@ import java.util.stream.StreamSupport;
 public final class SegmentedLog implements AutoCloseable {
 
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
 
     private final Path dir;
     private final SegmentedLogOptions options;
@@ -81,13 +83,14 @@ public final class SegmentedLog implements AutoCloseable {
     private final Path marker;
     private final AtomicLong segmentsOpened = new AtomicLong();
     private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
+    private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
-    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock) {
+    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
         this.dir = dir;
         this.options = options;
         this.lock = lock;
-        this.state = new LogState(dir, options.sparseIndexInterval());
+        this.state = new LogState(dir, options.sparseIndexInterval(), readOnly);
         this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
                 options.durability() == Durability.FSYNC);
         this.marker = WriterMarkers.writersDirectory(dir).resolve(WriterMarkers.newWriterPrefix());
@@ -125,17 +128,29 @@ public final class SegmentedLog implements AutoCloseable {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
             dir = dir.resolve("partitions").resolve(opts.partition().folderFor(ts));
         }
-        AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
-        CollectionLock lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
-        SegmentedLog log = new SegmentedLog(dir, opts, lock);
+        boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
+        }
+        CollectionLock lock;
+        try {
+            lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
+        } catch (StorageException e) {
+            throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
+        }
+        SegmentedLog log = new SegmentedLog(dir, opts, lock, readOnly);
         try {
             lock.lock(opts.lockTimeout());
             try {
-                WriterMarkers.sweepOnOpen(dir);
-                WriterMarkers.register(log.marker);
-                Leftovers.delete(log.state);
-                log.state.load(true);
-                log.state.writeManifest();
+                if (readOnly) {
+                    log.state.load(false); // read what is there: no sweep, marker, cut or manifest write
+                } else {
+                    WriterMarkers.sweepOnOpen(dir);
+                    WriterMarkers.register(log.marker);
+                    Leftovers.delete(log.state);
+                    log.state.load(true);
+                    log.state.writeManifest();
+                }
             } finally {
                 lock.unlock();
             }
@@ -313,6 +328,12 @@ public final class SegmentedLog implements AutoCloseable {
 
     private LogLine.Envelope readAt(StateIndex.Location at) {
         Path file = state.path(at.file());
+        long generation = state.generation;
+        if (generation != readChannelsGeneration) {
+            // A rebuild may follow replaced files (a repair, another process): drop handles on old ones.
+            readChannelsGeneration = generation;
+            closeReadChannels();
+        }
         try {
             FileChannel ch = readChannels.computeIfAbsent(at.file(), f -> {
                 try {
@@ -484,7 +505,7 @@ public final class SegmentedLog implements AutoCloseable {
      */
     public void compact() {
         ensureOpen();
-        withLock(() -> {
+        withWriteLock("compact log", () -> {
             state.refresh(true, -1);
             state.roll();
             new Compactor(state, options.maxSegmentBytes()).run();
@@ -499,7 +520,7 @@ public final class SegmentedLog implements AutoCloseable {
      */
     public void recover() {
         ensureOpen();
-        withLock(() -> {
+        withWriteLock("recover log", () -> {
             state.load(true);
             state.writeManifest();
         });
@@ -524,14 +545,18 @@ public final class SegmentedLog implements AutoCloseable {
     public LogVerifyReport verify() {
         ensureOpen();
         List<String> errors = new ArrayList<>();
+        java.util.Set<String> damagedAt = new java.util.HashSet<>();
         try {
             refreshIfStale();
             StateIndex fresh = new StateIndex();
-            List<Segment> segments = new ArrayList<>(state.sealed);
-            segments.add(state.active);
-            for (Segment s : segments) {
+            for (Segment s : allSegments()) {
                 Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
                 SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
+                for (Segment.Damage d : copy.damaged) {
+                    damagedAt.add(state.path(s.file) + ":" + d.offset());
+                    errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
+                            + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
+                }
             }
             String differs = state.index.firstDifference(fresh);
             if (differs != null) {
@@ -540,7 +565,12 @@ public final class SegmentedLog implements AutoCloseable {
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
         }
-        try (Stream<StorageRecord> all = stream()) {
+        RecordQuery everything = RecordQuery.all().continueOnError((at, e) -> {
+            if (!damagedAt.contains(at)) {
+                errors.add(String.valueOf(e.getMessage()));
+            }
+        });
+        try (Stream<StorageRecord> all = stream(everything)) {
             all.forEach(r -> { });
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
@@ -562,14 +592,51 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Runs {@link #recover()} and reports the result (§2.13). Failures are thrown.
+     * Mends the log (§2.13, doing more than the original): under the collection lock, deletes temp
+     * files a crashed writer left ({@code .manifest.jsonc.*.tmp}, {@code segments/.*.tmp}), rebuilds
+     * the state and cuts torn tails (as {@link #recover()}), then takes every damaged line inside a
+     * segment out of it: the bytes are copied to {@code .storh/corrupt/<file>.<offset>-<ms>.bad} and the
+     * segment is rewritten without them, every valid line kept in order; the state and the sparse
+     * indexes are rebuilt from the new files and the manifest is rewritten, so other instances rebuild
+     * too. Afterwards {@code stream()} and {@code verify()} are clean. Failures are thrown.
      *
-     * @return {@code ok} (always true), the bytes cut from torn tails, and the stats
+     * @return {@code ok} (always true), the bytes cut from torn tails, the stats, and one line per
+     *     removed stretch naming {@code <path>:<offset>}, its size, its problem and where it was kept
+     * @throws StorageException on a lock timeout or an I/O error naming the path; {@code "Cannot repair
+     *     log <dir>: the file system is read-only ..."} on a read-only file system
      */
     public LogRepairReport repair() {
+        ensureOpen();
         long before = state.bytesCut;
-        recover();
-        return new LogRepairReport(true, state.bytesCut - before, stats());
+        List<String> removed = new ArrayList<>();
+        withWriteLock("repair log", () -> {
+            Leftovers.sweepTemps(state);
+            state.load(true);
+            List<Segment> damaged = new ArrayList<>();
+            for (Segment s : allSegments()) {
+                if (!s.damaged.isEmpty()) {
+                    removed.addAll(Quarantine.removeDamage(state.path(s.file), s.damaged));
+                    damaged.add(s);
+                }
+            }
+            if (!damaged.isEmpty()) {
+                state.load(true);
+                for (Segment s : state.sealed) {
+                    if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
+                        SparseIndex.write(state.path(s.index), s.sparse); // the offsets moved
+                    }
+                }
+                LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), dir, removed);
+            }
+            state.writeManifest(!damaged.isEmpty());
+        });
+        return new LogRepairReport(true, state.bytesCut - before, stats(), removed);
+    }
+
+    private List<Segment> allSegments() {
+        List<Segment> segments = new ArrayList<>(state.sealed);
+        segments.add(state.active);
+        return segments;
     }
 
     /**
@@ -585,17 +652,23 @@ public final class SegmentedLog implements AutoCloseable {
         try {
             writer.close();
         } finally {
-            for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
-                try {
-                    it.next().close();
-                } catch (IOException ignored) {
-                    // read-only handle
-                }
-                it.remove();
+            closeReadChannels();
+            if (!state.readOnly) {
+                AtomicFiles.deleteQuietly(marker);
+                AtomicFiles.syncDirectory(marker.getParent());
             }
-            AtomicFiles.deleteQuietly(marker);
-            AtomicFiles.syncDirectory(marker.getParent());
             lock.close();
+        }
+    }
+
+    private void closeReadChannels() {
+        for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
+            try {
+                it.next().close();
+            } catch (IOException ignored) {
+                // read-only handle
+            }
+            it.remove();
         }
     }
 
@@ -628,6 +701,16 @@ public final class SegmentedLog implements AutoCloseable {
             }
         }
         withLock(() -> state.refresh(false, -1));
+    }
+
+    private void withWriteLock(String what, Runnable action) {
+        if (state.readOnly) {
+            throw ReadOnlyFileSystem.refused(what, dir);
+        }
+        withLock(() -> {
+            lock.checkLockFile();
+            action.run();
+        });
     }
 
     private void withLock(Runnable action) {

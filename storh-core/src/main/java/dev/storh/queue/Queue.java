@@ -6,6 +6,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -86,15 +87,22 @@ public final class Queue implements AutoCloseable {
     private final Object lifecycle = new Object();
     private volatile boolean closed;
 
+    private final boolean readOnly;
+
     // Guarded by the queue lock.
     private QueueState state;
     private long offset;
     private long lines;
+    /** The 1-based number of the line that starts at {@link #offset}. */
+    private long lineNo = 1;
+    /** Damaged stretches of the open file that were skipped (kept in the log until a repair). */
+    private final List<QueueLogFile.Damage> damaged = new ArrayList<>();
 
-    private Queue(Path directory, QueueOptions options, CollectionLock lock) {
+    private Queue(Path directory, QueueOptions options, CollectionLock lock, boolean readOnly) {
         this.directory = directory;
         this.options = options;
-        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME));
+        this.readOnly = readOnly;
+        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME), readOnly);
         this.lock = lock;
         this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
     }
@@ -133,19 +141,25 @@ public final class Queue implements AutoCloseable {
                     + "\" (a queue is one folder name under the root; '/', '\\', NUL, '.', '..' and empty names are refused)");
         }
         Path directory = root.toAbsolutePath().normalize().resolve(name);
-        AtomicFiles.ensureDirectory(directory);
+        boolean readOnly = Files.isDirectory(directory) && ReadOnlyFileSystem.isReadOnly(directory);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(directory);
+        }
         Path lockFile = directory.resolve(QueueLogFile.LOCK_NAME);
         CollectionLock lock;
         try {
             lock = CollectionLock.open(lockFile);
         } catch (StorageException e) {
-            throw new StorageException("Could not open log queue lock: " + lockFile, e);
+            throw new StorageException("Could not open log queue lock: " + lockFile
+                    + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
         }
-        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock);
+        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock, readOnly);
         try {
             queue.locked(() -> {
-                QueueLogFile.deleteLeftovers(directory);
-                queue.reload(true);
+                if (!readOnly) {
+                    QueueLogFile.deleteLeftovers(directory);
+                }
+                queue.reload(!readOnly);
                 return null;
             });
         } catch (RuntimeException e) {
@@ -387,6 +401,7 @@ public final class Queue implements AutoCloseable {
     public int requeueTimedOut(Duration timeout) {
         long seconds = wholeSeconds(timeout, "timeout");
         return locked(() -> {
+            checkWritable();
             sync(true);
             return requeueLocked(seconds);
         });
@@ -413,6 +428,7 @@ public final class Queue implements AutoCloseable {
     public int purgeDone(Duration olderThan) {
         long seconds = wholeSeconds(olderThan, "olderThan");
         return locked(() -> {
+            checkWritable();
             sync(true);
             long now = nowSeconds();
             List<String> ids = state.idsWithStatus(QueueState.Status.DONE, now, seconds);
@@ -447,9 +463,11 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Checks the log and the in-memory state (§3.8): replays {@code queue.log} from the start into
-     * a scratch state, reporting the first bad line as {@code "line <n>: <problem>"}; then, when the
-     * log is clean, compares the scratch state with this instance's (payloads, statuses with their
-     * times, pending order), reporting {@code "Log queue state drift."}. Changes nothing on disk.
+     * a scratch state and reports every damaged line, as {@code "line <n> (byte <offset> of <path>):
+     * <problem>"} (damage inside the log, which reads skip and {@link #repair()} removes, and a bad
+     * tail, which the next write cuts); then compares the scratch state with this instance's
+     * (payloads, statuses with their times, pending order), reporting {@code "Log queue state drift."}.
+     * Changes nothing on disk.
      *
      * @return ok, errors, stats
      * @throws StorageException on lock timeout
@@ -458,20 +476,35 @@ public final class Queue implements AutoCloseable {
         return locked(() -> {
             List<String> errors = new ArrayList<>();
             QueueState scratch = new QueueState();
+            boolean readable = true;
             try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
-                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, nowSeconds(), scratch::apply);
+                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, 1, nowSeconds(), scratch::apply);
+                for (QueueLogFile.Damage d : scan.damaged()) {
+                    errors.add(where(d.line(), d.offset()) + d.problem() + " (" + d.length()
+                            + " damaged bytes skipped; the events after them are kept; repair() removes them)");
+                }
                 if (scan.error() != null) {
-                    errors.add("line " + (scan.lines() + 1) + ": " + scan.error());
+                    errors.add(where(scan.endLine(), scan.end()) + scan.error());
                 }
             } catch (IOException | RuntimeException e) {
-                errors.add("Could not read log queue file.");
+                readable = false;
+                errors.add("Could not read log queue file. " + log.path() + ": " + e);
             }
-            sync(false);
-            if (errors.isEmpty() && !state.sameAs(scratch)) {
-                errors.add("Log queue state drift.");
+            try {
+                sync(false);
+                if (readable && !state.sameAs(scratch)) {
+                    errors.add("Log queue state drift.");
+                }
+            } catch (RuntimeException e) {
+                errors.add("Could not read log queue file. " + log.path() + ": " + e);
+                return new QueueVerifyReport(false, errors, new QueueStats(0, 0, 0, 0));
             }
             return new QueueVerifyReport(errors.isEmpty(), errors, statsLocked());
         });
+    }
+
+    private String where(long line, long byteOffset) {
+        return "line " + line + " (byte " + byteOffset + " of " + log.path() + "): ";
     }
 
     /**
@@ -496,20 +529,37 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the state by replaying the log from the start, cutting it at its first undecodable
-     * line (§3.7), then requeues processing jobs claimed at least {@code processingTimeout} ago
-     * (§3.4). Fixes state drift.
+     * Rebuilds the state by replaying the log from the start and leaves a clean log: a bad tail is
+     * cut, damaged lines inside the log are copied aside ({@code queue.log.cut-<offset>-<ms>}) and the
+     * log is rewritten without them, every intact event kept in order (§3.7); compaction temp files
+     * left by a crash are deleted. Then requeues processing jobs claimed at least
+     * {@code processingTimeout} ago (§3.4). Fixes state drift.
      *
      * @param processingTimeout the least claim age to requeue (whole seconds, rounded up), not negative
-     * @return ok, requeued, bytes cut
-     * @throws StorageException when the timeout is negative, or on I/O failure
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
     public QueueRepairReport repair(Duration processingTimeout) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return locked(() -> {
-            long cut = reload(true);
+            checkWritable();
+            QueueLogFile.deleteLeftovers(directory);
+            List<String> removed = new ArrayList<>();
+            QueueLogFile.Cut cut = reload(true);
+            if (cut.bytes() > 0) {
+                removed.add(log.path() + ":" + offset + ": " + cut.bytes() + " bytes at the end"
+                        + (cut.keptIn() == null ? " (a torn line)" : ", kept in " + cut.keptIn().getFileName()));
+            }
+            if (!damaged.isEmpty()) {
+                removed.addAll(log.keepAside(damaged));
+                long end = offset;
+                state = null;
+                log.rewriteWithout(List.copyOf(damaged), end);
+                reload(false);
+                LOG.warn("Removed {} damaged stretch(es) from {}: {}", removed.size(), log.path(), removed);
+            }
             int requeued = requeueLocked(seconds);
-            return new QueueRepairReport(true, requeued, cut);
+            return new QueueRepairReport(true, requeued, cut.bytes(), removed);
         });
     }
 
@@ -522,6 +572,7 @@ public final class Queue implements AutoCloseable {
      */
     public QueueCompactReport compact() {
         return locked(() -> {
+            checkWritable();
             sync(true);
             long before = offset;
             compactLocked();
@@ -571,6 +622,25 @@ public final class Queue implements AutoCloseable {
         });
     }
 
+    /** Before any write, under the lock: refuse on a read-only file system or when the folder was replaced. */
+    private void checkWritable() {
+        if (readOnly) {
+            throw ReadOnlyFileSystem.refused("write to log queue", log.path());
+        }
+        lock.checkLockFile();
+    }
+
+    /** Test hook: every known job's status ("pending", "processing", "done"), pending jobs first, in claim order. */
+    Map<String, String> statusesForTesting() {
+        return locked(() -> {
+            sync(false);
+            Map<String, String> statuses = new java.util.LinkedHashMap<>();
+            state.pendingJobs().forEach(j -> statuses.put(j.id, "pending"));
+            state.settledJobs().forEach(j -> statuses.put(j.id, j.status == QueueState.Status.DONE ? "done" : "processing"));
+            return statuses;
+        });
+    }
+
     private <T> T locked(Supplier<T> body) {
         if (closed) {
             throw new StorageException("Queue is closed: " + directory);
@@ -602,6 +672,7 @@ public final class Queue implements AutoCloseable {
     /** The group commit writer: one lock, one sync, one append and one fsync for every waiting call. */
     private void writeBatch(List<QueueOp> ops) {
         locked(() -> {
+            checkWritable();
             sync(true);
             long now = nowSeconds();
             QueueOp.Batch batch = new QueueOp.Batch();
@@ -609,7 +680,7 @@ public final class Queue implements AutoCloseable {
                 for (QueueOp op : ops) {
                     op.run(state, batch, now);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 state = null; // events applied but never written: re-read the log next time
                 throw e;
             }
@@ -639,45 +710,57 @@ public final class Queue implements AutoCloseable {
         }
         QueueLogFile.Scan scan;
         try {
-            scan = QueueLogFile.scan(log.channel(), offset, nowSeconds(), state::apply);
+            scan = QueueLogFile.scan(log.channel(), offset, lineNo, nowSeconds(), state::apply);
         } catch (IOException e) {
             state = null;
             throw new StorageException("Could not read log queue file: " + log.path(), e);
         }
-        offset = scan.end();
-        lines += scan.lines();
+        took(scan);
         if (scan.error() != null && forWrite) {
             cutAt(scan);
         }
     }
 
+    private void took(QueueLogFile.Scan scan) {
+        offset = scan.end();
+        lines += scan.lines();
+        lineNo = scan.endLine();
+        for (QueueLogFile.Damage d : scan.damaged()) {
+            damaged.add(d);
+            LOG.warn("Skipped {} damaged bytes in {} at byte {} (line {}): {}; the events after them are kept",
+                    d.length(), log.path(), d.offset(), d.line(), d.problem());
+        }
+    }
+
     /**
-     * Replays the whole log into a fresh state (§3.7).
+     * Replays the whole log into a fresh state (§3.7), skipping damaged lines inside it.
      *
-     * @param cut whether to cut the log at its first undecodable line
-     * @return the bytes cut
+     * @param cut whether to cut a bad tail
+     * @return what was cut
      */
-    private long reload(boolean cut) {
+    private QueueLogFile.Cut reload(boolean cut) {
         state = null;
         log.open();
         QueueState fresh = new QueueState();
         QueueLogFile.Scan scan;
         try {
-            scan = QueueLogFile.scan(log.channel(), 0, nowSeconds(), fresh::apply);
+            scan = QueueLogFile.scan(log.channel(), 0, 1, nowSeconds(), fresh::apply);
         } catch (IOException e) {
             throw new StorageException("Could not read log queue file: " + log.path(), e);
         }
         state = fresh;
-        offset = scan.end();
-        lines = scan.lines();
-        return scan.error() != null && cut ? cutAt(scan) : 0;
+        offset = 0;
+        lines = 0;
+        damaged.clear();
+        took(scan);
+        return scan.error() != null && cut ? cutAt(scan) : new QueueLogFile.Cut(0, null);
     }
 
-    private long cutAt(QueueLogFile.Scan scan) {
-        long cut = log.cut(scan.end());
-        if (cut > 0) {
-            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}", cut, log.path(), scan.end(),
-                    lines + 1, scan.error());
+    private QueueLogFile.Cut cutAt(QueueLogFile.Scan scan) {
+        QueueLogFile.Cut cut = log.cut(scan.end());
+        if (cut.bytes() > 0) {
+            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}{}", cut.bytes(), log.path(), scan.end(),
+                    scan.endLine(), scan.error(), cut.keptIn() == null ? "" : "; kept in " + cut.keptIn());
         }
         return cut;
     }
@@ -702,10 +785,20 @@ public final class Queue implements AutoCloseable {
         byte[] bytes = batch.out.toByteArray();
         try {
             log.append(bytes, offset); // commit point
-        } catch (IOException | RuntimeException e) {
-            log.rollBack(offset);
+        } catch (IOException | RuntimeException | Error e) {
             state = null;
-            throw new StorageException("Could not write log queue file: " + log.path(), e);
+            Throwable failure = e instanceof Error ? e : new StorageException("Could not write log queue file: "
+                    + log.path() + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
+            try {
+                log.rollBack(offset);
+            } catch (IOException | RuntimeException rollBackFailure) {
+                failure.addSuppressed(new StorageException("Could not roll back " + log.path() + " to byte " + offset
+                        + "; the next call re-reads the file", rollBackFailure));
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw (StorageException) failure;
         }
         offset += bytes.length;
         lines += batch.events;
@@ -721,15 +814,22 @@ public final class Queue implements AutoCloseable {
     }
 
     private void compactLocked() {
+        checkWritable();
         QueueCompaction.Rendered rendered = QueueCompaction.render(state);
         try {
+            if (!damaged.isEmpty()) {
+                // The new log holds only live events: keep the damaged bytes, which it drops, aside first.
+                LOG.warn("Compaction of {} removes damaged lines: {}", log.path(), log.keepAside(damaged));
+            }
             log.replace(rendered.bytes());
+            damaged.clear();
         } catch (RuntimeException e) {
             state = null;
             throw e;
         }
         offset = rendered.bytes().length;
         lines = rendered.events();
+        lineNo = rendered.events() + 1;
         state.trimLine();
     }
 
