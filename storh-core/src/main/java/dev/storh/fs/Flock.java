@@ -27,6 +27,8 @@ final class Flock implements AutoCloseable {
         int close(int fd);
 
         String strerror(int errnum);
+
+        int access(String path, int mode);
     }
 
     private static final CLibrary C = Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
@@ -73,6 +75,17 @@ final class Flock implements AutoCloseable {
             }
         }
         throw new IOException("open failed: " + describe(errno) + ": " + path);
+    }
+
+    private static final int W_OK = 2;
+
+    /**
+     * @param path an existing file or folder
+     * @return whether {@code access(2)} refuses write access with {@code EROFS}: the file system (or
+     *     the bind mount) holding it is read-only; this holds for root too, unlike permissions
+     */
+    static boolean onReadOnlyFileSystem(Path path) {
+        return C.access(path.toString(), W_OK) != 0 && Native.getLastError() == EROFS;
     }
 
     /**

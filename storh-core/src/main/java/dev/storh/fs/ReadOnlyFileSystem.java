@@ -25,10 +25,23 @@ public final class ReadOnlyFileSystem {
      */
     public static boolean isReadOnly(Path path) {
         try {
-            return Files.getFileStore(path).isReadOnly();
-        } catch (IOException | RuntimeException e) {
-            return false;
+            return Flock.onReadOnlyFileSystem(path);
+        } catch (RuntimeException | LinkageError noNativeAccess) {
+            try {
+                return Files.getFileStore(path).isReadOnly(); // misses read-only bind mounts on Linux
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
         }
+    }
+
+    /**
+     * @param e a failure
+     * @return {@code " (the file system is read-only)"} when {@link #isReadOnlyError} holds, else {@code ""};
+     *     for appending to an error message
+     */
+    public static String hint(Throwable e) {
+        return isReadOnlyError(e) ? " (" + READ_ONLY + ")" : "";
     }
 
     /**
