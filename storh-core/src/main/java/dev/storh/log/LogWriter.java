@@ -31,8 +31,11 @@ import java.util.List;
  * segment is rolled; writing continues in the new active segment. Buffers are written every 1 MiB.
  *
  * <p><b>Failure.</b> If writing or syncing fails, the active file is cut back to its committed end
- * (best effort) and every caller of the batch gets the error; lines already sealed by a roll inside
- * the failed batch stay durable.
+ * and every caller of the batch gets the error (a failed cut-back is attached to it as suppressed);
+ * lines already sealed by a roll inside the failed batch stay durable. A batch is refused before
+ * anything is written when the log was opened on a read-only file system, when its lock file is
+ * gone or replaced (its folder was deleted or moved), or when the active segment file is gone:
+ * bytes are only ever written into the file the log reads.
  *
  * <p>Thread-safe. Never call {@link #append} while holding the collection lock (the leader needs it).
  */
@@ -225,11 +228,6 @@ final class LogWriter implements AutoCloseable {
         }
     }
 
-    /**
-     * The channel on the file the active segment's name points at now: a cached channel is reused only
-     * while its file is still the one behind the name (a repair may have replaced it; an outside hand
-     * may have deleted it, and bytes written to a deleted file would be lost without a word).
-     */
     private boolean sameFile(Segment seg) {
         try {
             Object key = Files.readAttributes(state.path(seg.file), BasicFileAttributes.class).fileKey();
@@ -239,6 +237,11 @@ final class LogWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * The channel on the file the active segment's name points at now: a cached channel is reused only
+     * while its file is still the one behind the name (a repair may have replaced it; an outside hand
+     * may have deleted it, and bytes written to a deleted file would be lost without a word).
+     */
     private FileChannel channelFor(Segment seg) {
         Path file = state.path(seg.file);
         Object key;

@@ -50,7 +50,9 @@ import java.util.stream.StreamSupport;
  * A put appends {@code {"op":"put","id":…,"data":…}}; overwriting appends another put with the same
  * id; a delete appends a tombstone. Nothing is changed in place. The id → location map (the state
  * index, {@link StateIndex}) is rebuilt by scanning at open ({@link SegmentScanner}), which also cuts
- * torn tails.
+ * torn tails. A damaged line inside a segment (followed by valid lines) is never cut with what follows
+ * it: it is skipped, {@link #verify()} names it ({@code <file>:<offset>}), and {@link #repair()} takes it
+ * out of the segment, keeping the bytes in {@code .storh/corrupt/}.
  *
  * <p><b>Durability.</b> With {@link Durability#FSYNC} (the default) an append returns only once its
  * line is fsynced; concurrent appends share one fsync (group commit, {@link LogWriter}), and nothing
@@ -65,6 +67,11 @@ import java.util.stream.StreamSupport;
  * first (the original never sees other processes' writes: W1). {@code put}, {@code delete},
  * {@code appendMany} and {@code appendStream} block until durable; streams keep one segment file open
  * until closed or exhausted.
+ *
+ * <p><b>Read-only file systems.</b> On a read-only mount the log opens for reading (no sweep, writer
+ * marker, cut or manifest write; the lock file is opened for reading, which {@code flock} allows);
+ * reads, streams, counts and {@code verify()} work, and every write throws a {@link StorageException}
+ * saying the file system is read-only and naming the folder.
  *
  * <p><b>Ids</b> are UUIDv7, accepted in either case and written lowercase. <b>Errors</b> are
  * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
@@ -82,7 +89,8 @@ public final class SegmentedLog implements AutoCloseable {
     private final LogWriter writer;
     private final Path marker;
     private final AtomicLong segmentsOpened = new AtomicLong();
-    private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
+    /** Read handles for get(), per file name; replaced (not closed: reads may still use them) after a rebuild. */
+    private volatile Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
     private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
@@ -330,9 +338,10 @@ public final class SegmentedLog implements AutoCloseable {
         Path file = state.path(at.file());
         long generation = state.generation;
         if (generation != readChannelsGeneration) {
-            // A rebuild may follow replaced files (a repair, another process): drop handles on old ones.
+            // A rebuild may follow replaced files (a repair, another process): stop using handles on
+            // old ones. A read in flight keeps its handle; the channel's cleaner closes it afterwards.
             readChannelsGeneration = generation;
-            closeReadChannels();
+            readChannels = new ConcurrentHashMap<>();
         }
         try {
             FileChannel ch = readChannels.computeIfAbsent(at.file(), f -> {

@@ -36,7 +36,10 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p><b>State.</b> Each instance keeps the state in memory ({@link QueueState}), rebuilt on open by
- * replaying the log; a bad or torn tail is cut then (§3.7). Before every operation, under the
+ * replaying the log; a bad or torn tail is cut then (§3.7; complete lines in it are kept in
+ * {@code queue.log.cut-*}). A damaged line inside the log (followed by good events) is skipped, never
+ * cut with what follows it (the original drops every later event): {@link #verify()} reports it
+ * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the bytes. Before every operation, under the
  * lock, the instance applies the events other instances and processes appended since its last
  * read, so every call sees the durable state of all writers.
  *
@@ -70,6 +73,12 @@ import org.slf4j.LoggerFactory;
  * PHP instance that is open during a compaction keeps reading the old file's offsets and misses
  * later events until it is reopened: turn {@link QueueOptions.Builder#autoCompact(boolean)} off
  * while PHP workers share the queue.
+ *
+ * <p><b>Read-only file systems.</b> On a read-only mount the queue opens for reading (the lock file
+ * is opened for reading, which {@code flock} allows; nothing is cut); counts, stats and
+ * {@code verify()} work, and every write throws a {@link StorageException} saying the file system is
+ * read-only and naming {@code queue.log}. Writes also stop, naming the lock file, when the queue's
+ * folder was deleted or moved while it was open.
  *
  * <p><b>Ids</b> are UUIDv7, written lowercase; lookups match exactly, then in lowercase.
  * <b>Errors</b> are {@link StorageException}s naming the id, job index or path; a rejected call
@@ -121,8 +130,9 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Opens a queue, creating {@code <root>/<name>/} and an empty log when missing, and replays the
-     * log under the lock; an undecodable tail is cut (copied aside first when it held complete
-     * lines) (§3.1, §3.7).
+     * log under the lock; damaged lines inside it are skipped, an undecodable tail is cut (copied
+     * aside first when it held complete lines) (§3.1, §3.7). On a read-only file system it opens for
+     * reading only.
      *
      * @param root the folder holding queues
      * @param name one folder name: not empty, not {@code .} or {@code ..}, without {@code /},
@@ -493,7 +503,6 @@ public final class Queue implements AutoCloseable {
     public int requeueTimedOut(Duration timeout) {
         long seconds = wholeSeconds(timeout, "timeout");
         return locked(() -> {
-            checkWritable();
             sync(true);
             return requeueLocked(seconds);
         });
@@ -520,7 +529,6 @@ public final class Queue implements AutoCloseable {
     public int purgeDone(Duration olderThan) {
         long seconds = wholeSeconds(olderThan, "olderThan");
         return locked(() -> {
-            checkWritable();
             sync(true);
             long now = nowSeconds();
             List<String> ids = state.idsWithStatus(QueueState.Status.DONE, now, seconds);
@@ -664,7 +672,6 @@ public final class Queue implements AutoCloseable {
      */
     public QueueCompactReport compact() {
         return locked(() -> {
-            checkWritable();
             sync(true);
             long before = offset;
             compactLocked();
@@ -764,7 +771,6 @@ public final class Queue implements AutoCloseable {
     /** The group commit writer: one lock, one sync, one append and one fsync for every waiting call. */
     private void writeBatch(List<QueueOp> ops) {
         locked(() -> {
-            checkWritable();
             sync(true);
             long nowMs = options.clock().millis();
             long now = Math.floorDiv(nowMs, 1000L);
@@ -785,10 +791,14 @@ public final class Queue implements AutoCloseable {
     /**
      * Brings the state up to date with the log (§3.6). A different file behind the name (a
      * compaction), or a shorter one, means a full re-read; otherwise the new lines are applied.
-     * Reading stops at the first undecodable line; a writer ({@code forWrite}) then cuts it, since
-     * under the lock it can only be a crashed writer's leftover (W8), as the next open would.
+     * Damaged lines followed by good ones are skipped; reading stops before a bad tail, which a
+     * writer ({@code forWrite}) then cuts, since under the lock it can only be a crashed writer's
+     * leftover (W8), as the next open would. A writer first checks it may write at all.
      */
     private void sync(boolean forWrite) {
+        if (forWrite) {
+            checkWritable();
+        }
         if (state == null || !log.isCurrent()) {
             reload(forWrite);
             return;

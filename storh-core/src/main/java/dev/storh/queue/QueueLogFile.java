@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  *   queue.lock                      empty; flock(2) target of the queue lock
  *   queue.log                       framed event lines (QueueEventCodec), append-only between compactions
  *   .queue.log.&lt;12 hex&gt;.tmp         a compaction in progress (deleted on open when a writer crashed)
- *   queue.log.cut-&lt;offset&gt;-&lt;ms&gt;    bytes cut from queue.log at a bad line that held complete lines
+ *   queue.log.cut-&lt;offset&gt;-&lt;ms&gt;    bytes taken out of queue.log at &lt;offset&gt;: a bad tail that held
+ *                                   complete lines, or a damaged stretch a repair or compaction removed
  * </pre>
  *
  * <p>The open channel always belongs to the file that {@code queue.log} named when it was opened.
