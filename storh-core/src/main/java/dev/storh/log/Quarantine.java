@@ -2,14 +2,13 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FileRanges;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -26,7 +25,6 @@ import java.util.List;
 final class Quarantine {
 
     static final String FOLDER = ".storh/corrupt";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Quarantine() {
     }
@@ -67,22 +65,15 @@ final class Quarantine {
         Path folder = segment.getParent().getParent().resolve(FOLDER);
         AtomicFiles.ensureDirectory(folder);
         Path keep = folder.resolve(segment.getFileName() + "." + offset + "-" + System.currentTimeMillis() + ".bad");
-        try (FileChannel out = FileChannel.open(keep, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            copy(channel, offset, length, out);
-            out.force(true);
-        } catch (IOException | RuntimeException e) {
-            AtomicFiles.deleteQuietly(keep);
-            throw new StorageException("Could not keep damaged log bytes aside: " + keep, e);
-        }
-        AtomicFiles.syncDirectory(folder);
+        FileRanges.copyAside(channel, new FileRanges.Range(offset, length), keep);
         return keep;
     }
 
     /**
      * Copies each damaged stretch of a segment aside, then replaces the segment by a copy without
-     * them (temp file {@code .<file>.<12 hex>.tmp} in {@code segments/}, fsync, rename, folder fsync).
-     * Every other byte is kept, in order. A crash leaves the old or the new segment, plus possibly the
-     * temp file, which the next open or repair deletes.
+     * them ({@link FileRanges#rewriteWithout}); every other byte is kept, in order. A crash leaves the
+     * old or the new segment, plus possibly a temp file {@code .<file>.<12 hex>.tmp}, which the next
+     * open or repair deletes.
      *
      * @param segment the segment path
      * @param damaged its damaged stretches in file order
@@ -91,45 +82,18 @@ final class Quarantine {
      */
     static List<String> removeDamage(Path segment, List<Segment.Damage> damaged) {
         List<String> removed = new ArrayList<>();
-        byte[] random = new byte[6];
-        RANDOM.nextBytes(random);
-        Path temp = segment.resolveSibling("." + segment.getFileName() + "." + HexFormat.of().formatHex(random) + ".tmp");
+        List<FileRanges.Range> ranges = new ArrayList<>();
         try (FileChannel in = FileChannel.open(segment, StandardOpenOption.READ)) {
             for (Segment.Damage d : damaged) {
                 Path kept = keepAside(segment, in, d.offset(), d.length());
                 removed.add(segment + ":" + d.offset() + ": " + d.length() + " bytes (" + d.problem() + "), kept in "
                         + segment.getParent().getParent().relativize(kept));
+                ranges.add(new FileRanges.Range(d.offset(), d.length()));
             }
-            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                long from = 0;
-                for (Segment.Damage d : damaged) {
-                    copy(in, from, d.offset() - from, out);
-                    from = d.offset() + d.length();
-                }
-                copy(in, from, in.size() - from, out);
-                out.force(true);
-            }
-        } catch (IOException | RuntimeException e) {
-            AtomicFiles.deleteQuietly(temp);
+            FileRanges.rewriteWithout(segment, in, ranges, in.size());
+        } catch (IOException e) {
             throw new StorageException("Could not rewrite log segment without its damaged lines: " + segment, e);
         }
-        try {
-            AtomicFiles.moveAtomic(temp, segment);
-        } catch (StorageException e) {
-            AtomicFiles.deleteQuietly(temp);
-            throw e;
-        }
         return removed;
-    }
-
-    private static void copy(FileChannel in, long from, long count, FileChannel out) throws IOException {
-        long copied = 0;
-        while (copied < count) {
-            long n = in.transferTo(from + copied, count - copied, out);
-            if (n <= 0) {
-                throw new IOException("short read at byte " + (from + copied));
-            }
-            copied += n;
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.storh.queue;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FileRanges;
 import dev.storh.fs.FramedLine;
 import dev.storh.fs.ReadOnlyFileSystem;
 import java.io.IOException;
@@ -304,11 +305,7 @@ final class QueueLogFile implements AutoCloseable {
             Path keep = null;
             if (completeLine) {
                 keep = path.resolveSibling(LOG_NAME + ".cut-" + at + "-" + System.currentTimeMillis());
-                try (FileChannel out = FileChannel.open(keep, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    copy(at, size - at, out);
-                    out.force(true);
-                }
-                AtomicFiles.syncDirectory(path.getParent());
+                FileRanges.copyAside(channel, new FileRanges.Range(at, size - at), keep);
             }
             channel.truncate(at);
             channel.force(true);
@@ -346,64 +343,27 @@ final class QueueLogFile implements AutoCloseable {
         long ms = System.currentTimeMillis();
         for (Damage d : damaged) {
             Path keep = path.resolveSibling(LOG_NAME + ".cut-" + d.offset() + "-" + ms);
-            try (FileChannel out = FileChannel.open(keep, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                copy(d.offset(), d.length(), out);
-                out.force(true);
-            } catch (IOException | RuntimeException e) {
-                throw new StorageException("Could not keep damaged log queue bytes aside: " + keep, e);
-            }
+            FileRanges.copyAside(channel, new FileRanges.Range(d.offset(), d.length()), keep);
             kept.add(path + ":" + d.offset() + ": " + d.length() + " bytes on line " + d.line() + " (" + d.problem()
                     + "), kept in " + keep.getFileName());
-        }
-        if (!damaged.isEmpty()) {
-            AtomicFiles.syncDirectory(path.getParent());
         }
         return kept;
     }
 
     /**
      * Rewrites {@code queue.log} without the damaged stretches, by temp file and rename (as a
-     * compaction does: other instances notice the new file and re-read it). Every other byte is
-     * kept as it is, in order. Call {@link #keepAside} first.
+     * compaction does: other instances notice the new file and re-read it), then reopens it. Every
+     * other byte is kept as it is, in order. Call {@link #keepAside} first.
      *
      * @param damaged stretches of the open file, in file order
      * @param end the offset where the good part of the file ends (a bad tail was cut before)
      * @throws StorageException naming the temp or log path
      */
     void rewriteWithout(List<Damage> damaged, long end) {
-        byte[] random = new byte[6];
-        RANDOM.nextBytes(random);
-        Path temp = path.resolveSibling("." + LOG_NAME + "." + HexFormat.of().formatHex(random) + ".tmp");
-        try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            long from = 0;
-            for (Damage d : damaged) {
-                copy(from, d.offset() - from, out);
-                from = d.offset() + d.length();
-            }
-            copy(from, end - from, out);
-            out.force(true);
-        } catch (IOException | RuntimeException e) {
-            AtomicFiles.deleteQuietly(temp);
-            throw new StorageException("Could not rewrite log queue file without its damaged lines: " + temp, e);
-        }
-        try {
-            AtomicFiles.moveAtomic(temp, path);
-        } catch (StorageException e) {
-            AtomicFiles.deleteQuietly(temp);
-            throw e;
-        }
+        List<FileRanges.Range> ranges = new ArrayList<>();
+        damaged.forEach(d -> ranges.add(new FileRanges.Range(d.offset(), d.length())));
+        FileRanges.rewriteWithout(path, channel, ranges, end);
         open();
-    }
-
-    private void copy(long from, long count, FileChannel out) throws IOException {
-        long copied = 0;
-        while (copied < count) {
-            long n = channel.transferTo(from + copied, count - copied, out);
-            if (n <= 0) {
-                throw new IOException("short read at byte " + (from + copied) + " of " + path);
-            }
-            copied += n;
-        }
     }
 
     /**
