@@ -68,7 +68,7 @@ class StorhStoreBeansRegistrar implements ImportBeanDefinitionRegistrar, BeanFac
 		BeanFactory beanFactory = this.beanFactory;
 		RootBeanDefinition definition = new RootBeanDefinition(type, () -> {
 			StorhStores stores = beanFactory.getBean(StorhStores.class);
-			return type.cast((type == SegmentedLog.class) ? stores.openLog(name) : stores.openQueue(name));
+			return type.cast((type == SegmentedLog.class) ? stores.openLog(name) : stores.queue(name));
 		});
 		definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
 		registry.registerBeanDefinition(name, definition);
