@@ -89,8 +89,8 @@ public final class SegmentedLog implements AutoCloseable {
     private final LogWriter writer;
     private final Path marker;
     private final AtomicLong segmentsOpened = new AtomicLong();
-    /** Read handles for get(), per file name; replaced (not closed: reads may still use them) after a rebuild. */
-    private volatile Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
+    /** Read handles for get(), per file name; closed after a rebuild (a read that loses its handle retries). */
+    private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
     private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
@@ -338,26 +338,34 @@ public final class SegmentedLog implements AutoCloseable {
         Path file = state.path(at.file());
         long generation = state.generation;
         if (generation != readChannelsGeneration) {
-            // A rebuild may follow replaced files (a repair, another process): stop using handles on
-            // old ones. A read in flight keeps its handle; the channel's cleaner closes it afterwards.
+            // A rebuild may follow replaced files (a repair, another process): drop the handles on old
+            // ones. A read that was using one meets a closed channel and tries once more below.
             readChannelsGeneration = generation;
-            readChannels = new ConcurrentHashMap<>();
+            closeReadChannels();
         }
-        try {
-            FileChannel ch = readChannels.computeIfAbsent(at.file(), f -> {
+        for (int attempt = 0;; attempt++) {
+            Map<String, FileChannel> channels = readChannels;
+            FileChannel ch = channels.computeIfAbsent(at.file(), f -> {
                 try {
                     return FileChannel.open(file, StandardOpenOption.READ);
                 } catch (IOException ex) {
                     throw new StorageException("Could not read segment record. Cannot open " + file, ex);
                 }
             });
-            SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
-            if (!reader.next() || !reader.terminated()) {
-                return null;
+            try {
+                SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
+                if (!reader.next() || !reader.terminated()) {
+                    return null;
+                }
+                return LogLine.decode(reader.line(), file, at.offset(), true);
+            } catch (java.nio.channels.ClosedChannelException closed) {
+                channels.remove(at.file(), ch);
+                if (attempt > 0) {
+                    throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), closed);
+                }
+            } catch (IOException ex) {
+                throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
             }
-            return LogLine.decode(reader.line(), file, at.offset(), true);
-        } catch (IOException ex) {
-            throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
         }
     }
 
