@@ -3,6 +3,7 @@ package dev.storh.cli;
 import dev.storh.doc.DocStore;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
+import dev.storh.progress.ProgressListener;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,23 +55,23 @@ final class RepairCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         switch (target.engine()) {
             case DOC -> {
                 try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    return Outcome.ok(store.repair().toMap());
+                    return Outcome.ok(store.repair(progress).toMap());
                 }
             }
             case LOG -> {
                 try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    Map<String, Object> report = new LinkedHashMap<>(log.repair().toMap());
+                    Map<String, Object> report = new LinkedHashMap<>(log.repair(progress).toMap());
                     return checked(report, log.verify().errors());
                 }
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    Map<String, Object> report = new LinkedHashMap<>(
-                            (processingTimeout == null ? queue.repair() : queue.repair(processingTimeout)).toMap());
+                    Map<String, Object> report = new LinkedHashMap<>(queue.repair(
+                            processingTimeout == null ? Duration.ofHours(1) : processingTimeout, progress).toMap());
                     return checked(report, queue.verify().errors());
                 }
             }

@@ -7,6 +7,8 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
@@ -521,11 +523,31 @@ public final class SegmentedLog implements AutoCloseable {
      *     {@code <file>:<offset>}, or an I/O error; the log is then unchanged
      */
     public void compact() {
+        compact(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #compact()}, reporting progress as operation {@code "compact"}: sealed segments
+     * rewritten of those sealed when it began, and their bytes.
+     *
+     * @param listener receives the progress; an exception it throws stops the compaction and
+     *     leaves the log unchanged
+     */
+    public void compact(ProgressListener listener) {
         ensureOpen();
         withWriteLock("compact log", () -> {
             state.refresh(true, -1);
             state.roll();
-            new Compactor(state, options.maxSegmentBytes()).run();
+            long bytes = 0;
+            for (Segment s : state.sealed) {
+                bytes += LogState.sizeOf(state.path(s.file));
+            }
+            ProgressTracker progress = ProgressTracker.start("compact", state.sealed.size(), bytes, listener);
+            try {
+                new Compactor(state, options.maxSegmentBytes()).run(progress);
+            } finally {
+                progress.finish();
+            }
         });
     }
 
@@ -560,15 +582,30 @@ public final class SegmentedLog implements AutoCloseable {
      * @return {@code ok} with the errors found and the stats
      */
     public LogVerifyReport verify() {
+        return verify(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #verify()}, reporting progress as operation {@code "verify"}: segments scanned of the
+     * log's segments, and their bytes.
+     *
+     * @param listener receives the progress; an exception it throws stops the verify
+     * @return {@code ok} with the errors found and the stats
+     */
+    public LogVerifyReport verify(ProgressListener listener) {
         ensureOpen();
         List<String> errors = new ArrayList<>();
         java.util.Set<String> damagedAt = new java.util.HashSet<>();
+        ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
         try {
             refreshIfStale();
             StateIndex fresh = new StateIndex();
-            for (Segment s : allSegments()) {
+            List<Segment> segments = allSegments();
+            progress.total(segments.size(), state.bytes());
+            for (Segment s : segments) {
                 Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
                 SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
+                progress.advance(1, LogState.sizeOf(state.path(s.file)));
                 for (Segment.Damage d : copy.damaged) {
                     damagedAt.add(state.path(s.file) + ":" + d.offset());
                     errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
@@ -591,6 +628,8 @@ public final class SegmentedLog implements AutoCloseable {
             all.forEach(r -> { });
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
+        } finally {
+            progress.finish();
         }
         LogStats stats;
         try {
@@ -623,31 +662,49 @@ public final class SegmentedLog implements AutoCloseable {
      *     log <dir>: the file system is read-only ..."} on a read-only file system
      */
     public LogRepairReport repair() {
+        return repair(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #repair()}, reporting progress as operation {@code "repair"}: one item, the log, with
+     * the bytes of its segments (the rebuild reads them all in one go).
+     *
+     * @param listener receives the progress
+     * @return {@code ok}, the bytes cut, the stats and what was removed
+     * @throws StorageException see {@link #repair()}
+     */
+    public LogRepairReport repair(ProgressListener listener) {
         ensureOpen();
-        long before = state.bytesCut;
-        List<String> removed = new ArrayList<>();
-        withWriteLock("repair log", () -> {
-            Leftovers.sweepTemps(state);
-            state.load(true);
-            List<Segment> damaged = new ArrayList<>();
-            for (Segment s : allSegments()) {
-                if (!s.damaged.isEmpty()) {
-                    removed.addAll(Quarantine.removeDamage(state.path(s.file), s.damaged));
-                    damaged.add(s);
-                }
-            }
-            if (!damaged.isEmpty()) {
+        ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
+        try {
+            long before = state.bytesCut;
+            List<String> removed = new ArrayList<>();
+            withWriteLock("repair log", () -> {
+                Leftovers.sweepTemps(state);
                 state.load(true);
-                for (Segment s : state.sealed) {
-                    if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
-                        SparseIndex.write(state.path(s.index), s.sparse); // the offsets moved
+                List<Segment> damaged = new ArrayList<>();
+                for (Segment s : allSegments()) {
+                    if (!s.damaged.isEmpty()) {
+                        removed.addAll(Quarantine.removeDamage(state.path(s.file), s.damaged));
+                        damaged.add(s);
                     }
                 }
-                LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), dir, removed);
-            }
-            state.writeManifest(!damaged.isEmpty());
-        });
-        return new LogRepairReport(true, state.bytesCut - before, stats(), removed);
+                if (!damaged.isEmpty()) {
+                    state.load(true);
+                    for (Segment s : state.sealed) {
+                        if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
+                            SparseIndex.write(state.path(s.index), s.sparse); // the offsets moved
+                        }
+                    }
+                    LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), dir, removed);
+                }
+                state.writeManifest(!damaged.isEmpty());
+            });
+            progress.advance(1, state.bytes());
+            return new LogRepairReport(true, state.bytesCut - before, stats(), removed);
+        } finally {
+            progress.finish();
+        }
     }
 
     private List<Segment> allSegments() {

@@ -8,6 +8,8 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -573,12 +575,32 @@ public final class Queue implements AutoCloseable {
      * @throws StorageException on lock timeout
      */
     public QueueVerifyReport verify() {
+        return verify(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #verify()}, reporting progress as operation {@code "verify"}: a first snapshot with the
+     * log's bytes, and a last one with the events replayed and the bytes read (a queue's log is
+     * kept short by compaction, so one pass is quick).
+     *
+     * @param listener receives the progress; an exception it throws stops the verify
+     * @return ok, errors, stats
+     * @throws StorageException on lock timeout
+     */
+    public QueueVerifyReport verify(ProgressListener listener) {
         return locked(() -> {
             List<String> errors = new ArrayList<>();
             QueueState scratch = new QueueState();
+            ProgressTracker progress = ProgressTracker.start("verify", -1, offset, listener);
+            long[] events = {0};
+            long read = 0;
             boolean readable = true;
             try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
-                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, 1, nowSeconds(), scratch::apply);
+                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, 1, nowSeconds(), event -> {
+                    scratch.apply(event);
+                    events[0]++;
+                });
+                read = scan.end();
                 for (QueueLogFile.Damage d : scan.damaged()) {
                     errors.add(where(d.line(), d.offset()) + d.problem() + " (" + d.length()
                             + " damaged bytes skipped; the events after them are kept; repair() removes them)");
@@ -590,6 +612,8 @@ public final class Queue implements AutoCloseable {
                 readable = false;
                 errors.add("Could not read log queue file. " + log.path() + ": " + e);
             }
+            progress.advance(events[0], read);
+            progress.finish();
             try {
                 sync(false);
                 if (readable && !state.sameAs(scratch)) {
@@ -640,26 +664,45 @@ public final class Queue implements AutoCloseable {
      * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
     public QueueRepairReport repair(Duration processingTimeout) {
+        return repair(processingTimeout, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #repair(Duration)}, reporting progress as operation {@code "repair"}: a first snapshot
+     * with the log's bytes, a last one with the events replayed.
+     *
+     * @param processingTimeout the least claim age to requeue, not negative
+     * @param listener receives the progress
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
+     */
+    public QueueRepairReport repair(Duration processingTimeout, ProgressListener listener) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return locked(() -> {
             checkWritable();
-            QueueLogFile.deleteLeftovers(directory);
-            List<String> removed = new ArrayList<>();
-            QueueLogFile.Cut cut = reload(true);
-            if (cut.bytes() > 0) {
-                removed.add(log.path() + ":" + offset + ": " + cut.bytes() + " bytes at the end"
-                        + (cut.keptIn() == null ? " (a torn line)" : ", kept in " + cut.keptIn().getFileName()));
+            ProgressTracker progress = ProgressTracker.start("repair", -1, offset, listener);
+            try {
+                QueueLogFile.deleteLeftovers(directory);
+                List<String> removed = new ArrayList<>();
+                QueueLogFile.Cut cut = reload(true);
+                if (cut.bytes() > 0) {
+                    removed.add(log.path() + ":" + offset + ": " + cut.bytes() + " bytes at the end"
+                            + (cut.keptIn() == null ? " (a torn line)" : ", kept in " + cut.keptIn().getFileName()));
+                }
+                if (!damaged.isEmpty()) {
+                    removed.addAll(log.keepAside(damaged));
+                    long end = offset;
+                    state = null;
+                    log.rewriteWithout(List.copyOf(damaged), end);
+                    reload(false);
+                    LOG.warn("Removed {} damaged stretch(es) from {}: {}", removed.size(), log.path(), removed);
+                }
+                int requeued = requeueLocked(seconds);
+                progress.advance(lines, offset);
+                return new QueueRepairReport(true, requeued, cut.bytes(), removed);
+            } finally {
+                progress.finish();
             }
-            if (!damaged.isEmpty()) {
-                removed.addAll(log.keepAside(damaged));
-                long end = offset;
-                state = null;
-                log.rewriteWithout(List.copyOf(damaged), end);
-                reload(false);
-                LOG.warn("Removed {} damaged stretch(es) from {}: {}", removed.size(), log.path(), removed);
-            }
-            int requeued = requeueLocked(seconds);
-            return new QueueRepairReport(true, requeued, cut.bytes(), removed);
         });
     }
 
@@ -671,11 +714,29 @@ public final class Queue implements AutoCloseable {
      * @throws StorageException on I/O failure; the old log then stays in place
      */
     public QueueCompactReport compact() {
+        return compact(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #compact()}, reporting progress as operation {@code "compact"}: a first snapshot with
+     * the log's bytes, a last one with the events kept and the bytes written.
+     *
+     * @param listener receives the progress
+     * @return sizes before and after, and the events kept
+     * @throws StorageException on I/O failure; the old log then stays in place
+     */
+    public QueueCompactReport compact(ProgressListener listener) {
         return locked(() -> {
             sync(true);
             long before = offset;
-            compactLocked();
-            return new QueueCompactReport(before, offset, lines);
+            ProgressTracker progress = ProgressTracker.start("compact", -1, before, listener);
+            try {
+                compactLocked();
+                progress.advance(lines, offset);
+                return new QueueCompactReport(before, offset, lines);
+            } finally {
+                progress.finish();
+            }
         });
     }
 
