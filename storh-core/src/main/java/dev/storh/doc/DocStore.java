@@ -10,6 +10,8 @@ import dev.storh.fs.SafePaths;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
@@ -485,14 +487,35 @@ public final class DocStore implements AutoCloseable {
      *     before a bad one stay written
      */
     public long importJsonl(Path file) {
+        return importJsonl(file, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #importJsonl(Path)}, reporting progress as operation {@code "import"}: records written
+     * of an unknown total, and bytes read of the file's size (read ahead by up to one buffer).
+     *
+     * @param file the JSONL file
+     * @param listener receives the progress; an exception it throws stops the import (records
+     *     written before stay)
+     * @return the number of records written
+     */
+    public long importJsonl(Path file, ProgressListener listener) {
         BufferedReader reader;
+        CountingInputStream counted;
+        long size;
         try {
-            reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+            size = Files.size(file);
+            counted = new CountingInputStream(Files.newInputStream(file));
+            reader = new BufferedReader(new java.io.InputStreamReader(counted,
+                    StandardCharsets.UTF_8.newDecoder()
+                            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)));
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not open JSONL import file: " + file, e);
         }
         try (reader) {
             return withWriteLock(() -> {
+                ProgressTracker progress = ProgressTracker.start("import", -1, size, listener);
                 WriteSession session = session();
                 long n = 0;
                 long lineNo = 0;
@@ -504,11 +527,17 @@ public final class DocStore implements AutoCloseable {
                         }
                         session.put(prepareItem(JsonlRows.importRow(line, file, lineNo)));
                         n++;
+                        progress.advance(1, counted.take());
                     }
                 } catch (IOException e) {
                     throw new StorageException("Could not read JSONL import file: " + file + " at line " + lineNo, e);
                 } finally {
-                    session.finish();
+                    try {
+                        session.finish();
+                    } finally {
+                        progress.advance(0, counted.take());
+                        progress.finish();
+                    }
                 }
                 return n;
             });
@@ -528,6 +557,19 @@ public final class DocStore implements AutoCloseable {
      *     directory); a corrupt record aborts the export and leaves the target unchanged
      */
     public long exportJsonl(Path file) {
+        return exportJsonl(file, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #exportJsonl(Path)}, reporting progress as operation {@code "export"}: records written
+     * of the record count when the export began, and bytes written.
+     *
+     * @param file the target; its folder is created when missing
+     * @param listener receives the progress; an exception it throws stops the export and leaves
+     *     the target unchanged
+     * @return the number of records exported
+     */
+    public long exportJsonl(Path file, ProgressListener listener) {
         if (Files.isDirectory(file)) {
             throw new StorageException("Could not open JSONL export file: " + file + " is a directory");
         }
@@ -537,16 +579,24 @@ public final class DocStore implements AutoCloseable {
                 + tempCounter.incrementAndGet() + ".tmp");
         return withWriteLock(() -> {
             long n = 0;
+            ProgressTracker progress = ProgressTracker.start("export", count(), ProgressTracker.UNKNOWN_BYTES, listener);
             try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp,
                     StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 20);
                     Stream<StorageRecord> records = stream()) {
                 for (Iterator<StorageRecord> it = records.iterator(); it.hasNext(); ) {
                     StorageRecord r = it.next();
-                    out.write(CanonicalJson.recordBytes(r.id(), r.data()));
+                    byte[] line = CanonicalJson.recordBytes(r.id(), r.data());
+                    out.write(line);
                     n++;
+                    progress.advance(1, line.length);
                 }
             } catch (IOException | RuntimeException e) {
                 AtomicFiles.deleteQuietly(temp);
+                try {
+                    progress.finish();
+                } catch (RuntimeException listenerFailure) {
+                    e.addSuppressed(listenerFailure);
+                }
                 if (e instanceof StorageException se) {
                     throw se;
                 }
@@ -556,9 +606,11 @@ public final class DocStore implements AutoCloseable {
                 channel.force(true);
             } catch (IOException e) {
                 AtomicFiles.deleteQuietly(temp);
+                progress.finish();
                 throw new StorageException("Could not sync JSONL export file: " + temp, e);
             }
             AtomicFiles.moveAtomic(temp, target);
+            progress.finish();
             return n;
         });
     }
@@ -596,7 +648,19 @@ public final class DocStore implements AutoCloseable {
      *     longer than {@link DocStoreOptions#lockTimeout()}
      */
     public VerifyReport verify() {
-        Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes);
+        return verify(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #verify()}, reporting progress as operation {@code "verify"}: record files read of
+     * those listed when the verify began, and their bytes. The second pass that index drift
+     * triggers (under the lock) is not reported: the listener sees one run.
+     *
+     * @param listener receives the progress; an exception it throws stops the verify
+     * @return {@code ok}, {@code errors}, {@code stats}
+     */
+    public VerifyReport verify(ProgressListener listener) {
+        Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes, listener);
         if (!unlocked.indexDrift()) {
             return unlocked.report();
         }
@@ -608,7 +672,7 @@ public final class DocStore implements AutoCloseable {
         }
         l.lock(options.lockTimeout());
         try {
-            return Maintenance.verify(dataDir, indexes).report();
+            return Maintenance.verify(dataDir, indexes, ProgressListener.NONE).report();
         } finally {
             l.unlock();
         }
@@ -629,7 +693,26 @@ public final class DocStore implements AutoCloseable {
      * @throws CorruptRecordException when a record file is corrupt
      */
     public ReindexReport reindex() {
-        return indexes.rebuild();
+        return reindex(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #reindex()}, reporting progress as operation {@code "reindex"}: records read of the
+     * record count when the rebuild began.
+     *
+     * @param listener receives the progress; an exception it throws stops the rebuild and leaves
+     *     the old indexes in place
+     * @return {@code fields} and {@code entries}
+     */
+    public ReindexReport reindex(ProgressListener listener) {
+        return withWriteLock(() -> {
+            ProgressTracker progress = ProgressTracker.start("reindex", count(), ProgressTracker.UNKNOWN_BYTES, listener);
+            try {
+                return indexes.rebuild(progress);
+            } finally {
+                progress.finish();
+            }
+        });
     }
 
     /**
@@ -652,7 +735,19 @@ public final class DocStore implements AutoCloseable {
      * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
      */
     public RepairReport repair() {
-        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes));
+        return repair(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #repair()}, reporting progress as operation {@code "repair"}: each record counts twice,
+     * once read in the scan for corrupt files and once in the index rebuild.
+     *
+     * @param listener receives the progress; an exception it throws stops the repair (files already
+     *     quarantined stay there)
+     * @return quarantined files, removed temp files and the rebuild's counts
+     */
+    public RepairReport repair(ProgressListener listener) {
+        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes, listener));
     }
 
     /**
@@ -662,7 +757,18 @@ public final class DocStore implements AutoCloseable {
      * @return {@code ok} and {@code records}
      */
     public CompactReport compact() {
-        return new CompactReport(true, stats().records());
+        return compact(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #compact()}, reporting progress as operation {@code "compact"}: record files read of
+     * those listed, and their bytes.
+     *
+     * @param listener receives the progress
+     * @return {@code ok} and {@code records}
+     */
+    public CompactReport compact(ProgressListener listener) {
+        return new CompactReport(true, Maintenance.stats(dataDir, indexes, "compact", listener).records());
     }
 
     /**

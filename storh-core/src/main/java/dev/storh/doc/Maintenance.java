@@ -22,6 +22,8 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 
 /**
  * Stats, verify and repair of one collection ({@code spec/docstore.md} §11). Stats and the index
@@ -55,9 +57,26 @@ final class Maintenance {
      * @return the valid records, read once each; counters are final when the stream is consumed
      */
     static Stream<StorageRecord> scan(Path dataDir, Scan scan) {
-        // A data/ that is a link is never followed: structureErrors() reports it.
-        Iterator<RecordListing.Entry> entries = (Files.isSymbolicLink(dataDir) ? List.<RecordListing.Entry>of()
-                : RecordListing.list(dataDir)).iterator();
+        return scan(listing(dataDir), scan, ProgressTracker.none());
+    }
+
+    /**
+     * @param dataDir the collection's data folder
+     * @return its record files; none when {@code data/} is a link, which is never followed
+     *     ({@link #structureErrors} reports it)
+     */
+    static List<RecordListing.Entry> listing(Path dataDir) {
+        return Files.isSymbolicLink(dataDir) ? List.of() : RecordListing.list(dataDir);
+    }
+
+    /**
+     * @param listing the record files to read, in order
+     * @param scan counters to fill
+     * @param progress advanced by one item (and the file's bytes) per file read
+     * @return the valid records, read once each
+     */
+    static Stream<StorageRecord> scan(List<RecordListing.Entry> listing, Scan scan, ProgressTracker progress) {
+        Iterator<RecordListing.Entry> entries = listing.iterator();
         Iterator<StorageRecord> it = new Iterator<>() {
             private StorageRecord next;
 
@@ -69,13 +88,16 @@ final class Maintenance {
                     try {
                         content = RecordFiles.readBytesOrNull(entry.path());
                     } catch (StorageException e) {
+                        progress.advance(1, 0);
                         scan.corrupt.add(new Corrupt(entry.path(), e.getCause() == null || e instanceof CorruptRecordException
                                 ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage()));
                         continue;
                     }
                     if (content == null) {
+                        progress.advance(1, 0);
                         continue; // deleted meanwhile
                     }
+                    progress.advance(1, content.length);
                     scan.bytes += content.length;
                     try {
                         next = RecordFiles.decode(entry.path(), content);
@@ -100,6 +122,12 @@ final class Maintenance {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
+    /** Starts a tracker over a listing: one item per record file. */
+    private static ProgressTracker track(String operation, List<RecordListing.Entry> listing, long passes,
+            ProgressListener listener) {
+        return ProgressTracker.start(operation, passes * listing.size(), ProgressTracker.UNKNOWN_BYTES, listener);
+    }
+
     /**
      * One verify pass.
      *
@@ -109,17 +137,21 @@ final class Maintenance {
     record Verification(VerifyReport report, boolean indexDrift) {
     }
 
-    static Verification verify(Path dataDir, IndexManager indexes) {
+    static Verification verify(Path dataDir, IndexManager indexes, ProgressListener listener) {
         List<String> structure = structureErrors(dataDir.getParent());
         Scan scan = new Scan();
         List<String> indexErrors;
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
+        List<RecordListing.Entry> listing = listing(dataDir);
+        ProgressTracker progress = track("verify", listing, 1, listener);
+        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
             if (indexes.active()) {
                 indexErrors = indexes.verify(records);
             } else {
                 records.forEach(r -> { });
                 indexErrors = List.of();
             }
+        } finally {
+            progress.finish();
         }
         StoreStats stats = new StoreStats(scan.records, scan.bytes, scan.corrupt.size(), indexes.definitions().size());
         if (!scan.corrupt.isEmpty()) {
@@ -198,23 +230,45 @@ final class Maintenance {
     }
 
     static StoreStats stats(Path dataDir, IndexManager indexes) {
+        return stats(dataDir, indexes, "stats", ProgressListener.NONE);
+    }
+
+    static StoreStats stats(Path dataDir, IndexManager indexes, String operation, ProgressListener listener) {
         Scan scan = new Scan();
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
+        List<RecordListing.Entry> listing = listing(dataDir);
+        ProgressTracker progress = track(operation, listing, 1, listener);
+        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
             records.forEach(r -> { });
+        } finally {
+            progress.finish();
         }
         return new StoreStats(scan.records, scan.bytes, scan.corrupt.size(), indexes.definitions().size());
     }
 
     /**
      * Under the write lock: sweeps orphan temp files, moves corrupt record files to
-     * {@code .storh/corrupt/} and rebuilds the indexes.
+     * {@code .storh/corrupt/} and rebuilds the indexes. Progress counts each record twice: once
+     * in the scan, once in the rebuild.
      */
-    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes) {
+    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes, ProgressListener listener) {
         int swept = WriterMarkers.sweepTempFiles(collectionRoot);
         Scan scan = new Scan();
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
-            records.forEach(r -> { });
+        List<RecordListing.Entry> listing = listing(dataDir);
+        ProgressTracker progress = track("repair", listing, 2, listener);
+        try {
+            try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
+                records.forEach(r -> { });
+            }
+            // The rebuild reads only the valid records: the rest of the second pass is skipped.
+            progress.expand(-(listing.size() - scan.records), 0);
+            return quarantineAndRebuild(collectionRoot, indexes, scan, swept, progress);
+        } finally {
+            progress.finish();
         }
+    }
+
+    private static RepairReport quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
+            ProgressTracker progress) {
         Path quarantine = collectionRoot.resolve(".storh").resolve("corrupt");
         SafePaths.requireNoLinks(collectionRoot, quarantine);
         for (Corrupt c : scan.corrupt) {
@@ -233,7 +287,7 @@ final class Maintenance {
                 throw new StorageException("Could not quarantine corrupt storage record: " + c.path(), e);
             }
         }
-        ReindexReport reindexed = indexes.rebuild();
+        ReindexReport reindexed = indexes.rebuild(progress);
         return new RepairReport(true, scan.corrupt.size(), swept, reindexed);
     }
 }

@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.schema.Schema;
 import dev.storh.schema.SchemaField;
 import java.io.IOException;
@@ -198,7 +199,19 @@ public final class IndexManager {
      * @throws StorageException when a record is corrupt; the old indexes then stay in place
      */
     public ReindexReport rebuild() {
-        return locker.withWriteLock(() -> rebuildLocked(false));
+        return rebuild(ProgressTracker.none());
+    }
+
+    /**
+     * {@link #rebuild()}, advancing {@code progress} by one item per record read.
+     *
+     * @param progress the tracker of the operation the rebuild belongs to (a reindex or a repair);
+     *     not finished here
+     * @return {@code fields} (definitions) and {@code entries} (records read)
+     * @throws StorageException when a record is corrupt; the old indexes then stay in place
+     */
+    public ReindexReport rebuild(ProgressTracker progress) {
+        return locker.withWriteLock(() -> rebuildLocked(false, progress));
     }
 
     /**
@@ -211,7 +224,7 @@ public final class IndexManager {
      * @throws StorageException when the index files cannot be written
      */
     public ReindexReport rebuildSkippingUnreadable() {
-        return locker.withWriteLock(() -> rebuildLocked(true));
+        return locker.withWriteLock(() -> rebuildLocked(true, ProgressTracker.none()));
     }
 
     /**
@@ -459,7 +472,9 @@ public final class IndexManager {
     /**
      * @param d a definition
      * @param value an indexable value (JSON model)
-     * @return ids whose field is identical to the value, ascending
+     * @return ids whose field may be identical to the value, ascending: on a range field exactly those;
+     *     on an equality field every id filed under the value's key(s), which also holds values the
+     *     original reads as the same double (check the records)
      */
     public List<String> idsEqual(IndexDefinition d, Object value) {
         return reading(() -> idsEqualUnlocked(d, value));
@@ -653,6 +668,10 @@ public final class IndexManager {
     // ------------------------------------------------------------------ rebuild and verify
 
     private ReindexReport rebuildLocked(boolean skipUnreadable) {
+        return rebuildLocked(skipUnreadable, ProgressTracker.none());
+    }
+
+    private ReindexReport rebuildLocked(boolean skipUnreadable, ProgressTracker progress) {
         List<IndexDefinition> defs = IndexManifest.read(manifest);
         remember(defs);
         cleanLeftovers();
@@ -667,6 +686,7 @@ public final class IndexManager {
                 while (it.hasNext()) {
                     expected.add(it.next());
                     scanned++;
+                    progress.advance(1, 0);
                 }
             }
             AtomicFiles.ensureDirectory(building);
