@@ -95,7 +95,8 @@ public final class AtomicFiles {
             files.rename(temp, target);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(files, temp);
-            throw new StorageException("Could not atomically replace storage file: " + files.path(target), e);
+            throw new StorageException("Could not atomically replace storage file: " + files.path(target)
+                    + ReadOnlyFileSystem.hint(e), e);
         }
         syncDirectory(files, parentName(target));
     }
@@ -126,7 +127,8 @@ public final class AtomicFiles {
         try {
             out = files.create(temp);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open temporary storage file for writing: " + files.path(temp), e);
+            throw new StorageException("Could not open temporary storage file for writing: " + files.path(temp)
+                    + ReadOnlyFileSystem.hint(e), e);
         }
         String step = "write";
         try (out) {
@@ -166,7 +168,8 @@ public final class AtomicFiles {
         try {
             out = files.append(name);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open storage file for appending: " + files.path(name), e);
+            throw new StorageException("Could not open storage file for appending: " + files.path(name)
+                    + ReadOnlyFileSystem.hint(e), e);
         }
         try (out) {
             out.write(bytes);
@@ -206,7 +209,7 @@ public final class AtomicFiles {
                             + " (not a directory: " + p + ")", e);
                 }
             } catch (IOException | RuntimeException e) {
-                throw new StorageException("Could not create storage directory: " + dir, e);
+                throw new StorageException("Could not create storage directory: " + dir + ReadOnlyFileSystem.hint(e), e);
             }
         }
         if (created) {
@@ -257,7 +260,7 @@ public final class AtomicFiles {
             throw new StorageException("Could not atomically move " + source + " to " + target
                     + ": not on one file system", e);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not atomically move " + source + " to " + target, e);
+            throw new StorageException("Could not atomically move " + source + " to " + target + ReadOnlyFileSystem.hint(e), e);
         }
         syncDirectory(parentOf(target));
         syncDirectory(parentOf(source));
