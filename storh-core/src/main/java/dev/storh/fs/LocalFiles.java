@@ -107,8 +107,8 @@ public final class LocalFiles implements StoreFiles {
         FileChannel channel = FileChannel.open(file, options);
         return new Output() {
             @Override
-            public void write(byte[] bytes) throws IOException {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
                 while (buffer.hasRemaining()) {
                     if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
                         throw new IOException("write made no progress");
@@ -119,6 +119,21 @@ public final class LocalFiles implements StoreFiles {
             @Override
             public void sync() throws IOException {
                 channel.force(true);
+            }
+
+            @Override
+            public void syncData() throws IOException {
+                channel.force(false);
+            }
+
+            @Override
+            public long size() throws IOException {
+                return channel.size();
+            }
+
+            @Override
+            public void truncate(long size) throws IOException {
+                channel.truncate(size);
             }
 
             @Override

@@ -118,20 +118,54 @@ public interface StoreFiles {
      */
     CollectionLock lock(String name);
 
-    /** An open file to write: bytes in order, then {@link #sync}, then {@link #close}. */
+    /**
+     * An open file to write: bytes in order, then {@link #sync}, then {@link #close}. Bytes go
+     * after the current end (for a created file: from the start).
+     */
     interface Output extends Closeable {
 
         /**
          * @param bytes all of them are written (a short write is retried)
          * @throws IOException when they cannot be written
          */
-        void write(byte[] bytes) throws IOException;
+        default void write(byte[] bytes) throws IOException {
+            write(bytes, 0, bytes.length);
+        }
 
         /**
-         * Makes the written bytes durable ({@code fsync}).
+         * @param bytes a buffer
+         * @param offset where the bytes to write start in it
+         * @param length how many to write, all of them (a short write is retried)
+         * @throws IOException when they cannot be written
+         */
+        void write(byte[] bytes, int offset, int length) throws IOException;
+
+        /**
+         * Makes the written bytes and the file's metadata durable ({@code fsync}).
          *
          * @throws IOException when they cannot be synced
          */
         void sync() throws IOException;
+
+        /**
+         * Makes the written bytes durable, and the metadata needed to read them ({@code fdatasync}).
+         *
+         * @throws IOException when they cannot be synced
+         */
+        void syncData() throws IOException;
+
+        /**
+         * @return the file's size in bytes now
+         * @throws IOException when it cannot be read
+         */
+        long size() throws IOException;
+
+        /**
+         * Cuts the file to {@code size} bytes (a torn tail of a failed append); later bytes go after it.
+         *
+         * @param size the new size, at most the current one
+         * @throws IOException when it cannot be cut
+         */
+        void truncate(long size) throws IOException;
     }
 }

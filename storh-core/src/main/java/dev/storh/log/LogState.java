@@ -29,6 +29,8 @@ final class LogState {
     final Path dir;
     final Path segmentsDir;
     final Path manifestFile;
+    /** The byte seam under the collection folder; appends and manifest swaps go through it. */
+    final dev.storh.fs.StoreFiles files;
     final int interval;
     /** Whether the file system is read-only: nothing is created, cut or rewritten. */
     final boolean readOnly;
@@ -45,7 +47,8 @@ final class LogState {
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();
 
-    LogState(Path dir, int interval, boolean readOnly) {
+    LogState(dev.storh.fs.StoreFiles files, Path dir, int interval, boolean readOnly) {
+        this.files = files;
         this.readOnly = readOnly;
         this.dir = dir;
         this.segmentsDir = dir.resolve(LogFiles.SEGMENTS);
@@ -210,9 +213,9 @@ final class LogState {
             bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
         }
         if (always) {
-            AtomicFiles.writeAtomic(manifestFile, bytes);
+            AtomicFiles.writeAtomic(files, files.nameOf(manifestFile), bytes);
         } else {
-            Manifest.write(manifestFile, bytes);
+            Manifest.write(files, manifestFile, bytes);
         }
         stamp = Manifest.stamp(manifestFile);
     }

@@ -4,12 +4,10 @@ import dev.storh.StorageException;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
 import dev.storh.fs.ReadOnlyFileSystem;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +59,7 @@ final class LogWriter implements AutoCloseable {
     private final boolean fsync;
     private final GroupCommit<List<Line>> commit;
 
-    private FileChannel channel;
+    private StoreFiles.Output channel;
     private String channelFile;
     private Object channelKey;
     private volatile long writtenEnd = -1;
@@ -121,7 +119,7 @@ final class LogWriter implements AutoCloseable {
     private void writeLocked(List<List<Line>> batch) {
         state.refresh(true, currentChannelSize());
         Segment seg = state.active;
-        FileChannel ch = channelFor(seg);
+        StoreFiles.Output ch = channelFor(seg);
         long pos = seg.end;
         byte[] buf = new byte[Math.min(FLUSH_BYTES, 64 * 1024)];
         int bufLen = 0;
@@ -171,7 +169,7 @@ final class LogWriter implements AutoCloseable {
                             : "") + ")", e);
             try {
                 ch.truncate(seg.end);
-                ch.force(true);
+                ch.sync();
             } catch (IOException | RuntimeException rollBack) {
                 // The next batch's refresh cuts the torn tail under the lock; the caller learns it failed.
                 failure.addSuppressed(new StorageException("Could not roll back " + state.path(seg.file)
@@ -185,19 +183,16 @@ final class LogWriter implements AutoCloseable {
         }
     }
 
-    private void writeAt(FileChannel ch, byte[] buf, int len, long position) throws IOException {
-        ByteBuffer bb = ByteBuffer.wrap(buf, 0, len);
-        long p = position;
+    /** Writes at {@code position}, which is the file's end: the channel appends. */
+    private void writeAt(StoreFiles.Output ch, byte[] buf, int len, long position) throws IOException {
         writtenFile = channelFile;
         writtenEnd = position + len;
-        while (bb.hasRemaining()) {
-            p += ch.write(bb, p);
-        }
+        ch.write(buf, 0, len);
     }
 
-    private void sync(FileChannel ch) throws IOException {
+    private void sync(StoreFiles.Output ch) throws IOException {
         if (fsync) {
-            ch.force(false);
+            ch.syncData();
             syncs.incrementAndGet();
         }
     }
@@ -242,7 +237,7 @@ final class LogWriter implements AutoCloseable {
      * while its file is still the one behind the name (a repair may have replaced it; an outside hand
      * may have deleted it, and bytes written to a deleted file would be lost without a word).
      */
-    private FileChannel channelFor(Segment seg) {
+    private StoreFiles.Output channelFor(Segment seg) {
         Path file = state.path(seg.file);
         Object key;
         try {
@@ -257,7 +252,7 @@ final class LogWriter implements AutoCloseable {
         }
         closeChannel();
         try {
-            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = state.files.append(state.files.nameOf(file));
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not open active segment: " + file
                     + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);

@@ -137,11 +137,12 @@ final class Manifest {
      * Replaces the manifest atomically, unless it already holds exactly these bytes.
      *
      * @param file the manifest path
+     * @param files the collection's byte seam
      * @param bytes from {@link #encode}
      * @return whether the file was written
      * @throws StorageException naming the path on failure; the old manifest stays in force
      */
-    static boolean write(Path file, byte[] bytes) {
+    static boolean write(dev.storh.fs.StoreFiles files, Path file, byte[] bytes) {
         try {
             if (Files.size(file) == bytes.length && java.util.Arrays.equals(Files.readAllBytes(file), bytes)) {
                 return false;
@@ -149,7 +150,7 @@ final class Manifest {
         } catch (IOException e) {
             // missing or unreadable: write it
         }
-        AtomicFiles.writeAtomic(file, bytes);
+        AtomicFiles.writeAtomic(files, files.nameOf(file), bytes);
         return true;
     }
 

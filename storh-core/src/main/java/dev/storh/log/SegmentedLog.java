@@ -100,7 +100,7 @@ public final class SegmentedLog implements AutoCloseable {
         this.dir = dir;
         this.options = options;
         this.lock = lock;
-        this.state = new LogState(dir, options.sparseIndexInterval(), readOnly);
+        this.state = new LogState(options.files(dir), dir, options.sparseIndexInterval(), readOnly);
         this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
                 options.durability() == Durability.FSYNC);
         this.marker = WriterMarkers.writersDirectory(dir).resolve(WriterMarkers.newWriterPrefix());

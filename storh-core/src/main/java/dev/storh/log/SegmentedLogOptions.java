@@ -1,6 +1,7 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -38,6 +39,7 @@ public final class SegmentedLogOptions {
     private final Durability durability;
     private final Duration lockTimeout;
     private final Clock clock;
+    private final java.util.function.Function<Path, dev.storh.fs.StoreFiles> files;
 
     private SegmentedLogOptions(Builder b) {
         this.maxSegmentBytes = b.maxSegmentBytes;
@@ -48,6 +50,15 @@ public final class SegmentedLogOptions {
         this.durability = b.durability;
         this.lockTimeout = b.lockTimeout;
         this.clock = b.clock;
+        this.files = b.files;
+    }
+
+    /**
+     * @param collectionDir the log's folder
+     * @return the byte seam the log writes through (the local file system unless a test set another)
+     */
+    dev.storh.fs.StoreFiles files(Path collectionDir) {
+        return files.apply(collectionDir);
     }
 
     /**
@@ -114,6 +125,7 @@ public final class SegmentedLogOptions {
         private Durability durability = Durability.FSYNC;
         private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
         private Clock clock = Clock.systemUTC();
+        private java.util.function.Function<Path, dev.storh.fs.StoreFiles> files = dev.storh.fs.LocalFiles::at;
 
         private Builder() {
         }
@@ -202,6 +214,17 @@ public final class SegmentedLogOptions {
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Puts another byte seam under the log (tests: a failing one); internal.
+         *
+         * @param files makes the seam for a log folder
+         * @return this builder
+         */
+        Builder files(java.util.function.Function<Path, dev.storh.fs.StoreFiles> files) {
+            this.files = Objects.requireNonNull(files, "files");
             return this;
         }
 

@@ -115,7 +115,7 @@ public final class Queue implements AutoCloseable {
         this.directory = directory;
         this.options = options;
         this.readOnly = readOnly;
-        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME), readOnly);
+        this.log = new QueueLogFile(options.files(directory), directory.resolve(QueueLogFile.LOG_NAME), readOnly);
         this.lock = lock;
         this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
     }

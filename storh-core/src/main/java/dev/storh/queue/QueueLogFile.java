@@ -53,6 +53,8 @@ final class QueueLogFile implements AutoCloseable {
     private final Path path;
     private final boolean readOnly;
     private FileChannel channel;
+    /** The byte seam under the queue folder; the compaction swap goes through it. */
+    private final dev.storh.fs.StoreFiles files;
     private Object fileKey;
 
     /**
@@ -83,7 +85,8 @@ final class QueueLogFile implements AutoCloseable {
      * @param path {@code queue.log}
      * @param readOnly whether the file system is read-only: the file is then opened for reading only
      */
-    QueueLogFile(Path path, boolean readOnly) {
+    QueueLogFile(dev.storh.fs.StoreFiles files, Path path, boolean readOnly) {
+        this.files = files;
         this.path = path;
         this.readOnly = readOnly;
     }
@@ -378,7 +381,7 @@ final class QueueLogFile implements AutoCloseable {
         byte[] random = new byte[6];
         RANDOM.nextBytes(random);
         Path temp = path.resolveSibling("." + LOG_NAME + "." + HexFormat.of().formatHex(random) + ".tmp");
-        AtomicFiles.writeVia(temp, path, content);
+        AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(path), content);
         open();
     }
 

@@ -33,11 +33,13 @@ public final class QueueOptions {
     private final boolean autoCompact;
     private final long compactionThresholdBytes;
     private final int maxBatch;
+    private final java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files;
 
     private QueueOptions(Builder b) {
         this.idGenerator = b.idGenerator;
         this.lockTimeout = b.lockTimeout;
         this.clock = b.clock;
+        this.files = b.files;
         this.autoCompact = b.autoCompact;
         this.compactionThresholdBytes = b.compactionThresholdBytes;
         this.maxBatch = b.maxBatch;
@@ -101,6 +103,14 @@ public final class QueueOptions {
         return maxBatch;
     }
 
+    /**
+     * @param directory the queue's folder
+     * @return the byte seam the queue writes through (the local file system unless a test set another)
+     */
+    dev.storh.fs.StoreFiles files(java.nio.file.Path directory) {
+        return files.apply(directory);
+    }
+
     /** Builds {@link QueueOptions}; each setter checks its argument at once. */
     public static final class Builder {
         private Supplier<String> idGenerator;
@@ -109,6 +119,8 @@ public final class QueueOptions {
         private boolean autoCompact = true;
         private long compactionThresholdBytes = DEFAULT_COMPACTION_THRESHOLD_BYTES;
         private int maxBatch = DEFAULT_MAX_BATCH;
+        private java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files =
+                dev.storh.fs.LocalFiles::at;
 
         private Builder() {
         }
@@ -178,6 +190,17 @@ public final class QueueOptions {
                 throw new IllegalArgumentException("maxBatch must be at least 1, got " + operations);
             }
             this.maxBatch = operations;
+            return this;
+        }
+
+        /**
+         * Puts another byte seam under the queue (tests: a failing one); internal.
+         *
+         * @param files makes the seam for a queue folder
+         * @return this builder
+         */
+        Builder files(java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files) {
+            this.files = Objects.requireNonNull(files, "files");
             return this;
         }
 

@@ -128,15 +128,31 @@ public final class FailingFiles implements StoreFiles {
     private Output wrap(Output out, String name, Point write, Point sync) {
         return new Output() {
             @Override
-            public void write(byte[] bytes) throws IOException {
+            public void write(byte[] bytes, int offset, int length) throws IOException {
                 maybeFail(write, name);
-                out.write(bytes);
+                out.write(bytes, offset, length);
             }
 
             @Override
             public void sync() throws IOException {
                 maybeFail(sync, name);
                 out.sync();
+            }
+
+            @Override
+            public void syncData() throws IOException {
+                maybeFail(sync, name);
+                out.syncData();
+            }
+
+            @Override
+            public long size() throws IOException {
+                return out.size();
+            }
+
+            @Override
+            public void truncate(long size) throws IOException {
+                out.truncate(size);
             }
 
             @Override
