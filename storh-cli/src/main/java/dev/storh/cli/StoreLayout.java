@@ -1,7 +1,8 @@
 package dev.storh.cli;
 
 import dev.storh.doc.DocLayout;
-
+import dev.storh.log.LogFiles;
+import dev.storh.queue.QueueFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -65,10 +66,10 @@ final class StoreLayout {
      */
     static Set<Engine> detect(Path dir) {
         Set<Engine> found = EnumSet.noneOf(Engine.class);
-        if (Files.isRegularFile(dir.resolve("queue.log"))) {
+        if (Files.isRegularFile(dir.resolve(QueueFiles.LOG_NAME))) {
             found.add(Engine.QUEUE);
         }
-        if (Files.isRegularFile(dir.resolve("manifest.jsonc")) || Files.isDirectory(dir.resolve("segments"))) {
+        if (Files.isRegularFile(dir.resolve(LogFiles.MANIFEST)) || Files.isDirectory(dir.resolve(LogFiles.SEGMENTS))) {
             found.add(Engine.LOG);
         }
         DocLayout doc = DocLayout.of(dir);
@@ -86,9 +87,9 @@ final class StoreLayout {
      */
     static String evidence(Engine engine, Path dir) {
         List<String> names = switch (engine) {
-            case QUEUE -> List.of("queue.log");
-            case LOG -> List.of("manifest.jsonc", "segments/");
-            case DOC -> List.of("data/", ".storh/indexes/", ".storh/");
+            case QUEUE -> List.of(QueueFiles.LOG_NAME);
+            case LOG -> List.of(LogFiles.MANIFEST, LogFiles.SEGMENTS + "/");
+            case DOC -> List.of(DocLayout.DATA + "/", DocLayout.META + "/indexes/", DocLayout.META + "/");
         };
         List<String> present = new ArrayList<>();
         for (String n : names) {

@@ -11,19 +11,29 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * &lt;collectionDir&gt;/collection.lock                  flock(2) target, empty
- * &lt;collectionDir&gt;/manifest.jsonc                   segment list (see {@link Manifest})
- * &lt;collectionDir&gt;/segments/seg-000001.ndjson       data segment, framed lines (see {@link LogLine})
- * &lt;collectionDir&gt;/segments/seg-000001.idx.jsonc    sparse index of a sealed segment (see {@link SparseIndex})
+ * &lt;collectionDir&gt;/manifest.jsonc                   segment list (see {@code Manifest})
+ * &lt;collectionDir&gt;/segments/seg-000001.ndjson       data segment, framed lines (see {@code LogLine})
+ * &lt;collectionDir&gt;/segments/seg-000001.idx.jsonc    sparse index of a sealed segment (see {@code SparseIndex})
  * &lt;collectionDir&gt;/segments/compact-&lt;8hex&gt;-000001.ndjson   compaction output (+ .idx.jsonc)
+ * &lt;collectionDir&gt;/.storh/writers/&lt;pid&gt;.&lt;8 hex&gt;       marker of an open writing instance
+ * &lt;collectionDir&gt;/.storh/corrupt/&lt;segment&gt;.&lt;offset&gt;-&lt;ms&gt;.bad   damaged bytes a repair moved aside
+ * &lt;log&gt;/partitions/&lt;partition&gt;/                     one collection folder per time partition
  * </pre>
  *
  * Numbers are zero-padded to six digits so a listing sorts in order; they may grow past six digits.
  */
-final class LogFiles {
+public final class LogFiles {
 
-    static final String LOCK = "collection.lock";
-    static final String MANIFEST = "manifest.jsonc";
-    static final String SEGMENTS = "segments";
+    /** The lock file's name. */
+    public static final String LOCK = "collection.lock";
+    /** The manifest's file name. */
+    public static final String MANIFEST = "manifest.jsonc";
+    /** The segment folder's name. */
+    public static final String SEGMENTS = "segments";
+    /** The folder of time partitions below a partitioned log. */
+    static final String PARTITIONS = "partitions";
+    /** Where repairs keep damaged bytes, relative to the collection folder. */
+    static final String QUARANTINE = ".storh/corrupt";
     static final String SEGMENT_SUFFIX = ".ndjson";
     static final String INDEX_SUFFIX = ".idx.jsonc";
     static final String COMPACT_PREFIX = "compact-";
@@ -91,6 +101,17 @@ final class LogFiles {
     static boolean isLeftoverDirectory(String name) {
         return name.startsWith("segments.compact-") || name.startsWith("index.rebuild-")
                 || name.startsWith("index.backup-");
+    }
+
+    /**
+     * @param collectionDir the collection folder
+     * @param segment the damaged segment's file name
+     * @param offset where the damaged bytes start in it
+     * @param epochMillis when they were moved aside
+     * @return {@code .storh/corrupt/<segment>.<offset>-<ms>.bad}
+     */
+    static Path quarantineFile(Path collectionDir, String segment, long offset, long epochMillis) {
+        return collectionDir.resolve(QUARANTINE).resolve(segment + "." + offset + "-" + epochMillis + ".bad");
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.List;
  */
 final class Quarantine {
 
-    static final String FOLDER = ".storh/corrupt";
+    static final String FOLDER = LogFiles.QUARANTINE;
 
     private Quarantine() {
     }
@@ -62,9 +62,9 @@ final class Quarantine {
      * @throws StorageException naming the side file when it cannot be written
      */
     static Path keepAside(Path segment, FileChannel channel, long offset, long length) {
-        Path folder = segment.getParent().getParent().resolve(FOLDER);
-        AtomicFiles.ensureDirectory(folder);
-        Path keep = folder.resolve(segment.getFileName() + "." + offset + "-" + System.currentTimeMillis() + ".bad");
+        Path keep = LogFiles.quarantineFile(segment.getParent().getParent(), segment.getFileName().toString(), offset,
+                System.currentTimeMillis());
+        AtomicFiles.ensureDirectory(keep.getParent());
         FileRanges.copyAside(channel, new FileRanges.Range(offset, length), keep);
         return keep;
     }

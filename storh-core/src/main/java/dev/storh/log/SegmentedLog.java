@@ -136,7 +136,7 @@ public final class SegmentedLog implements AutoCloseable {
         Path dir = LogFiles.collectionDir(root, collection);
         if (opts.partition() != LogPartition.NONE) {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
-            dir = dir.resolve("partitions").resolve(opts.partition().folderFor(ts));
+            dir = dir.resolve(LogFiles.PARTITIONS).resolve(opts.partition().folderFor(ts));
         }
         boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
         if (!readOnly) {

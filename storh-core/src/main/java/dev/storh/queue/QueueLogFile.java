@@ -44,8 +44,8 @@ import java.util.function.Consumer;
  */
 final class QueueLogFile implements AutoCloseable {
 
-    static final String LOG_NAME = "queue.log";
-    static final String LOCK_NAME = "queue.lock";
+    static final String LOG_NAME = QueueFiles.LOG_NAME;
+    static final String LOCK_NAME = QueueFiles.LOCK_NAME;
 
     private static final int CHUNK = 1 << 20;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -307,7 +307,7 @@ final class QueueLogFile implements AutoCloseable {
             boolean completeLine = size - at > CHUNK || indexOfLf(probe, 0, Math.max(n, 0)) >= 0;
             Path keep = null;
             if (completeLine) {
-                keep = path.resolveSibling(LOG_NAME + ".cut-" + at + "-" + System.currentTimeMillis());
+                keep = path.resolveSibling(QueueFiles.cutName(at, System.currentTimeMillis()));
                 FileRanges.copyAside(channel, new FileRanges.Range(at, size - at), keep);
             }
             channel.truncate(at);
@@ -345,7 +345,7 @@ final class QueueLogFile implements AutoCloseable {
         List<String> kept = new ArrayList<>();
         long ms = System.currentTimeMillis();
         for (Damage d : damaged) {
-            Path keep = path.resolveSibling(LOG_NAME + ".cut-" + d.offset() + "-" + ms);
+            Path keep = path.resolveSibling(QueueFiles.cutName(d.offset(), ms));
             FileRanges.copyAside(channel, new FileRanges.Range(d.offset(), d.length()), keep);
             kept.add(path + ":" + d.offset() + ": " + d.length() + " bytes on line " + d.line() + " (" + d.problem()
                     + "), kept in " + keep.getFileName());
@@ -380,7 +380,7 @@ final class QueueLogFile implements AutoCloseable {
     void replace(byte[] content) {
         byte[] random = new byte[6];
         RANDOM.nextBytes(random);
-        Path temp = path.resolveSibling("." + LOG_NAME + "." + HexFormat.of().formatHex(random) + ".tmp");
+        Path temp = path.resolveSibling(QueueFiles.tempName(HexFormat.of().formatHex(random)));
         AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(path), content);
         open();
     }
@@ -391,7 +391,7 @@ final class QueueLogFile implements AutoCloseable {
      * @param dir the queue folder
      */
     static void deleteLeftovers(Path dir) {
-        try (DirectoryStream<Path> temps = Files.newDirectoryStream(dir, "." + LOG_NAME + ".*.tmp")) {
+        try (DirectoryStream<Path> temps = Files.newDirectoryStream(dir, QueueFiles.TEMP_GLOB)) {
             for (Path temp : temps) {
                 AtomicFiles.deleteQuietly(temp);
             }
