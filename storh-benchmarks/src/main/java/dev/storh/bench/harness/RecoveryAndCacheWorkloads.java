@@ -41,7 +41,7 @@ final class RecoveryAndCacheWorkloads {
             for (int i = 0; i < n; i++) {
                 log.put(b.rows().row(i));
             }
-            segments = log.collectionDir().resolve("segments");
+            segments = log.collectionDir().resolve(dev.storh.log.LogFiles.SEGMENTS);
         }
         Path active;
         try (Stream<Path> files = Files.list(segments)) {
