@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
+import dev.storh.progress.ProgressListener;
 
 /**
  * A segmented log in a {@link StorhStores} registry.
@@ -47,9 +48,9 @@ public final class LogStore extends StorhStore {
 	}
 
 	@Override
-	VerifyResult doVerify() {
+	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		LogVerifyReport report = this.log.verify();
+		LogVerifyReport report = this.log.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 
