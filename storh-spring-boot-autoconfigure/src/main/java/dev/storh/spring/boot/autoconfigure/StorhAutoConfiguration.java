@@ -9,7 +9,6 @@ import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -27,8 +26,9 @@ import org.springframework.context.annotation.Import;
  * collections folder is {@code storh.root} or, with {@code storh.namespace}, the namespace folder
  * below it. Entities are converted by a {@link StorhEntityConverter} over the application's
  * Jackson {@link JsonMapper} bean when there is one (so its settings and modules apply), copied
- * with {@code FAIL_ON_UNKNOWN_PROPERTIES} off so records written by a newer entity version still
- * read; otherwise over {@link StorhEntityConverter#defaultJsonMapper()}. Each bean backs off
+ * with the storage settings of {@link StorhEntityConverter#forStorage} (unknown properties
+ * ignored, ISO-8601 dates, sortable instants); otherwise over
+ * {@link StorhEntityConverter#defaultJsonMapper()}. Each bean backs off
  * when the application defines its own.
  * <p>
  * Also the {@link StorhStores} registry of every collection, log and queue (opened with the
@@ -61,8 +61,7 @@ public final class StorhAutoConfiguration {
 	StorhEntityConverter storhEntityConverter(StorhMappingContext mappingContext,
 			ObjectProvider<JsonMapper> jsonMapper) {
 		JsonMapper applicationMapper = jsonMapper.getIfUnique();
-		JsonMapper mapper = (applicationMapper != null)
-				? applicationMapper.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build()
+		JsonMapper mapper = (applicationMapper != null) ? StorhEntityConverter.forStorage(applicationMapper.rebuild())
 				: StorhEntityConverter.defaultJsonMapper();
 		return new StorhEntityConverter(mappingContext, mapper);
 	}

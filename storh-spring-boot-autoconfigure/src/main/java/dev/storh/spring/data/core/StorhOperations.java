@@ -109,16 +109,17 @@ public interface StorhOperations {
 
 	/**
 	 * @param <T> the entity type
-	 * @param id the id, a UUIDv7
+	 * @param id the id; text that is not a valid UUIDv7 names no record
 	 * @param type the entity type
-	 * @return the entity, or empty when no record has this id
+	 * @return the entity, or empty when no record has this id (always empty for a malformed id)
 	 */
 	<T> Optional<T> findById(String id, Class<T> type);
 
 	/**
-	 * @param id the id, a UUIDv7
+	 * @param id the id; text that is not a valid UUIDv7 names no record
 	 * @param type the entity type
-	 * @return whether a record file with this id exists (the file is not read)
+	 * @return whether a record file with this id exists (the file is not read); {@code false}
+	 * for a malformed id
 	 */
 	boolean exists(String id, Class<?> type);
 
@@ -205,7 +206,8 @@ public interface StorhOperations {
 	QueryPlan explain(StorhQuery query, Class<?> type);
 
 	/**
-	 * Delete the record of an entity. An entity without id or without record is ignored. For a
+	 * Delete the record of an entity. An entity without id, with a malformed id or without record
+	 * is ignored. For a
 	 * {@code @Version}ed entity the stored version must equal the entity's (checked under the
 	 * collection write lock).
 	 * @param entity the entity
@@ -216,9 +218,10 @@ public interface StorhOperations {
 	boolean delete(Object entity);
 
 	/**
-	 * @param id the id, a UUIDv7
+	 * @param id the id; text that is not a valid UUIDv7 names no record
 	 * @param type the entity type
-	 * @return whether a record was deleted ({@code false} when absent)
+	 * @return whether a record was deleted ({@code false} when absent or malformed: nothing is
+	 * deleted and no event is published)
 	 */
 	boolean deleteById(String id, Class<?> type);
 

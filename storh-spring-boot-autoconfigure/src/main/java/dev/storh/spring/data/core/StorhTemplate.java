@@ -307,7 +307,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	public <T> Optional<T> findById(String id, Class<T> type) {
 		Assert.notNull(id, "'id' must not be null");
 		String collection = getCollection(type);
-		checkId(id, collection);
+		if (!UuidV7.isValid(id)) {
+			return Optional.empty();
+		}
 		DocStore store = docStore(type);
 		return translated(() -> store.get(id)).map((r) -> read(type, collection, r));
 	}
@@ -315,7 +317,10 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	@Override
 	public boolean exists(String id, Class<?> type) {
 		Assert.notNull(id, "'id' must not be null");
-		checkId(id, getCollection(type));
+		getCollection(type);
+		if (!UuidV7.isValid(id)) {
+			return false;
+		}
 		DocStore store = docStore(type);
 		return translated(() -> store.exists(id));
 	}
@@ -432,7 +437,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			return deleteById(id, type);
 		}
 		String collection = persistentEntity.getCollection();
-		checkId(id, collection);
+		if (!UuidV7.isValid(id)) {
+			return false;
+		}
 		Long expected = this.converter.getVersion(entity);
 		DocStore store = docStore(type);
 		publish(new BeforeDeleteEvent<>(id, type, collection));
@@ -459,7 +466,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	public boolean deleteById(String id, Class<?> type) {
 		Assert.notNull(id, "'id' must not be null");
 		String collection = getCollection(type);
-		checkId(id, collection);
+		if (!UuidV7.isValid(id)) {
+			return false;
+		}
 		DocStore store = docStore(type);
 		publish(new BeforeDeleteEvent<>(id, type, collection));
 		boolean deleted = translated(() -> store.delete(id));
