@@ -516,6 +516,20 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
+     * The statistics as this instance last saw them, for metrics that are read often: the same
+     * shape as {@link #stats()}, but without checking the disk for other writers' appends, so it
+     * takes no lock and makes no system call. Records appended by other instances or processes show
+     * once this instance next reads or writes.
+     *
+     * @return segments, live records, deleted records and bytes as of this instance's last operation
+     */
+    public LogStats lastStats() {
+        ensureOpen();
+        StateIndex index = state.index;
+        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+    }
+
+    /**
      * Checks the log without changing it (§2.13): rebuilds the state from disk and compares it with
      * this instance's, reads every live record, and gathers the stats. Errors are collected, not thrown.
      *

@@ -86,6 +86,9 @@ public final class Queue implements AutoCloseable {
     private final Object lifecycle = new Object();
     private volatile boolean closed;
 
+    /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
+    private volatile QueueCounts lastCounts = new QueueCounts(0, 0, 0);
+
     // Guarded by the queue lock.
     private QueueState state;
     private long offset;
@@ -435,6 +438,17 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
+     * The job counts as this instance last saw them, for metrics that are read often: unlike
+     * {@link #counts()}, no lock is taken and the disk is not read, so events other instances or
+     * processes appended since this instance's last operation are not counted yet.
+     *
+     * @return pending, processing and done jobs at the end of this instance's last operation
+     */
+    public QueueCounts lastCounts() {
+        return lastCounts;
+    }
+
+    /**
      * @return the counts plus the size of {@code queue.log} in bytes (§3.4)
      * @throws StorageException on I/O failure or lock timeout
      */
@@ -588,6 +602,10 @@ public final class Queue implements AutoCloseable {
             }
             return body.get();
         } finally {
+            QueueState current = state;
+            if (current != null) {
+                lastCounts = current.counts();
+            }
             lock.unlock();
         }
     }

@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.FilterType;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.annotation.Id;
 import org.springframework.data.mapping.MappingException;
 
@@ -87,7 +88,7 @@ class IndexableTypesTests {
 	private static void assertRefused(Class<?> type, String... fragments) {
 		StorhMappingContext context = new StorhMappingContext();
 		assertThatExceptionOfType(MappingException.class).isThrownBy(() -> context.getRequiredPersistentEntity(type))
-			.satisfies((ex) -> assertThat(ex.getMostSpecificCause().getMessage()).contains(type.getName())
+			.satisfies((ex) -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex).getMessage()).contains(type.getName())
 				.contains(fragments));
 	}
 
