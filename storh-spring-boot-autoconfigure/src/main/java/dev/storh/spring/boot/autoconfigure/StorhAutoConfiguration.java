@@ -1,8 +1,11 @@
 package dev.storh.spring.boot.autoconfigure;
 
+import java.nio.file.Path;
+
 import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
 import dev.storh.spring.data.core.StorhEntityConverter;
+import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStores;
 import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
@@ -36,7 +39,9 @@ import org.springframework.context.annotation.Import;
  * {@code storh.queues.<name>}, closed on shutdown), a {@code SegmentedLog} bean per
  * {@code storh.logs.<name>} and a {@code Queue} bean per {@code storh.queues.<name>} (see
  * {@link StorhStoreBeansRegistrar}). Bad values fail startup with an
- * {@link InvalidStorhPropertyException} naming the property.
+ * {@link InvalidStorhPropertyException} naming the property; a storage folder that cannot be
+ * used (a regular file, below a regular file, not writable) with an
+ * {@link UnusableStorhRootException} naming the path, checked without writing anything.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({ DocStore.class, StorhTemplate.class })
@@ -75,7 +80,12 @@ public final class StorhAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties) {
-		return new StorhStores(properties.collectionsFolder(storageRoot), new StorhPropertiesStoreOptions(properties));
+		Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
+		String problem = StorhStore.checkWritable(folder, true);
+		if (problem != null) {
+			throw new UnusableStorhRootException(folder, problem);
+		}
+		return new StorhStores(folder, new StorhPropertiesStoreOptions(properties));
 	}
 
 	@Bean
