@@ -48,7 +48,7 @@ class StorhCliIT {
     static void copyFixtureOnce() throws IOException {
         assumeTrue(System.getProperty("storh.cli.jar") != null,
                 "runs under failsafe, after package, with the jar from the storh.cli.jar property");
-        Path file = SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json");
+        Path file = SharedFiles.expectedAnswers();
         expected = (Map<String, Object>) Jsonc.decodeStrict(Files.readAllBytes(file));
         app = SharedFiles.copyPhpFixture(shared);
     }

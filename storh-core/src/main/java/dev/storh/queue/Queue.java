@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,6 +85,7 @@ public final class Queue implements AutoCloseable {
     private final CollectionLock lock;
     private final GroupCommit<QueueOp> commits;
     private final Object lifecycle = new Object();
+    private final List<Runnable> enqueueListeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
@@ -193,6 +195,7 @@ public final class Queue implements AutoCloseable {
     public String enqueue(Map<String, ?> payload, String id) {
         QueueOp op = QueueOp.enqueue(List.of(prepare(payload, id, -1)));
         submit(op);
+        fireEnqueued();
         return op.enqueued.get(0).id();
     }
 
@@ -234,6 +237,7 @@ public final class Queue implements AutoCloseable {
         }
         QueueOp op = QueueOp.enqueue(events);
         submit(op);
+        fireEnqueued();
         List<String> ids = new ArrayList<>(events.size());
         events.forEach(e -> ids.add(e.id()));
         return ids;
@@ -297,7 +301,8 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Claims up to {@code limit} pending jobs in order, with one fsync (§3.4).
+     * Claims up to {@code limit} pending jobs in order, with one fsync (§3.4). Jobs a
+     * {@link #retry} delayed are skipped until their retry time.
      *
      * @param limit the most jobs to claim, at least 1
      * @return the claimed jobs in claim order; empty when nothing is pending
@@ -311,6 +316,93 @@ public final class Queue implements AutoCloseable {
         QueueOp op = QueueOp.claim(limit);
         submit(op);
         return op.claimed;
+    }
+
+    /**
+     * Claims up to {@code limit} pending jobs in order, like {@link #claimMany(int)}, and returns
+     * them with their attempt count and times. Jobs a {@link #retry} delayed are skipped until
+     * their retry time.
+     *
+     * @param limit the most jobs to claim, at least 1
+     * @return the claimed jobs in claim order; empty when nothing is claimable
+     * @throws StorageException see {@link #claimMany(int)}
+     */
+    public List<QueueJob> claimJobs(int limit) {
+        if (limit < 1) {
+            throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
+        }
+        QueueOp op = QueueOp.claim(limit);
+        submit(op);
+        return op.claimedJobs;
+    }
+
+    /**
+     * Puts a processing job back to pending, at the back of the line, not to be claimed by storh
+     * before {@code delay} has passed; its attempt count is kept. Written as a {@code requeue} event
+     * with a {@code "retryAt"} key (Unix milliseconds) that the original ignores: a PHP worker may
+     * claim the job at once. One fsync.
+     *
+     * @param id the job id
+     * @param delay how long to wait before the job is claimable again, not negative
+     * @return whether the job was processing (and is now pending); {@code false} writes nothing
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, a negative delay, or
+     *     an I/O failure
+     */
+    public boolean retry(String id, Duration delay) {
+        UuidV7.assertValid(id);
+        if (delay == null || delay.isNegative()) {
+            throw new StorageException("Queue retry delay must not be negative or null, got " + delay + " for job " + id);
+        }
+        boolean requeued = requeueProcessing(List.of(id), false, delay.toMillis()) == 1;
+        if (requeued && delay.isZero()) {
+            fireEnqueued();
+        }
+        return requeued;
+    }
+
+    /**
+     * Gives processing jobs back unprocessed (e.g. a consumer shutting down with claimed jobs it
+     * did not start): each goes back to pending, at the back of the line, and its last claim no
+     * longer counts as an attempt. Written as {@code requeue} events with an {@code "attempts"} key
+     * that the original ignores. Ids that are not processing, and repeats, are skipped. One fsync.
+     *
+     * @param ids job ids
+     * @return how many jobs were released
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, or on I/O failure;
+     *     nothing is written then
+     */
+    public int release(Iterable<String> ids) {
+        List<String> list = new ArrayList<>();
+        for (String id : ids) {
+            list.add(UuidV7.assertValid(id));
+        }
+        if (list.isEmpty()) {
+            return 0;
+        }
+        int released = requeueProcessing(list, true, 0);
+        if (released > 0) {
+            fireEnqueued();
+        }
+        return released;
+    }
+
+    /**
+     * Adds a callback run after every enqueue, {@code enqueueMany}, {@link #release} and undelayed
+     * {@link #retry} of <em>this instance</em> has made its events durable, on the caller's thread
+     * (so keep it short: e.g. wake a waiting consumer). Jobs other instances or processes enqueue
+     * are not signalled; poll for them. A callback that throws is logged and skipped.
+     *
+     * @param listener the callback
+     */
+    public void addEnqueueListener(Runnable listener) {
+        enqueueListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * @param listener a callback added with {@link #addEnqueueListener}; unknown ones are ignored
+     */
+    public void removeEnqueueListener(Runnable listener) {
+        enqueueListeners.remove(listener);
     }
 
     /**
@@ -621,11 +713,12 @@ public final class Queue implements AutoCloseable {
     private void writeBatch(List<QueueOp> ops) {
         locked(() -> {
             sync(true);
-            long now = nowSeconds();
+            long nowMs = options.clock().millis();
+            long now = Math.floorDiv(nowMs, 1000L);
             QueueOp.Batch batch = new QueueOp.Batch();
             try {
                 for (QueueOp op : ops) {
-                    op.run(state, batch, now);
+                    op.run(state, batch, now, nowMs);
                 }
             } catch (RuntimeException e) {
                 state = null; // events applied but never written: re-read the log next time
@@ -698,6 +791,36 @@ public final class Queue implements AutoCloseable {
                     lines + 1, scan.error());
         }
         return cut;
+    }
+
+    private void fireEnqueued() {
+        for (Runnable listener : enqueueListeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                LOG.warn("Enqueue listener of {} failed", directory, e);
+            }
+        }
+    }
+
+    private int requeueProcessing(List<String> ids, boolean uncountClaim, long delayMs) {
+        return locked(() -> {
+            sync(true);
+            long nowMs = options.clock().millis();
+            long now = Math.floorDiv(nowMs, 1000L);
+            QueueOp.Batch batch = new QueueOp.Batch();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (String id : ids) {
+                QueueState.Job job = state.find(id);
+                if (job == null || job.status != QueueState.Status.PROCESSING || !seen.add(job.id)) {
+                    continue;
+                }
+                int attempts = uncountClaim ? Math.max(0, job.attempts - 1) : -1;
+                batch.apply(state, QueueEvent.requeue(job.id, now, attempts, delayMs > 0 ? nowMs + delayMs : 0));
+            }
+            commitLocked(batch);
+            return (int) batch.events;
+        });
     }
 
     private int requeueLocked(long seconds) {

@@ -11,8 +11,18 @@ import java.util.Map;
  *     no integer-like top-level keys); {@code null} for the other ops
  * @param done for {@link Op#COMPLETE}: whether the job is kept as done ({@code "done":true})
  * @param ts Unix time in whole seconds
+ * @param attempts for {@link Op#ENQUEUE} and {@link Op#REQUEUE}: the job's attempt count from
+ *     then on (key {@code "attempts"}, which the original ignores), or {@code -1} when absent
+ * @param retryAtMs for {@link Op#ENQUEUE} and {@link Op#REQUEUE}: Unix milliseconds before which
+ *     the job is not claimed (key {@code "retryAt"}, which the original ignores), or {@code 0}
  */
-record QueueEvent(Op op, String id, Map<String, Object> payload, boolean done, long ts) {
+record QueueEvent(Op op, String id, Map<String, Object> payload, boolean done, long ts, int attempts,
+        long retryAtMs) {
+
+    /** An event of the original's shape, without storh's extra keys. */
+    QueueEvent(Op op, String id, Map<String, Object> payload, boolean done, long ts) {
+        this(op, id, payload, done, ts, -1, 0);
+    }
 
     /** The five event types; the original treats any other op as corruption (W14). */
     enum Op {
@@ -51,6 +61,16 @@ record QueueEvent(Op op, String id, Map<String, Object> payload, boolean done, l
         return new QueueEvent(Op.ENQUEUE, id, payload, false, ts);
     }
 
+    /**
+     * An enqueue carrying storh's extra keys (a compaction keeping a job's attempts and retry time).
+     *
+     * @param attempts the attempt count, or {@code -1} for none
+     * @param retryAtMs Unix milliseconds before which the job is not claimed, or {@code 0}
+     */
+    static QueueEvent enqueue(String id, Map<String, Object> payload, long ts, int attempts, long retryAtMs) {
+        return new QueueEvent(Op.ENQUEUE, id, payload, false, ts, attempts, retryAtMs);
+    }
+
     static QueueEvent claim(String id, long ts) {
         return new QueueEvent(Op.CLAIM, id, null, false, ts);
     }
@@ -61,6 +81,16 @@ record QueueEvent(Op op, String id, Map<String, Object> payload, boolean done, l
 
     static QueueEvent requeue(String id, long ts) {
         return new QueueEvent(Op.REQUEUE, id, null, false, ts);
+    }
+
+    /**
+     * A requeue carrying storh's extra keys (a listener's retry or release).
+     *
+     * @param attempts the attempt count from then on, or {@code -1} to keep the counted one
+     * @param retryAtMs Unix milliseconds before which the job is not claimed, or {@code 0}
+     */
+    static QueueEvent requeue(String id, long ts, int attempts, long retryAtMs) {
+        return new QueueEvent(Op.REQUEUE, id, null, false, ts, attempts, retryAtMs);
     }
 
     static QueueEvent purge(String id, long ts) {

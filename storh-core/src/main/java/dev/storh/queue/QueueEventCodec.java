@@ -24,6 +24,9 @@ import java.util.Map;
  * {"op":"complete","id":ID,"done":true|false,"ts":T}
  * {"op":"requeue","id":ID,"ts":T}
  * {"op":"purge","id":ID,"ts":T}
+ * enqueue and requeue may end with storh's extra keys, which the original ignores (§3.2):
+ *   ,"attempts":N      the job's attempt count from then on (claims since its enqueue)
+ *   ,"retryAt":MS      Unix milliseconds before which storh does not claim the job
  * e.g. 74\t9d6bd05f\t{"op":"claim","id":"01890a5d-ac00-7000-8000-000000000001","ts":1795997943}\n
  * </pre>
  *
@@ -76,7 +79,7 @@ final class QueueEventCodec {
             case ENQUEUE: {
                 byte[] payload = encodePayload(event.payload());
                 byte[] h = (head + "\"payload\":").getBytes(StandardCharsets.US_ASCII);
-                byte[] t = (",\"ts\":" + event.ts() + "}").getBytes(StandardCharsets.US_ASCII);
+                byte[] t = (",\"ts\":" + event.ts() + extraKeys(event) + "}").getBytes(StandardCharsets.US_ASCII);
                 byte[] json = new byte[h.length + payload.length + t.length];
                 System.arraycopy(h, 0, json, 0, h.length);
                 System.arraycopy(payload, 0, json, h.length, payload.length);
@@ -87,9 +90,23 @@ final class QueueEventCodec {
                 tail = "\"done\":" + event.done() + ",\"ts\":" + event.ts() + "}";
                 break;
             default:
-                tail = "\"ts\":" + event.ts() + "}";
+                tail = "\"ts\":" + event.ts() + extraKeys(event) + "}";
         }
         return (head + tail).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static String extraKeys(QueueEvent event) {
+        if (event.attempts() < 0 && event.retryAtMs() <= 0) {
+            return "";
+        }
+        StringBuilder keys = new StringBuilder();
+        if (event.attempts() >= 0) {
+            keys.append(",\"attempts\":").append(event.attempts());
+        }
+        if (event.retryAtMs() > 0) {
+            keys.append(",\"retryAt\":").append(event.retryAtMs());
+        }
+        return keys.toString();
     }
 
     /**
@@ -165,7 +182,18 @@ final class QueueEventCodec {
         }
         long ts = map.get("ts") instanceof Long l ? l : nowSeconds;
         Map<String, Object> payload = kind == QueueEvent.Op.ENQUEUE ? normalisePayload(map.get("payload")) : null;
-        return new QueueEvent(kind, idText, payload, Boolean.TRUE.equals(map.get("done")), ts);
+        int attempts = -1;
+        long retryAt = 0;
+        if (kind == QueueEvent.Op.ENQUEUE || kind == QueueEvent.Op.REQUEUE) {
+            // storh's extra keys; anything unusable reads as absent, as the original ignores them
+            if (map.get("attempts") instanceof Long a && a >= 0 && a <= Integer.MAX_VALUE) {
+                attempts = (int) (long) a;
+            }
+            if (map.get("retryAt") instanceof Long r && r > 0) {
+                retryAt = r;
+            }
+        }
+        return new QueueEvent(kind, idText, payload, Boolean.TRUE.equals(map.get("done")), ts, attempts, retryAt);
     }
 
     /**

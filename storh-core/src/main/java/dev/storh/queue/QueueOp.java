@@ -3,6 +3,7 @@ package dev.storh.queue;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import java.io.ByteArrayOutputStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -41,6 +42,7 @@ final class QueueOp {
     boolean keepDone;
     boolean single;
     List<StorageRecord> claimed = List.of();
+    List<QueueJob> claimedJobs = List.of();
     int completed;
     StorageException error;
 
@@ -68,8 +70,13 @@ final class QueueOp {
         return op;
     }
 
-    /** Picks, applies and encodes this call's events; results are published only if the batch commits. */
-    void run(QueueState state, Batch batch, long now) {
+    /**
+     * Picks, applies and encodes this call's events; results are published only if the batch commits.
+     *
+     * @param now the time, Unix seconds (event stamps)
+     * @param nowMs the time, Unix milliseconds (retry times)
+     */
+    void run(QueueState state, Batch batch, long now, long nowMs) {
         switch (kind) {
             case ENQUEUE: {
                 List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
@@ -82,20 +89,22 @@ final class QueueOp {
                 break;
             }
             case CLAIM: {
-                List<StorageRecord> records = new ArrayList<>(Math.min(limit, 1024));
-                for (int i = 0; i < limit; i++) {
-                    QueueState.Job job = state.nextPending();
-                    if (job == null) {
-                        break;
-                    }
+                List<QueueState.Job> picked = state.claimable(limit, nowMs);
+                List<StorageRecord> records = new ArrayList<>(picked.size());
+                List<QueueJob> jobs = new ArrayList<>(picked.size());
+                for (QueueState.Job job : picked) {
                     QueueEvent event = QueueEvent.claim(job.id, now);
                     batch.apply(state, event);
                     @SuppressWarnings("unchecked")
                     Map<String, Object> data = job.payload == null ? new LinkedHashMap<>()
                             : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
-                    records.add(new StorageRecord(job.id, data));
+                    StorageRecord record = new StorageRecord(job.id, data);
+                    records.add(record);
+                    jobs.add(new QueueJob(record, job.attempts, Instant.ofEpochSecond(job.enqueueTs),
+                            Instant.ofEpochSecond(now)));
                 }
                 claimed = records;
+                claimedJobs = jobs;
                 break;
             }
             case COMPLETE: {

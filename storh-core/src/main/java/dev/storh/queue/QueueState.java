@@ -23,6 +23,11 @@ import java.util.Objects;
  * purge     payload dropped whatever the status; a done job is forgotten
  * </pre>
  *
+ * <p>storh also keeps, per job, an attempt count and a retry time the original ignores: enqueue
+ * sets them from its extra keys (0 and none when absent), every claim that applies counts one
+ * attempt and clears the retry time, and a requeue sets the retry time and, when it carries one,
+ * the attempt count. {@link #claimable} skips pending jobs whose retry time has not come.
+ *
  * <p>Claim order is FIFO by event position. The line is a deque of (job, sequence) entries; an
  * enqueue or requeue appends an entry and stamps the job with that sequence, so only a job's
  * <em>last</em> entry counts and stale entries are skipped when they reach the head. Every
@@ -51,6 +56,10 @@ final class QueueState {
         long orderSeq;
         /** The sequence of the event that set the status: claim order for processing jobs. */
         long statusSeq;
+        /** Claims since the last enqueue, or as a requeue set it. */
+        int attempts;
+        /** Unix milliseconds before which the job is not claimed; 0 for none. */
+        long retryAtMs;
 
         Job(String id) {
             this.id = id;
@@ -86,11 +95,15 @@ final class QueueState {
                 setStatus(job, Status.PENDING, 0);
                 job.payload = e.payload();
                 job.enqueueTs = e.ts();
+                job.attempts = Math.max(0, e.attempts());
+                job.retryAtMs = e.retryAtMs();
                 enterLine(job);
                 break;
             case CLAIM:
                 if (job != null && job.status == Status.PENDING) {
                     setStatus(job, Status.PROCESSING, e.ts());
+                    job.attempts++;
+                    job.retryAtMs = 0;
                 }
                 break;
             case COMPLETE:
@@ -108,6 +121,10 @@ final class QueueState {
             case REQUEUE:
                 if (job != null && job.status == Status.PROCESSING) {
                     setStatus(job, Status.PENDING, 0);
+                    if (e.attempts() >= 0) {
+                        job.attempts = e.attempts();
+                    }
+                    job.retryAtMs = e.retryAtMs();
                     enterLine(job);
                 }
                 break;
@@ -166,6 +183,34 @@ final class QueueState {
             line.pollFirst();
         }
         return null;
+    }
+
+    /**
+     * The pending jobs a claim takes, in line order, skipping jobs whose retry time is later than
+     * {@code nowMs}; stale entries at the head of the line are dropped.
+     *
+     * @param limit the most jobs
+     * @param nowMs the current time, Unix milliseconds
+     * @return up to {@code limit} jobs, still pending (the caller applies their claims)
+     */
+    List<Job> claimable(int limit, long nowMs) {
+        List<Job> found = new ArrayList<>(Math.min(limit, 1024));
+        Iterator<Entry> it = line.iterator();
+        boolean head = true;
+        while (it.hasNext() && found.size() < limit) {
+            Entry entry = it.next();
+            if (!entry.live()) {
+                if (head) {
+                    it.remove();
+                }
+                continue;
+            }
+            head = false;
+            if (entry.job.retryAtMs <= nowMs) {
+                found.add(entry.job);
+            }
+        }
+        return found;
     }
 
     /**

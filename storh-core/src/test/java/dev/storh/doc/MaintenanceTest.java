@@ -30,7 +30,7 @@ class MaintenanceTest {
     void verifyOfTheFixtureEqualsTheOriginalsReport() throws Exception {
         Path app = SharedFiles.copyPhpFixture(temp);
         Map<String, Object> all = JsonMapper.builder().build().readValue(
-                SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json").toFile(), Map.class);
+                SharedFiles.expectedAnswers().toFile(), Map.class);
         Map<String, Object> expected = (Map<String, Object>) ((Map<String, Object>) all.get("cities")).get("verify");
         try (DocStore cities = DocStore.open(app, "cities")) {
             Map<String, Object> ours = JsonMapper.builder().build().readValue(

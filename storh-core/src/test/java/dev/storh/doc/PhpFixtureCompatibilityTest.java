@@ -29,7 +29,7 @@ class PhpFixtureCompatibilityTest {
     static void copyFixture() throws Exception {
         app = SharedFiles.copyPhpFixture(temp);
         expected = JsonMapper.builder().build().readValue(
-                SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json").toFile(), Map.class);
+                SharedFiles.expectedAnswers().toFile(), Map.class);
     }
 
     @SuppressWarnings("unchecked")

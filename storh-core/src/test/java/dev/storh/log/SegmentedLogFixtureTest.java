@@ -36,7 +36,7 @@ class SegmentedLogFixtureTest {
     static void copyFixture() throws Exception {
         fixtureApp = SharedFiles.copyPhpFixture(fixtureCopy);
         Map<String, Object> expected = JsonMapper.builder().build().readValue(
-                SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json").toFile(), Map.class);
+                SharedFiles.expectedAnswers().toFile(), Map.class);
         events = (Map<String, Object>) expected.get("events");
     }
 

@@ -31,7 +31,7 @@ class QueuePhpFixtureTest {
     @SuppressWarnings("unchecked")
     void copyFixture() throws Exception {
         app = SharedFiles.copyPhpFixture(temp);
-        Path answers = SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json");
+        Path answers = SharedFiles.expectedAnswers();
         expected = (Map<String, Object>) Jsonc.decodeObject(Files.readAllBytes(answers)).get("jobs");
     }
 

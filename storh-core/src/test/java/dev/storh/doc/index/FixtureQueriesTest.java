@@ -36,7 +36,7 @@ class FixtureQueriesTest {
         Path app = SharedFiles.copyPhpFixture(temp);
         cities = DocStore.open(app, "cities");
         Map<String, Object> all = JsonMapper.builder().build().readValue(
-                SharedFiles.shared().resolve("fixtures/php-storh-0.5.0/expected.json").toFile(), Map.class);
+                SharedFiles.expectedAnswers().toFile(), Map.class);
         expected = (Map<String, Object>) ((Map<String, Object>) all.get("cities")).get("queries");
     }
 

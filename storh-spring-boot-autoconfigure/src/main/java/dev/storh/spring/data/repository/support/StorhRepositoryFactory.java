@@ -23,6 +23,7 @@ import org.springframework.data.repository.query.QueryMethod;
 import org.springframework.data.projection.SpelAwareProxyProjectionFactory;
 import org.springframework.data.repository.query.ValueExpressionDelegate;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * Creates storh repositories: {@link SimpleStorhRepository} for the CRUD and paging methods and a
@@ -93,8 +94,8 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 	 * Derive a repository query method as the repository would and explain how core runs it for
 	 * the given arguments (issue 7: tests prove that derived queries are served from indexes).
 	 * @param repositoryInterface the repository interface
-	 * @param methodName the query method's name; when overloaded, the one taking as many
-	 * parameters as {@code arguments}
+	 * @param methodName the query method's name; when overloaded, the one whose parameters accept
+	 * {@code arguments} (count and types)
 	 * @param arguments the call's arguments, including any {@code Pageable}, {@code Sort} or
 	 * {@code Limit}
 	 * @return the plan, {@code index_scan} when indexes answer every OR group
@@ -104,7 +105,7 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 	 */
 	public QueryPlan explain(Class<?> repositoryInterface, String methodName, Object... arguments) {
 		Method method = Arrays.stream(repositoryInterface.getMethods())
-			.filter((m) -> m.getName().equals(methodName) && m.getParameterCount() == arguments.length)
+			.filter((m) -> m.getName().equals(methodName) && accepts(m, arguments))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("No method " + methodName + " with " + arguments.length
 					+ " parameter(s) in " + repositoryInterface.getName()));
@@ -112,6 +113,19 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 		QueryMethod queryMethod = new QueryMethod(method, metadata, new SpelAwareProxyProjectionFactory(),
 				DefaultParameters::new);
 		return new StorhPartTreeQuery(method, queryMethod, this.operations).explain(arguments);
+	}
+
+	private static boolean accepts(Method method, Object[] arguments) {
+		Class<?>[] types = method.getParameterTypes();
+		if (types.length != arguments.length) {
+			return false;
+		}
+		for (int i = 0; i < types.length; i++) {
+			if (arguments[i] != null && !ClassUtils.isAssignableValue(types[i], arguments[i])) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	@Override
