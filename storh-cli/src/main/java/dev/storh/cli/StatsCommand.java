@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code storh stats <root> [collection] [doc|log|queue]}: the engine's statistics
- * ({@code spec/cli.md} §2): doc {@code {records, bytes, corrupt, indexes}}, log
+ *: doc {@code {records, bytes, corrupt, indexes}}, log
  * {@code {segments, records, deleted, bytes}}, queue {@code {pending, processing, done, bytes}}.
  * Exits 1 when a document collection has corrupt record files.
  */

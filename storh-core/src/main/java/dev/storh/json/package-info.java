@@ -1,2 +1,2 @@
-/** JSONC reading (comments, trailing commas) and canonical JSON writing ({@code spec/docstore.md} §3). */
+/** JSONC reading (comments, trailing commas) and canonical JSON writing. */
 package dev.storh.json;

@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * Removes what interrupted compactions and index rebuilds leave behind, at open under the collection
- * lock ({@code spec/log-queue.md} §2.6 step 3): folders {@code segments.compact-*}, {@code index.rebuild-*},
+ * lock: folders {@code segments.compact-*}, {@code index.rebuild-*},
  * {@code index.backup-*}, and {@code compact-*} files the manifest does not reference (a reference covers
  * an entry's {@code file}, its derived {@code .idx.jsonc} name and its {@code index}). When the manifest
  * cannot be parsed, no file is deleted. Stateless.
@@ -24,7 +24,7 @@ final class Leftovers {
     private Leftovers() {
     }
 
-    /** Deletes leftover folders and unreferenced compaction output (§2.6 step 3). */
+    /** Deletes leftover folders and unreferenced compaction output. */
     static void delete(LogState state) {
         try (DirectoryStream<Path> children = Files.newDirectoryStream(state.dir)) {
             for (Path child : children) {

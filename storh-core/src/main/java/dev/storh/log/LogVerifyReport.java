@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * The result of {@link SegmentedLog#verify()} and {@link SegmentedLog#health()}
- * ({@code spec/log-queue.md} §2.13), e.g. {@code {"ok":true,"errors":[],"stats":{…}}}.
+ *, e.g. {@code {"ok":true,"errors":[],"stats":{…}}}.
  *
  * @param ok whether no check reported an error
  * @param errors messages in check order, e.g. {@code "Segmented log state index drift."} or a

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Value semantics of queries ({@code spec/indexes-queries-schema.md} §10.2, §11): strict identity
+ * Value semantics of queries: strict identity
  * for {@code eq}/{@code in} and the total order {@code compare} for ranges and sorting.
  *
  * <ul>
@@ -104,7 +104,7 @@ public final class Values {
     }
 
     /**
-     * The original's total order (§11); only the sign matters.
+     * The original's total order; only the sign matters.
      *
      * @param a a value in the JSON model
      * @param b a value in the JSON model

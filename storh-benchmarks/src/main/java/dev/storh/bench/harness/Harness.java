@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * The whole-run benchmark harness: the original's workloads under its metric names
- * ({@code spec/bench.md}), plus SQLite and a raw fsync probe on the same disk, a repeat mode with
+ *, plus SQLite and a raw fsync probe on the same disk, a repeat mode with
  * warm-up runs and medians, a compare command and a regression gate. The jar's main class.
  *
  * <pre>

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of a rebuild ({@code spec/docstore.md} §11): {@code {"fields":2,"entries":3}}.
+ * The result of a rebuild: {@code {"fields":2,"entries":3}}.
  *
  * @param fields index definitions
  * @param entries records read

@@ -1,6 +1,7 @@
 package dev.storh.spring.boot.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Clock;
 
 import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
@@ -15,6 +16,7 @@ import dev.storh.spring.data.mapping.StorhMappingContext;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -41,7 +43,9 @@ import org.springframework.context.annotation.Import;
  * {@link StorhStoreBeansRegistrar}). Bad values fail startup with an
  * {@link InvalidStorhPropertyException} naming the property; a storage folder that cannot be
  * used (a regular file, below a regular file, not writable) with an
- * {@link UnusableStorhRootException} naming the path, checked without writing anything.
+ * {@link UnusableStorhRootException} naming the path, checked without writing anything. A
+ * {@link Clock} bean named {@code storhClock}, when defined, is the clock of log partitions and
+ * retention (default: the system UTC clock).
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({ DocStore.class, StorhTemplate.class })
@@ -79,13 +83,15 @@ public final class StorhAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties) {
+	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties,
+			@Qualifier("storhClock") ObjectProvider<Clock> clock) {
 		Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
 		String problem = StorhStore.checkWritable(folder, true);
 		if (problem != null) {
 			throw new UnusableStorhRootException(folder, problem);
 		}
-		return new StorhStores(folder, new StorhPropertiesStoreOptions(properties));
+		return new StorhStores(folder,
+				new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC)));
 	}
 
 	@Bean

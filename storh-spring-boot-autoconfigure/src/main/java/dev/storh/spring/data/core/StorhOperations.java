@@ -17,7 +17,7 @@ import org.springframework.data.domain.Sort;
 /**
  * Entity operations on storh {@code DocStore} collections: one collection per entity type
  * ({@code @Document(collection)}), one JSONC file per entity, the entity id as the record id
- * (a UUIDv7, spec/docstore.md §2 and §4).
+ * (a UUIDv7).
  * <p>
  * Implementations are thread-safe. Storage failures surface as Spring
  * {@link org.springframework.dao.DataAccessException}s ({@link StorhExceptionTranslator}); an id
@@ -73,10 +73,10 @@ public interface StorhOperations {
 	StorhEntityConverter getConverter();
 
 	/**
-	 * Store an entity, replacing any record with the same id (upsert, spec/docstore.md §9.1). A
+	 * Store an entity, replacing any record with the same id (upsert). A
 	 * {@code null} or empty id is generated as a UUIDv7.
 	 * <p>
-	 * With a {@code @Version} property (issue 7): an entity whose version is {@code null} (or
+	 * With a {@code @Version} property: an entity whose version is {@code null} (or
 	 * {@code 0} for a primitive {@code long}) is new and is stored with version {@code 0} (a
 	 * primitive: {@code 1}); otherwise the stored version must equal the entity's and the record is
 	 * stored with the version plus one. The check and the write happen under the collection write
@@ -157,7 +157,7 @@ public interface StorhOperations {
 
 	/**
 	 * Entities matching a query, run as a core {@code QueryBuilder} (indexes where the planner
-	 * can use them, spec/indexes-queries-schema.md §12).
+	 * can use them).
 	 * @param <T> the entity type
 	 * @param query the query
 	 * @param type the entity type

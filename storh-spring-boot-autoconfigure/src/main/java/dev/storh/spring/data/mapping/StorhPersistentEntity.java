@@ -72,7 +72,7 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 		StorhPersistentProperty version = getVersionProperty();
 		if (version != null && version.getType() != Long.class && version.getType() != long.class) {
 			throw new MappingException("@Version property '" + version.getName() + "' of " + getType().getName()
-					+ " is a " + version.getType().getName() + "; storh versions are long or Long (issue 7)");
+					+ " is a " + version.getType().getName() + "; storh versions are long or Long");
 		}
 		return version;
 	}

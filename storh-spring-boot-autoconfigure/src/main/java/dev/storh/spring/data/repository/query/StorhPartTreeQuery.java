@@ -41,7 +41,7 @@ import org.springframework.util.ClassUtils;
  * <p>
  * The method name is parsed and checked in the constructor, so a bad method fails when the
  * repository is created, at application startup, with a {@link QueryCreationException} naming the
- * repository, the method and the reason (issue 7): an unknown property, a keyword outside
+ * repository, the method and the reason: an unknown property, a keyword outside
  * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} (core compares strings bytewise),
  * a nested property path (core queries top-level keys), a non-id property named {@code id}
  * (core's {@code id} is the record id), an argument count that does not match the name, a
@@ -120,7 +120,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	}
 
 	/**
-	 * How core would run a call with these arguments (issue 7: proof that a derived query is
+	 * How core would run a call with these arguments (proof that a derived query is
 	 * served from indexes): {@code index_scan} when indexes answer every OR group. The plan
 	 * includes the method's {@code Top}/{@code First} limit and a one-property sort.
 	 * @param parameters the call's arguments, as the method declares them
