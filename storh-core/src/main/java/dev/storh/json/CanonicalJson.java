@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.core.io.NumberOutput;
 
 /**
- * Writes the JSON model as canonical JSON, byte for byte as the original does
- *, so that files written by either implementation are identical.
+ * Writes the JSON model as canonical JSON, byte for byte as the original implementation does, so
+ * that files written by either are identical (format: {@code docs/json-model.md}).
  *
  * <ul>
  *   <li>Compact: no whitespace; pretty: 4-space indent, {@code "key": value}, empty containers inline.
@@ -22,7 +22,8 @@ import tools.jackson.core.io.NumberOutput;
  *       {@code /} and non-ASCII.</li>
  *   <li>Integers plain; doubles with the shortest round-trip digits, positional for decimal
  *       exponents −5 &lt; e &lt; 17 with a mandatory fraction ({@code 1.0}, {@code -0.0}), else
- *       {@code 1.0e+17} / {@code 1.5e-7}.</li>
+ *       {@code 1.0e+17} / {@code 1.5e-7}; a {@code BigDecimal} as its plain digits, scale kept
+ *       ({@code 19.990}; see {@link JsonNumbers}).</li>
  * </ul>
  *
  * Values that cannot be encoded (NaN, infinities, unpaired surrogates, unsupported types, nesting
@@ -186,7 +187,7 @@ public final class CanonicalJson {
             } else if (v instanceof Float f) {
                 number(Double.parseDouble(Float.toString(f)), path);
             } else if (v instanceof BigDecimal bd) {
-                number(bd.doubleValue(), path);
+                decimal(bd, path);
             } else if (v instanceof Map<?, ?> m) {
                 object(m, depth, path);
             } else if (v instanceof Collection<?> c) {
@@ -206,6 +207,14 @@ public final class CanonicalJson {
                 throw new StorageException("Inf and NaN cannot be JSON encoded, at field: " + label(path));
             }
             out.append(formatDouble(d));
+        }
+
+        private void decimal(BigDecimal d, String path) {
+            if (d.precision() - d.scale() > JsonNumbers.MAX_NUMBER_LENGTH || d.scale() > JsonNumbers.MAX_NUMBER_LENGTH) {
+                throw new StorageException("Decimal " + d + " has more than " + JsonNumbers.MAX_NUMBER_LENGTH
+                        + " digits and cannot be stored, at field: " + label(path));
+            }
+            out.append(d.toPlainString());
         }
 
         private void checkDepth(int depth, String path) {

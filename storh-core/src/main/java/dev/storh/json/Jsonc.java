@@ -15,13 +15,24 @@ import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonReadFeature;
 
 /**
- * Reads JSON and JSONC documents into the JSON model: objects as
- * {@code LinkedHashMap} (key order kept, the last duplicate key wins), arrays as {@code List},
- * integers as {@code Long} or {@code BigInteger}, fractions as {@code Double}.
+ * Reads JSON and JSONC documents into the JSON model: objects as {@code LinkedHashMap} (key order
+ * kept, the last duplicate key wins), arrays as {@code List}, strings, booleans, {@code null}, and
+ * numbers as follows (see {@link JsonNumbers} and {@code docs/json-model.md}):
+ *
+ * <ul>
+ *   <li>integers: {@code Long}, or {@code BigInteger} beyond 64 bits;</li>
+ *   <li>numbers with an exponent ({@code 1.0e+20}): {@code Double};</li>
+ *   <li>plain decimals: {@code Double} when the literal is exactly the canonical text of that double
+ *       ({@code 1.5}, {@code 1.0}, {@code -0.0}, {@code 0.30000000000000004}), otherwise an exact
+ *       {@code BigDecimal} with the literal's scale ({@code 19.990}, {@code 0.10},
+ *       {@code 12345678901234567890.123456789}). Canonical files therefore rewrite byte for byte, and a
+ *       decimal written from a {@code BigDecimal} reads back equal, scale included.</li>
+ * </ul>
  *
  * <p>Every document is parsed strictly first (the fast path for files storh wrote); only on a
  * syntax error is it parsed again with Jackson's {@code //} and {@code /* *}{@code /} comments and
- * trailing commas allowed. {@code #} comments, single quotes and unquoted keys stay errors. At most
+ * trailing commas allowed; a {@code /*} that is never closed comments out the rest of the document.
+ * {@code #} comments, single quotes and unquoted keys stay errors. At most
  * {@value #MAX_NESTING_DEPTH} nested containers are read. Thread-safe.
  */
 public final class Jsonc {
@@ -131,6 +142,17 @@ public final class Jsonc {
     }
 
     private static Object parseLenientOnly(byte[] utf8, int offset, int length) {
+        int cut = unterminatedComment(utf8, offset, offset + length);
+        if (cut >= 0) {
+            // An unterminated /* comments out the rest of the document, as in the original.
+            length = cut - offset;
+            while (length > 0 && isSpace(utf8[offset + length - 1])) {
+                length--;
+            }
+            if (length < 2) {
+                throw new StorageException(NOT_AN_OBJECT);
+            }
+        }
         if (utf8[offset] != '{' && utf8[offset] != '/') {
             throw new StorageException(NOT_AN_OBJECT);
         }
@@ -184,7 +206,7 @@ public final class Jsonc {
             case VALUE_NUMBER_INT:
                 return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue() : p.getLongValue();
             case VALUE_NUMBER_FLOAT:
-                return p.getDoubleValue();
+                return floatLiteral(p);
             case VALUE_TRUE:
                 return Boolean.TRUE;
             case VALUE_FALSE:
@@ -194,6 +216,55 @@ public final class Jsonc {
             default:
                 throw new JsoncSyntaxException("Invalid JSON: unexpected token " + token + " at " + p.currentLocation(), null);
         }
+    }
+
+    /**
+     * @return the offset of a {@code /*} (outside strings and other comments) that is never closed, or -1
+     */
+    private static int unterminatedComment(byte[] utf8, int from, int to) {
+        int i = from;
+        while (i < to) {
+            byte b = utf8[i];
+            if (b == '"') {
+                i++;
+                while (i < to && utf8[i] != '"') {
+                    i += utf8[i] == '\\' ? 2 : 1;
+                }
+                i++;
+            } else if (b == '/' && i + 1 < to && utf8[i + 1] == '/') {
+                while (i < to && utf8[i] != '\n' && utf8[i] != '\r') {
+                    i++;
+                }
+            } else if (b == '/' && i + 1 < to && utf8[i + 1] == '*') {
+                int close = -1;
+                for (int j = i + 2; j + 1 < to; j++) {
+                    if (utf8[j] == '*' && utf8[j + 1] == '/') {
+                        close = j;
+                        break;
+                    }
+                }
+                if (close < 0) {
+                    return i;
+                }
+                i = close + 2;
+            } else {
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    /** An exponent form is a double; a plain decimal is a double only when that is its canonical text. */
+    private static Object floatLiteral(JsonParser p) {
+        String text = p.getString();
+        double parsed = p.getDoubleValue();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == 'e' || c == 'E') {
+                return parsed;
+            }
+        }
+        return JsonNumbers.fromPlainDecimal(text, parsed);
     }
 
     /**

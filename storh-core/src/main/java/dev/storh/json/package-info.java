@@ -1,2 +1,5 @@
-/** JSONC reading (comments, trailing commas) and canonical JSON writing. */
+/**
+ * JSONC reading (comments, trailing commas), canonical JSON writing and the number model of stored
+ * JSON ({@code docs/json-model.md}).
+ */
 package dev.storh.json;

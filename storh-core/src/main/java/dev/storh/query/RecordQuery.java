@@ -2,7 +2,6 @@ package dev.storh.query;
 
 import dev.storh.StorageException;
 import dev.storh.id.UuidV7;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -158,7 +157,7 @@ public final class RecordQuery {
     public boolean matchesData(Map<String, Object> data) {
         for (Map.Entry<String, Object> condition : equals) {
             if (!data.containsKey(condition.getKey())
-                    || !Objects.equals(normalise(data.get(condition.getKey())), condition.getValue())) {
+                    || !Values.identical(data.get(condition.getKey()), condition.getValue())) {
                 return false;
             }
         }
@@ -173,16 +172,7 @@ public final class RecordQuery {
     }
 
     private static Object normalise(Object v) {
-        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
-            return ((Number) v).longValue();
-        }
-        if (v instanceof BigInteger b && b.bitLength() < 64) {
-            return b.longValue();
-        }
-        if (v instanceof Float f) {
-            return Double.parseDouble(Float.toString(f));
-        }
-        return v;
+        return Values.normalise(v);
     }
 
     @Override

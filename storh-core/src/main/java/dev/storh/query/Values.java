@@ -1,6 +1,7 @@
 package dev.storh.query;
 
 import dev.storh.json.CanonicalJson;
+import dev.storh.json.JsonNumbers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Iterator;
@@ -9,28 +10,37 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Value semantics of queries: strict identity
- * for {@code eq}/{@code in} and the total order {@code compare} for ranges and sorting.
+ * Value semantics of queries: strict identity for {@code eq}/{@code in} and the total order
+ * {@code compare} for ranges and sorting.
  *
  * <ul>
- *   <li>numbers compare numerically (an integer against a float as doubles); strings by UTF-8
- *       bytes; {@code false < true}; {@code null == null};</li>
+ *   <li>numbers compare by the decimal value they denote ({@link JsonNumbers#decimalOf}): integers
+ *       of any width exactly, a double as its canonical text, a {@code BigDecimal} exactly; so
+ *       {@code -0.0 == 0.0 == 0}, {@code 19.99 == 19.990}, {@code 2^63 > Long.MAX_VALUE};</li>
+ *   <li>strings by UTF-8 bytes; {@code false < true}; {@code null == null};</li>
  *   <li>anything else (mixed types, arrays, objects) compares the pretty JSON texts of
  *       {@code {"value": a}} and {@code {"value": b}} bytewise, which orders
  *       strings &lt; numbers &lt; lists &lt; false &lt; null &lt; true &lt; objects.</li>
  * </ul>
  *
- * Identity is type-sensitive: {@code 1} (Long) is not {@code 1.0} (Double). Stateless.
+ * {@code compare} is a consistent total order over every value of the JSON model (sorting with it
+ * never fails). Identity is type-sensitive as PHP's {@code ===}: an integer ({@code Long},
+ * {@code BigInteger}) is never identical to a fraction ({@code Double}, {@code BigDecimal}); two
+ * fractions are identical when their decimal values are equal. Identical values always compare
+ * equal. See {@code docs/json-model.md}. Stateless.
  */
 public final class Values {
+
+    private static final double EXACT_LONG_LIMIT = 0x1p53;
 
     private Values() {
     }
 
     /**
      * @param v any Java value
-     * @return the JSON-model form: Integer/Short/Byte → Long, Float/BigDecimal → Double, small
-     *     BigInteger → Long; other values unchanged
+     * @return the JSON-model form, as the value would read back from a file: Integer/Short/Byte →
+     *     Long, Float → Double, small BigInteger → Long, BigDecimal → {@link JsonNumbers#model};
+     *     other values unchanged
      */
     public static Object normalise(Object v) {
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
@@ -43,18 +53,18 @@ public final class Values {
             return Double.parseDouble(Float.toString(f));
         }
         if (v instanceof BigDecimal d) {
-            return d.doubleValue();
+            return JsonNumbers.model(d);
         }
         return v;
     }
 
     /**
      * @param v a value
-     * @return whether it can be indexed: null, boolean, integer, float or string
+     * @return whether it can be indexed: null, boolean, integer, fraction or string
      */
     public static boolean isScalar(Object v) {
         return v == null || v instanceof String || v instanceof Boolean || v instanceof Long || v instanceof Double
-                || v instanceof BigInteger;
+                || v instanceof BigInteger || v instanceof BigDecimal || v instanceof Integer;
     }
 
     /**
@@ -62,8 +72,8 @@ public final class Values {
      *
      * @param a a value in the JSON model
      * @param b a value in the JSON model
-     * @return whether both have the same type and value (lists element-wise; objects with the same
-     *     keys in the same order)
+     * @return whether both have the same kind and value (lists element-wise; objects with the same
+     *     keys in the same order); fractions by decimal value ({@code -0.0 === 0.0})
      */
     public static boolean identical(Object a, Object b) {
         a = normalise(a);
@@ -71,8 +81,11 @@ public final class Values {
         if (a == null || b == null) {
             return a == b;
         }
-        if (a instanceof Double x && b instanceof Double y) {
-            return x.doubleValue() == y.doubleValue();
+        if (isFraction(a) && isFraction(b)) {
+            if (a instanceof Double x && b instanceof Double y) {
+                return x.doubleValue() == y.doubleValue();
+            }
+            return compareNumbers((Number) a, (Number) b) == 0;
         }
         if (a instanceof List<?> la && b instanceof List<?> lb) {
             if (la.size() != lb.size()) {
@@ -103,8 +116,12 @@ public final class Values {
         return a.getClass() == b.getClass() && a.equals(b);
     }
 
+    private static boolean isFraction(Object v) {
+        return v instanceof Double || v instanceof BigDecimal;
+    }
+
     /**
-     * The original's total order; only the sign matters.
+     * The total order of query values; only the sign matters.
      *
      * @param a a value in the JSON model
      * @param b a value in the JSON model
@@ -114,16 +131,7 @@ public final class Values {
         a = normalise(a);
         b = normalise(b);
         if (a instanceof Number x && b instanceof Number y) {
-            if (x instanceof Long lx && y instanceof Long ly) {
-                return Long.compare(lx, ly);
-            }
-            if (x instanceof BigInteger || y instanceof BigInteger) {
-                if (!(x instanceof Double) && !(y instanceof Double)) {
-                    return toBig(x).compareTo(toBig(y));
-                }
-            }
-            return Double.compare(x.doubleValue() == 0.0 ? 0.0 : x.doubleValue(),
-                    y.doubleValue() == 0.0 ? 0.0 : y.doubleValue());
+            return compareNumbers(x, y);
         }
         if (a instanceof String x && b instanceof String y) {
             return compareUtf8(x, y);
@@ -137,8 +145,32 @@ public final class Values {
         return compareUtf8(prettyWrapped(a), prettyWrapped(b));
     }
 
-    private static BigInteger toBig(Number n) {
-        return n instanceof BigInteger b ? b : BigInteger.valueOf(n.longValue());
+    /**
+     * @param x a normalised number
+     * @param y a normalised number
+     * @return the order of their decimal values ({@link JsonNumbers#decimalOf})
+     */
+    static int compareNumbers(Number x, Number y) {
+        if (x instanceof Long lx && y instanceof Long ly) {
+            return Long.compare(lx, ly);
+        }
+        if (x instanceof Double dx && y instanceof Double dy) {
+            // The order of doubles is the order of their canonical decimals; -0.0 equals 0.0.
+            return Double.compare(dx + 0.0, dy + 0.0);
+        }
+        if (x instanceof Long && y instanceof Double && exactAsDouble(x.doubleValue(), y.doubleValue())
+                || x instanceof Double && y instanceof Long && exactAsDouble(x.doubleValue(), y.doubleValue())) {
+            // Below 2^53 the long converts exactly and no non-integral double denotes an integer.
+            return Double.compare(x.doubleValue() + 0.0, y.doubleValue() + 0.0);
+        }
+        if (!Double.isFinite(x.doubleValue()) && x instanceof Double || !Double.isFinite(y.doubleValue()) && y instanceof Double) {
+            return Double.compare(x.doubleValue(), y.doubleValue()); // never stored; only in query operands
+        }
+        return JsonNumbers.decimalOf(x).compareTo(JsonNumbers.decimalOf(y));
+    }
+
+    private static boolean exactAsDouble(double a, double b) {
+        return Math.abs(a) < EXACT_LONG_LIMIT && Math.abs(b) < EXACT_LONG_LIMIT;
     }
 
     /**

@@ -58,6 +58,19 @@ class DocStoreTest {
     }
 
     @Test
+    void aRecordFileEndingInAnUnterminatedBlockCommentIsReadAsTheOriginalReadsIt() throws IOException {
+        try (DocStore store = DocStore.open(root, "c")) {
+            String id = "018bcfe5-6800-726c-a753-80d71a17e586";
+            Path file = store.pathForId(id);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "{\"id\":\"" + id + "\",\"data\":{\"a\":1}}\n/* trailing, never closed\n");
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("a", 1L);
+            assertThat(store.stream().map(StorageRecord::id).toList()).containsExactly(id);
+            assertThat(store.verify().ok()).isTrue();
+        }
+    }
+
+    @Test
     void emptyDataIsWrittenAsTheOriginalsEmptyArray() throws IOException {
         try (DocStore store = DocStore.open(root, "c")) {
             StorageRecord r = store.put(Map.of(), "018bcfe5-6800-726c-a753-80d71a17e586");

@@ -36,6 +36,17 @@ class JsoncTest {
     }
 
     @Test
+    void anUnterminatedBlockCommentCommentsOutTheRestOfTheDocument() {
+        assertThat(decode("{\"a\":1}\n/* crash mid-write")).containsEntry("a", 1L);
+        assertThat(decode("{\"a\":1} /* unterminated } with a brace")).containsEntry("a", 1L);
+        assertThat(decode("{\"a\":\"/* in a string\"} // line\n/* open")).containsEntry("a", "/* in a string");
+        assertThat(decode("{\"a\":1} /* closed */ /* open ")).containsEntry("a", 1L);
+        assertThatThrownBy(() -> decode("{\"a\":1 /* swallows the closing brace }")).isInstanceOf(StorageException.class);
+        assertThatThrownBy(() -> decode("/* only a comment")).isInstanceOf(StorageException.class)
+                .hasMessageContaining("must decode to an object");
+    }
+
+    @Test
     void numbersBecomeLongBigIntegerOrDouble() {
         Map<String, Object> doc = decode("{\"i\":5,\"big\":12345678901234567890,\"f\":1.0,\"e\":1E2,\"neg\":-0.0}");
         assertThat(doc.get("i")).isEqualTo(5L);

@@ -20,7 +20,11 @@ class ValuesTest {
             assertThat(Integer.signum(Values.compare(p[0], p[1]))).isEqualTo(-Integer.signum(Values.compare(p[1], p[0])));
             assertThat(Values.compare(p[0], p[0])).isZero();
         }
-        assertThat(Values.compare(9007199254740993L, 9007199254740992.0)).isZero();
+        // Numbers compare by exact value (a consistent order), not by their nearest doubles.
+        assertThat(Values.compare(9007199254740993L, 9007199254740992.0)).isPositive();
+        assertThat(Values.compare(Long.MAX_VALUE, new java.math.BigInteger("9223372036854775808"))).isNegative();
+        assertThat(Values.compare(Long.MAX_VALUE, 0x1p63)).isNegative();
+        assertThat(Values.compare(-0.0, 0L)).isZero();
         assertThat(Values.compare("é", "z")).isPositive(); // bytewise UTF-8, not UTF-16
         assertThat(Values.compare("\uFFFF", "🙂")).isNegative();
     }

@@ -3,6 +3,7 @@ package dev.storh.doc.index;
 import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
+import dev.storh.json.JsonNumbers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -46,7 +47,7 @@ public final class IndexKeys {
      */
     public static boolean isIndexable(Object v) {
         return v == null || v instanceof String || v instanceof Boolean || v instanceof Long || v instanceof Double
-                || v instanceof BigInteger || v instanceof Integer;
+                || v instanceof BigInteger || v instanceof BigDecimal || v instanceof Integer;
     }
 
     /**
@@ -66,11 +67,9 @@ public final class IndexKeys {
         if (v instanceof Long || v instanceof Integer) {
             return "i-" + v.toString().replace('-', 'm');
         }
-        if (v instanceof BigInteger big) {
-            return "f-" + floatG17(big.doubleValue());
-        }
-        if (v instanceof Double d) {
-            return "f-" + floatG17(d);
+        if (v instanceof BigInteger || v instanceof Double || v instanceof BigDecimal) {
+            // The original reads integers beyond 64 bits and every fraction as a double.
+            return "f-" + floatG17(JsonNumbers.originalDouble((Number) v));
         }
         if (v instanceof String s) {
             byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
@@ -100,7 +99,7 @@ public final class IndexKeys {
             return "n-" + String.format("%017d", ((Number) v).longValue()) + "d000000";
         }
         if (v instanceof Number n) {
-            return "n-" + fixed6(n.doubleValue());
+            return "n-" + fixed6(JsonNumbers.originalDouble(n));
         }
         return "z-" + valueKey(v);
     }
