@@ -1,5 +1,7 @@
 package dev.storh.spring.boot.autoconfigure;
 
+import java.time.Duration;
+
 import dev.storh.spring.boot.stores.StorhMaintenanceScheduler;
 import dev.storh.spring.boot.stores.StorhStores;
 
@@ -34,14 +36,14 @@ public final class StorhMaintenanceAutoConfiguration {
 				maintenance.getRequeueInterval(), maintenance.getPartitionCheckInterval());
 	}
 
-	private static void check(String name, java.time.Duration interval) {
+	private static void check(String name, Duration interval) {
 		if (interval == null || !positive(interval)) {
 			throw new InvalidStorhPropertyException("storh.maintenance." + name, interval,
 					"The interval must be positive (e.g. 1m).");
 		}
 	}
 
-	private static boolean positive(java.time.Duration interval) {
+	private static boolean positive(Duration interval) {
 		return !interval.isNegative() && !interval.isZero();
 	}
 

@@ -1,6 +1,7 @@
 package dev.storh.spring.boot.stores;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -132,13 +133,8 @@ public class StorhMaintenanceScheduler implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-		scheduler.setPoolSize(1);
-		scheduler.setThreadNamePrefix("storh-maintenance-");
-		scheduler.setDaemon(true);
-		scheduler.setWaitForTasksToCompleteOnShutdown(false);
-		scheduler.initialize();
-		java.time.Instant now = java.time.Instant.now();
+		ThreadPoolTaskScheduler scheduler = DaemonSchedulers.start("storh-maintenance-");
+		Instant now = Instant.now();
 		scheduler.scheduleWithFixedDelay(this::applyRetention, now.plus(this.retentionInterval),
 				this.retentionInterval);
 		scheduler.scheduleWithFixedDelay(this::requeueTimedOut, now.plus(this.requeueInterval), this.requeueInterval);
@@ -161,7 +157,7 @@ public class StorhMaintenanceScheduler implements SmartLifecycle {
 		return this.scheduler != null;
 	}
 
-	private static boolean positive(java.time.Duration interval) {
+	private static boolean positive(Duration interval) {
 		return !interval.isNegative() && !interval.isZero();
 	}
 

@@ -79,12 +79,7 @@ public class StorhVerifyScheduler implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-		scheduler.setPoolSize(1);
-		scheduler.setThreadNamePrefix("storh-verify-");
-		scheduler.setDaemon(true);
-		scheduler.setWaitForTasksToCompleteOnShutdown(false);
-		scheduler.initialize();
+		ThreadPoolTaskScheduler scheduler = DaemonSchedulers.start("storh-verify-");
 		scheduler.schedule(this::runOnce, this.trigger);
 		this.scheduler = scheduler;
 	}
