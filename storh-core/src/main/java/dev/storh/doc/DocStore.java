@@ -65,6 +65,7 @@ import java.util.stream.StreamSupport;
 public final class DocStore implements AutoCloseable {
 
     private static final int IMPORT_LINE_PREVIEW = 80;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
 
     private final Path collectionRoot;
     private final String collection;
@@ -84,6 +85,7 @@ public final class DocStore implements AutoCloseable {
     private volatile CollectionLock lock;
     private volatile boolean markerRegistered;
     private volatile boolean closed;
+    private volatile RecoveryReport recovery = new RecoveryReport(false, 0, null);
 
     private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
         this.collectionRoot = collectionRoot;
@@ -100,7 +102,8 @@ public final class DocStore implements AutoCloseable {
             cache.invalidate(written);
             listing.invalidate(written.substring(24, 26));
         });
-        this.indexes = new IndexManager(collectionRoot, this::withWriteLock, () -> stream());
+        this.indexes = new IndexManager(collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
+                ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
         this.executor = new DocQueryExecutor(new ScanQueryExecutor.RecordSource() {
             @Override
             public Stream<StorageRecord> scan(String afterId) {
@@ -134,7 +137,10 @@ public final class DocStore implements AutoCloseable {
      * takes constant time: the collection is swept for orphan temp files only when a writer marker
      * shows that a writer crashed, or when the writers folder is missing. After a crashed
      * writer, the indexes are also rebuilt, since it may have died between a record and its index
-     * entries (the original leaves that drift until {@code repair()}).
+     * entries (the original leaves that drift until {@code repair()}). That rebuild skips
+     * record files it cannot read (e.g. torn by the crash) instead of failing, so a damaged store
+     * still opens: {@link #recovery()} lists them, a warning is logged, {@link #verify()} names
+     * them and {@link #repair()} quarantines them.
      *
      * @param root the folder holding collections
      * @param collection a plain folder name: not empty, not {@code .} or {@code ..}, without
@@ -156,15 +162,21 @@ public final class DocStore implements AutoCloseable {
         }
         WriterMarkers.OpenRecovery recovery = WriterMarkers.recoverOnOpen(collectionRoot);
         DocStore store = new DocStore(collectionRoot, collection, opts);
+        ReindexReport rebuilt = null;
         if (recovery.crashedWriter() && store.indexes.active()) {
             // A writer died, possibly between a record and its index entries: rebuild.
             try {
-                store.indexes.rebuild();
+                rebuilt = store.indexes.rebuildSkippingUnreadable();
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
             }
+            if (!rebuilt.skipped().isEmpty()) {
+                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
+                        + " to quarantine them: {}", store.collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
+            }
         }
+        store.recovery = new RecoveryReport(recovery.crashedWriter(), recovery.removedTempFiles(), rebuilt);
         if (opts.schema() != null) {
             try {
                 store.indexes.applySchema(opts.schema()).sync();
@@ -189,6 +201,13 @@ public final class DocStore implements AutoCloseable {
             throw new StorageException("Invalid collection name: \"" + collection + "\" leaves the root " + base);
         }
         return resolved;
+    }
+
+    /**
+     * @return what opening this store did to recover from a crashed writer (nothing, normally)
+     */
+    public RecoveryReport recovery() {
+        return recovery;
     }
 
     /**
@@ -546,12 +565,35 @@ public final class DocStore implements AutoCloseable {
      * Checks every record and every index file in one scan: corrupt records are reported as
      * {@code "Corrupt records: <n>"} followed by one {@code "Corrupt record: <path> (<reason>)"} per
      * file (at most 100; index checks are then skipped), otherwise index drift as the original words
-     * it ({@code "Index mismatch (equality): kind s-70616765"}). Takes no lock.
+     * it ({@code "Index mismatch (equality): kind s-70616765"}).
+     *
+     * <p>The scan takes no lock, so writers keep going; but a write landing between the scan of
+     * its record and the read of its index file would look like drift. So when the unlocked pass
+     * finds index drift, the check runs again under the collection write lock, with writers of
+     * every process excluded, and only that pass is reported: drift in the report is real. (On a
+     * read-only file system, where no lock file can be opened, the unlocked pass is reported.)
      *
      * @return {@code ok}, {@code errors}, {@code stats}
+     * @throws dev.storh.LockTimeoutException when drift was found and the write lock stayed held
+     *     longer than {@link DocStoreOptions#lockTimeout()}
      */
     public VerifyReport verify() {
-        return Maintenance.verify(dataDir, indexes);
+        Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes);
+        if (!unlocked.indexDrift()) {
+            return unlocked.report();
+        }
+        CollectionLock l;
+        try {
+            l = lock();
+        } catch (StorageException cannotLock) {
+            return unlocked.report(); // closed, or no lock file can be opened (read-only): nobody here writes
+        }
+        l.lock(options.lockTimeout());
+        try {
+            return Maintenance.verify(dataDir, indexes).report();
+        } finally {
+            l.unlock();
+        }
     }
 
     /**

@@ -94,7 +94,16 @@ final class Maintenance {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
-    static VerifyReport verify(Path dataDir, IndexManager indexes) {
+    /**
+     * One verify pass.
+     *
+     * @param report the report
+     * @param indexDrift whether index errors were found (which writers running meanwhile can fake)
+     */
+    record Verification(VerifyReport report, boolean indexDrift) {
+    }
+
+    static Verification verify(Path dataDir, IndexManager indexes) {
         Scan scan = new Scan();
         List<String> indexErrors;
         try (Stream<StorageRecord> records = scan(dataDir, scan)) {
@@ -110,9 +119,9 @@ final class Maintenance {
             List<String> errors = new ArrayList<>();
             errors.add("Corrupt records: " + scan.corrupt.size());
             scan.corrupt.stream().limit(MAX_NAMED).forEach(c -> errors.add("Corrupt record: " + c.path() + " (" + c.reason() + ")"));
-            return new VerifyReport(false, errors, stats);
+            return new Verification(new VerifyReport(false, errors, stats), false);
         }
-        return new VerifyReport(indexErrors.isEmpty(), indexErrors, stats);
+        return new Verification(new VerifyReport(indexErrors.isEmpty(), indexErrors, stats), !indexErrors.isEmpty());
     }
 
     static StoreStats stats(Path dataDir, IndexManager indexes) {

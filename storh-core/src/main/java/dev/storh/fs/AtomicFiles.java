@@ -227,6 +227,53 @@ public final class AtomicFiles {
     }
 
     /**
+     * Puts the folder {@code built} in the place of the folder {@code live} and deletes the tree
+     * that was there, e.g. to swap in a rebuilt index. On Linux the two are exchanged with
+     * {@code renameat2(RENAME_EXCHANGE)}: a reader in any process resolves {@code live} to the
+     * old tree or the new one, never to nothing. Elsewhere {@code live} is first renamed aside,
+     * which leaves a short moment without it: {@code onGap} runs around that moment, so callers
+     * serving readers of this JVM can exclude them (e.g. run it under a write lock).
+     *
+     * @param built the complete new folder, in the same folder as {@code live}
+     * @param live the folder to replace; may be missing (then {@code built} is just renamed)
+     * @param aside a free name beside {@code live} for the old tree, deleted afterwards
+     * @param gap runs the renames that may leave {@code live} missing for a moment
+     * @throws StorageException naming the paths when a rename fails ({@code live} is then still
+     *     the old tree, or {@code built} when only the cleanup failed)
+     */
+    public static void replaceTree(Path built, Path live, Path aside, java.util.function.Consumer<Runnable> gap) {
+        Path parent = parentOf(live);
+        if (Files.isDirectory(live, java.nio.file.LinkOption.NOFOLLOW_LINKS) && DirectoryExchange.exchange(built, live)) {
+            syncDirectory(parent);
+            deleteTree(built); // now the old tree
+            return;
+        }
+        StorageException[] failed = {null};
+        gap.accept(() -> {
+            try {
+                if (Files.exists(live, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.move(live, aside, StandardCopyOption.ATOMIC_MOVE);
+                }
+                Files.move(built, live, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException | RuntimeException e) {
+                if (!Files.exists(live, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.exists(aside)) {
+                    try {
+                        Files.move(aside, live, StandardCopyOption.ATOMIC_MOVE);
+                    } catch (IOException restore) {
+                        e.addSuppressed(restore);
+                    }
+                }
+                failed[0] = new StorageException("Could not move " + built + " into place of " + live, e);
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        syncDirectory(parent);
+        deleteTree(aside);
+    }
+
+    /**
      * Deletes a folder and everything below it, deepest first, not following symbolic links; a
      * missing folder is fine. Not atomic: after a failure part of the tree may remain.
      *

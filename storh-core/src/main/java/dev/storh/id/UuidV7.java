@@ -9,14 +9,20 @@ import java.util.Locale;
  * {@code tttttttt-tttt-7xxx-Vxxx-xxxxxxxxxxxx}, 36 characters, lowercase, a 48-bit millisecond
  * timestamp followed by 74 random bits.
  *
- * <p>Generation is thread-safe and strictly monotonic within this JVM: ids generated later always
- * sort after earlier ones. The 74 random bits are split as RFC 9562 section 6.2, method 1, suggests: the
- * first 26 (the {@code 7xxx-Vxxx} groups) are a counter that starts at a random value in each new
- * millisecond and is incremented for each further id in it; the last 48 (the final group) are
- * fresh random bits for every id. So ids of one burst still sort in call order, and their
- * characters 24–25, the DocStore bucket, stay uniformly random (the original increments the last
- * byte instead, which keeps a burst in one bucket). When the clock steps back, or the counter
- * would overflow, the timestamp advances by one millisecond instead of producing a smaller id
+ * <p><b>Two sequences.</b> {@link #generate()} draws from the wall clock and is strictly
+ * monotonic within this JVM: an id it returns sorts after every id it returned before, in any
+ * thread. {@link #generate(long)}, for explicit timestamps (imports of old data, tests), keeps a
+ * sequence of its own: calling it never changes what {@code generate()} returns, so neither a past
+ * nor a future explicit timestamp can make a later clock id smaller, or drag clock ids ahead of
+ * the clock. Ids of the two sequences are ordered by their timestamps only.
+ *
+ * <p>The 74 random bits are split as RFC 9562 section 6.2, method 1, suggests: the first 26 (the
+ * {@code 7xxx-Vxxx} groups) are a counter that starts at a random value in each new millisecond
+ * and is incremented for each further id in it; the last 48 (the final group) are fresh random
+ * bits for every id. So ids of one burst still sort in call order, and their characters 24–25,
+ * the DocStore bucket, stay uniformly random (the original increments the last byte instead,
+ * which keeps a burst in one bucket). When the clock steps back, or the counter would overflow,
+ * {@code generate()} advances its timestamp by one millisecond instead of producing a smaller id
  * (the original's weak spot).
  *
  * <p>Validation accepts upper and lower case, as the original does.
@@ -31,56 +37,35 @@ public final class UuidV7 {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private static final Object LOCK = new Object();
-    private static long lastMs = -1;
-    private static long counterHigh; // 26 counter bits: e0 low nibble, e1, e2 low 6 bits, e3
-    private static long counterLow; // 48 random bits: e4..e9
+    private static final Sequence CLOCK = new Sequence();
+    private static final Sequence EXPLICIT = new Sequence();
 
     private UuidV7() {
     }
 
     /**
      * @return a new id for the current wall-clock millisecond, lowercase, greater than every id
-     *     this JVM generated before
+     *     this method returned before in this JVM (calls of {@link #generate(long)} do not count);
+     *     thread-safe
      */
     public static String generate() {
-        synchronized (LOCK) {
-            long ms = Math.max(System.currentTimeMillis(), lastMs);
-            if (ms == lastMs) {
-                if (!increment()) {
-                    ms++;
-                    fresh();
-                }
-            } else {
-                fresh();
-            }
-            lastMs = ms;
-            return format(ms, counterHigh, counterLow);
-        }
+        return CLOCK.nextFromClock(System.currentTimeMillis());
     }
 
     /**
-     * Generates an id for a given millisecond, e.g. for tests and imports of old data. Two calls
-     * with the same millisecond give increasing ids.
+     * Generates an id for a given millisecond, e.g. for imports of old data and tests. Two calls
+     * in a row with the same millisecond give increasing ids (also when {@link #generate()} is
+     * called in between, by this or another thread); this method never changes the ids
+     * {@code generate()} returns. Thread-safe.
      *
      * @param timestampMs milliseconds since the epoch, {@code 0 .. 2^48-1}
-     * @return a new lowercase id with that timestamp
+     * @return a new lowercase id with exactly that timestamp
      * @throws StorageException {@code "UUIDv7 timestamp is outside the 48-bit range."}, or when
      *     the 26-bit counter for that millisecond is spent (over 2^25 ids in one millisecond)
      */
     public static String generate(long timestampMs) {
         checkRange(timestampMs);
-        synchronized (LOCK) {
-            if (timestampMs == lastMs) {
-                if (!increment()) {
-                    throw new StorageException("UUIDv7 random bits exhausted for timestamp " + timestampMs);
-                }
-            } else {
-                fresh();
-            }
-            lastMs = timestampMs;
-            return format(timestampMs, counterHigh, counterLow);
-        }
+        return EXPLICIT.nextAt(timestampMs);
     }
 
     /**
@@ -163,20 +148,58 @@ public final class UuidV7 {
         }
     }
 
-    /** A new millisecond: the counter starts in its lower half, leaving 2^25 increments of headroom. */
-    private static void fresh() {
-        counterHigh = RANDOM.nextLong() & (HIGH_MASK >>> 1);
-        counterLow = RANDOM.nextLong() & LOW_MASK;
-    }
+    /**
+     * The state of one id sequence: the last millisecond used and its 26-bit counter (e0 low
+     * nibble, e1, e2 low 6 bits, e3) and 48 random bits (e4..e9). Guarded by its own monitor.
+     */
+    private static final class Sequence {
+        private long lastMs = -1;
+        private long counterHigh;
+        private long counterLow;
 
-    /** Next id in the same millisecond: counter + 1, new random tail; false when the counter is spent. */
-    private static boolean increment() {
-        if (counterHigh >= HIGH_MASK) {
-            return false;
+        /** The next id at {@code max(now, last)}, moving one millisecond on when the counter is spent. */
+        synchronized String nextFromClock(long nowMs) {
+            long ms = Math.max(nowMs, lastMs);
+            if (ms == lastMs) {
+                if (!increment()) {
+                    ms++;
+                    fresh();
+                }
+            } else {
+                fresh();
+            }
+            lastMs = ms;
+            return format(ms, counterHigh, counterLow);
         }
-        counterHigh++;
-        counterLow = RANDOM.nextLong() & LOW_MASK;
-        return true;
+
+        /** The next id at exactly {@code ms}: increasing after a call with the same millisecond. */
+        synchronized String nextAt(long ms) {
+            if (ms == lastMs) {
+                if (!increment()) {
+                    throw new StorageException("UUIDv7 random bits exhausted for timestamp " + ms);
+                }
+            } else {
+                fresh();
+            }
+            lastMs = ms;
+            return format(ms, counterHigh, counterLow);
+        }
+
+        /** A new millisecond: the counter starts in its lower half, leaving 2^25 increments of headroom. */
+        private void fresh() {
+            counterHigh = RANDOM.nextLong() & (HIGH_MASK >>> 1);
+            counterLow = RANDOM.nextLong() & LOW_MASK;
+        }
+
+        /** Next id in the same millisecond: counter + 1, new random tail; false when the counter is spent. */
+        private boolean increment() {
+            if (counterHigh >= HIGH_MASK) {
+                return false;
+            }
+            counterHigh++;
+            counterLow = RANDOM.nextLong() & LOW_MASK;
+            return true;
+        }
     }
 
     static String format(long ms, long high, long low) {

@@ -37,7 +37,13 @@ import java.util.stream.Stream;
  * grow (flags are ORed), as in the original. The store keeps the indexes in step with every
  * write under the collection write lock, re-reading the manifest when another process changed it
  * (W9). Rebuilds write a complete new {@code entries/} folder beside the old one and swap it in,
- * so a failed rebuild leaves the old indexes in place (W8). Thread-safe.
+ * so a failed rebuild leaves the old indexes in place (W8).
+ *
+ * <p><b>Readers during a rebuild.</b> An indexed read answers from the old indexes or the new
+ * ones, never from a half-swapped set: on Linux the new folder is exchanged with the old one in
+ * one {@code renameat2(RENAME_EXCHANGE)} step, visible to every process at once; elsewhere the
+ * two renames of the swap run under this manager's exclusive swap lock, which every read of this
+ * JVM takes shared (readers in other processes may then find no index for a moment). Thread-safe.
  */
 public final class IndexManager {
 
@@ -45,6 +51,16 @@ public final class IndexManager {
 
     /** A record's change for index maintenance: old data (or null) and new data (or null). */
     public record Change(String id, Map<String, Object> before, Map<String, Object> after) {
+    }
+
+    /** The collection's records, read from disk in id order. */
+    public interface RecordSource {
+        /**
+         * @param onUnreadable receives the file name's id and the error of each record file that
+         *     cannot be read or decoded, which is then skipped; {@code null} to throw instead
+         * @return the records; the caller closes the stream
+         */
+        Stream<StorageRecord> records(java.util.function.BiConsumer<String, StorageException> onUnreadable);
     }
 
     /** Runs an action under the collection write lock. */
@@ -60,7 +76,9 @@ public final class IndexManager {
     private final Path indexesDir;
     private final Path manifest;
     private final Locker locker;
-    private final Supplier<Stream<StorageRecord>> records;
+    private final RecordSource records;
+    /** Shared by index reads, exclusive around swaps that may leave an index file missing. */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock swap = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private final Object pendingLock = new Object();
     private final TreeMap<String, IndexDefinition> pending = new TreeMap<>(dev.storh.query.Values::compareUtf8);
     private volatile List<IndexDefinition> definitions;
@@ -83,9 +101,9 @@ public final class IndexManager {
     /**
      * @param collectionRoot the collection folder
      * @param locker runs actions under the collection write lock
-     * @param records streams the collection's records from disk, in id order (closed by the caller)
+     * @param records streams the collection's records from disk, in id order
      */
-    public IndexManager(Path collectionRoot, Locker locker, Supplier<Stream<StorageRecord>> records) {
+    public IndexManager(Path collectionRoot, Locker locker, RecordSource records) {
         this.indexesDir = collectionRoot.resolve(".storh").resolve("indexes");
         this.manifest = indexesDir.resolve("manifest.jsonc");
         this.locker = locker;
@@ -180,7 +198,20 @@ public final class IndexManager {
      * @throws StorageException when a record is corrupt; the old indexes then stay in place
      */
     public ReindexReport rebuild() {
-        return locker.withWriteLock(this::rebuildLocked);
+        return locker.withWriteLock(() -> rebuildLocked(false));
+    }
+
+    /**
+     * Rebuilds every index from the readable record files, under the write lock, skipping the
+     * ones that cannot be read or decoded (e.g. torn by a crash) instead of failing: recovery
+     * after a crashed writer, so the store opens and the damage can be verified and repaired.
+     *
+     * @return the counts, with one message per skipped file (naming its path) in
+     *     {@link ReindexReport#skipped()}
+     * @throws StorageException when the index files cannot be written
+     */
+    public ReindexReport rebuildSkippingUnreadable() {
+        return locker.withWriteLock(() -> rebuildLocked(true));
     }
 
     /**
@@ -341,7 +372,7 @@ public final class IndexManager {
             rf.appendDelta(lines);
             long deltaBytes = rf.deltaBytes();
             if (deltaBytes > (1 << 20) && deltaBytes > rf.mainBytes() / 4) {
-                rf.writeMain(rf.load(null)); // fold the delta (W5)
+                swapping(() -> rf.writeMain(rf.load(null))); // fold the delta (W5)
             }
             rangeCache.remove(field);
         });
@@ -404,6 +435,10 @@ public final class IndexManager {
      * @return ids whose field is identical to the value, ascending
      */
     public List<String> idsEqual(IndexDefinition d, Object value) {
+        return reading(() -> idsEqualUnlocked(d, value));
+    }
+
+    private List<String> idsEqualUnlocked(IndexDefinition d, Object value) {
         Object v = dev.storh.query.Values.normalise(value);
         if (!IndexKeys.isIndexable(v)) {
             return List.of();
@@ -427,6 +462,10 @@ public final class IndexManager {
      * @return the {@code count} of its value file (0 when absent)
      */
     public long countEqual(IndexDefinition d, Object value) {
+        return reading(() -> countEqualUnlocked(d, value));
+    }
+
+    private long countEqualUnlocked(IndexDefinition d, Object value) {
         String key = IndexKeys.valueKey(dev.storh.query.Values.normalise(value));
         Path file = EqualityFiles.equalityDir(entries(), d.field()).resolve(key + ".jsonc");
         EqualityFiles.Head head = EqualityFiles.head(file, key, 0);
@@ -444,9 +483,13 @@ public final class IndexManager {
      * @return the first {@code limit} ids of the value file, ascending, read without parsing the rest
      */
     public List<String> idsEqualLimited(IndexDefinition d, Object value, int limit) {
+        return reading(() -> idsEqualLimitedUnlocked(d, value, limit));
+    }
+
+    private List<String> idsEqualLimitedUnlocked(IndexDefinition d, Object value, int limit) {
         Object v = dev.storh.query.Values.normalise(value);
         if (d.range() || !IndexKeys.isIndexable(v)) {
-            List<String> all = idsEqual(d, v);
+            List<String> all = idsEqualUnlocked(d, v);
             return all.size() > limit ? all.subList(0, limit) : all;
         }
         String key = IndexKeys.valueKey(v);
@@ -461,9 +504,9 @@ public final class IndexManager {
      * @return ids of the compound bucket, ascending
      */
     public List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        return EqualityFiles.ids(EqualityFiles.compoundDir(entries(), left.field(), right.field())
+        return reading(() -> EqualityFiles.ids(EqualityFiles.compoundDir(entries(), left.field(), right.field())
                 .resolve(IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue),
-                        dev.storh.query.Values.normalise(rightValue)) + ".jsonc"));
+                        dev.storh.query.Values.normalise(rightValue)) + ".jsonc")));
     }
 
     /**
@@ -489,6 +532,30 @@ public final class IndexManager {
     }
 
     private CachedRange cachedRange(String field) {
+        return reading(() -> cachedRangeUnlocked(field));
+    }
+
+    /** Runs an index read under the shared swap lock, so no swap is half done meanwhile. */
+    private <T> T reading(Supplier<T> read) {
+        swap.readLock().lock();
+        try {
+            return read.get();
+        } finally {
+            swap.readLock().unlock();
+        }
+    }
+
+    /** Runs steps that may leave index files missing for a moment with readers of this JVM excluded. */
+    private void swapping(Runnable steps) {
+        swap.writeLock().lock();
+        try {
+            steps.run();
+        } finally {
+            swap.writeLock().unlock();
+        }
+    }
+
+    private CachedRange cachedRangeUnlocked(String field) {
         RangeFiles rf = new RangeFiles(entries(), field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(rf.main());
         IndexManifest.Stamp deltaStamp = IndexManifest.stamp(rf.delta());
@@ -505,17 +572,17 @@ public final class IndexManager {
 
     // ------------------------------------------------------------------ rebuild and verify
 
-    private ReindexReport rebuildLocked() {
+    private ReindexReport rebuildLocked(boolean skipUnreadable) {
         List<IndexDefinition> defs = IndexManifest.read(manifest);
         remember(defs);
-        Path entries = entries();
         cleanLeftovers();
         String suffix = HexFormat.of().formatHex(randomBytes());
         Path building = indexesDir.resolve("entries.tmp-" + suffix);
         long scanned = 0;
+        List<String> skipped = new ArrayList<>();
         try {
             ExpectedIndexes expected = new ExpectedIndexes(defs);
-            try (Stream<StorageRecord> all = records.get()) {
+            try (Stream<StorageRecord> all = records.records(skipUnreadable ? (id, e) -> skipped.add(e.getMessage()) : null)) {
                 Iterator<StorageRecord> it = all.iterator();
                 while (it.hasNext()) {
                     expected.add(it.next());
@@ -524,22 +591,13 @@ public final class IndexManager {
             }
             AtomicFiles.ensureDirectory(building);
             expected.writeTo(building);
-            Path old = indexesDir.resolve("entries.old-" + suffix);
-            if (Files.exists(entries)) {
-                Files.move(entries, old, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            }
-            Files.move(building, entries, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            AtomicFiles.syncDirectory(indexesDir);
-            deleteTree(old);
-        } catch (IOException e) {
-            deleteTree(building);
-            throw new StorageException("Could not rebuild indexes in " + indexesDir, e);
+            AtomicFiles.replaceTree(building, entries(), indexesDir.resolve("entries.old-" + suffix), this::swapping);
         } catch (RuntimeException e) {
             deleteTree(building);
             throw e;
         }
         rangeCache.clear();
-        return new ReindexReport(defs.size(), scanned);
+        return new ReindexReport(defs.size(), scanned, skipped);
     }
 
     /**
@@ -557,14 +615,14 @@ public final class IndexManager {
         List<IndexDefinition[]> newPairs = afterPairs.stream()
                 .filter(p -> !beforePairs.contains(p[0].field() + "\t" + p[1].field())).toList();
         if (!Files.isDirectory(entries()) && !before.isEmpty()) {
-            rebuildLocked();
+            rebuildLocked(false);
             return;
         }
         cleanLeftovers();
         Path building = indexesDir.resolve("entries.tmp-" + HexFormat.of().formatHex(randomBytes()));
         try {
             ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs);
-            try (Stream<StorageRecord> all = records.get()) {
+            try (Stream<StorageRecord> all = records.records(null)) {
                 all.forEach(expected::add);
             }
             AtomicFiles.ensureDirectory(building);
@@ -574,10 +632,12 @@ public final class IndexManager {
                 replace(EqualityFiles.equalityDir(building, d.field()), EqualityFiles.equalityDir(entries, d.field()));
                 RangeFiles built = new RangeFiles(building, d.field());
                 RangeFiles live = new RangeFiles(entries, d.field());
-                replace(built.main(), live.main());
-                replace(built.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"),
-                        live.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"));
-                AtomicFiles.deleteQuietly(live.delta());
+                swapping(() -> {
+                    replaceFile(built.main(), live.main());
+                    replaceFile(built.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"),
+                            live.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"));
+                    AtomicFiles.deleteQuietly(live.delta());
+                });
                 rangeCache.remove(d.field());
             }
             for (IndexDefinition[] p : newPairs) {
@@ -589,21 +649,31 @@ public final class IndexManager {
                     deleteTree(EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()));
                 }
             }
-        } catch (IOException e) {
-            throw new StorageException("Could not rebuild indexes in " + indexesDir, e);
         } finally {
             deleteTree(building);
         }
     }
 
-    /** Replaces {@code live} (file or folder) by {@code built}; removes {@code live} when nothing was built. */
-    private static void replace(Path built, Path live) throws IOException {
-        deleteTree(live);
-        if (Files.exists(built)) {
-            AtomicFiles.ensureDirectory(live.getParent());
-            Files.move(built, live, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            AtomicFiles.syncDirectory(live.getParent());
+    /** Replaces the folder {@code live} by {@code built}; removes {@code live} when nothing was built. */
+    private void replace(Path built, Path live) {
+        if (!Files.exists(built)) {
+            swapping(() -> deleteTree(live));
+            return;
         }
+        AtomicFiles.ensureDirectory(live.getParent());
+        // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
+        AtomicFiles.replaceTree(built, live, indexesDir.resolve("entries.old-" + HexFormat.of().formatHex(randomBytes())),
+                this::swapping);
+    }
+
+    /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
+    private static void replaceFile(Path built, Path live) {
+        if (!Files.exists(built)) {
+            AtomicFiles.deleteQuietly(live);
+            return;
+        }
+        AtomicFiles.ensureDirectory(live.getParent());
+        AtomicFiles.moveAtomic(built, live);
     }
 
     private void cleanLeftovers() {

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import dev.storh.log.LogStats;
 import dev.storh.queue.QueueStats;
@@ -40,7 +41,7 @@ import org.springframework.util.Assert;
  * </ul>
  * A collection's descriptor lists its 256 bucket sizes (a listing, no record is read), writer
  * markers (live and stale) and last verify; a log's its segments, records and bytes; a queue's
- * its job counts. Reads are cheap enough to call often; {@code verify} reads every record.
+ * its job counts, {@code dead} being the jobs waiting in its dead-letter queue. Reads are cheap enough to call often; {@code verify} reads every record.
  */
 @Endpoint(id = "storh", defaultAccess = Access.READ_ONLY)
 public class StorhEndpoint {
@@ -49,12 +50,24 @@ public class StorhEndpoint {
 
 	private final StorhStores stores;
 
+	private volatile Function<String, String> deadLetterQueues = (queue) -> queue + ".dead";
+
 	/**
 	 * @param stores the registry to show
 	 */
 	public StorhEndpoint(StorhStores stores) {
 		Assert.notNull(stores, "'stores' must not be null");
 		this.stores = stores;
+	}
+
+	/**
+	 * Sets where a queue's {@code dead} count comes from (default: the queue named
+	 * {@code <queue>.dead}).
+	 * @param deadLetterQueues the dead-letter queue's name for a queue's name
+	 */
+	public void setDeadLetterQueues(Function<String, String> deadLetterQueues) {
+		Assert.notNull(deadLetterQueues, "'deadLetterQueues' must not be null");
+		this.deadLetterQueues = deadLetterQueues;
 	}
 
 	/**
@@ -148,7 +161,15 @@ public class StorhEndpoint {
 		QueueStore queue = (QueueStore) store;
 		QueueStats stats = queue.queue().stats();
 		return new QueueDescriptor(store.path().toString(), stats.pending(), stats.processing(), stats.done(),
-				stats.bytes(), queue.processingTimeout().toSeconds(), lastVerify);
+				dead(store.name()), stats.bytes(), queue.processingTimeout().toSeconds(), lastVerify);
+	}
+
+	private long dead(String queue) {
+		String deadLetters = this.deadLetterQueues.apply(queue);
+		return this.stores.find(StoreType.QUEUE, deadLetters)
+			.map((store) -> ((QueueStore) store).queue().counts())
+			.map((counts) -> counts.pending() + counts.processing())
+			.orElse(0L);
 	}
 
 	private static WritersDescriptor writers(StorhStore store) {
@@ -226,11 +247,13 @@ public class StorhEndpoint {
 	 * @param pending jobs waiting to be claimed
 	 * @param processing claimed jobs not yet completed
 	 * @param done completed jobs kept
+	 * @param dead jobs waiting in the queue's dead-letter queue (pending or processing there; 0
+	 * when it has none)
 	 * @param bytes size of {@code queue.log}
 	 * @param processingTimeoutSeconds the claim age past which a repair requeues a job
 	 * @param lastVerify the last verify, or {@code null} before the first
 	 */
-	public record QueueDescriptor(String path, long pending, long processing, long done, long bytes,
+	public record QueueDescriptor(String path, long pending, long processing, long done, long dead, long bytes,
 			long processingTimeoutSeconds, @Nullable Map<String, Object> lastVerify) {
 	}
 

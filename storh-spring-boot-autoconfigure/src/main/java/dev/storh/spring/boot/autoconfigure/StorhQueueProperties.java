@@ -2,6 +2,8 @@ package dev.storh.spring.boot.autoconfigure;
 
 import java.time.Duration;
 
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
 /**
  * Settings of one job queue, {@code storh.queues.<name>}: the application gets a {@code Queue}
  * bean named {@code <name>} (inject it with {@code @Qualifier("<name>")}), kept in
@@ -17,6 +19,12 @@ public class StorhQueueProperties {
 	private Duration processingTimeout = Duration.ofHours(1);
 
 	/**
+	 * Settings of the @StorhListener methods consuming this queue.
+	 */
+	@NestedConfigurationProperty
+	private final StorhQueueListenerProperties listener = new StorhQueueListenerProperties();
+
+	/**
 	 * @return the processing timeout
 	 */
 	public Duration getProcessingTimeout() {
@@ -28,6 +36,13 @@ public class StorhQueueProperties {
 	 */
 	public void setProcessingTimeout(Duration processingTimeout) {
 		this.processingTimeout = processingTimeout;
+	}
+
+	/**
+	 * @return the listener settings ({@code storh.queues.<name>.listener})
+	 */
+	public StorhQueueListenerProperties getListener() {
+		return this.listener;
 	}
 
 }

@@ -74,7 +74,7 @@ class StorhStoreBeansRegistrar implements ImportBeanDefinitionRegistrar, BeanFac
 			if (type == PartitionedLog.class) {
 				return stores.partitionedLog(name);
 			}
-			return (type == SegmentedLog.class) ? stores.openLog(name) : stores.openQueue(name);
+			return (type == SegmentedLog.class) ? stores.openLog(name) : stores.queue(name);
 		});
 		definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
 		registry.registerBeanDefinition(name, definition);

@@ -185,6 +185,29 @@ public class StorhStores implements AutoCloseable {
 	}
 
 	/**
+	 * The queue of that name: the one already registered (opened here or
+	 * {@linkplain #register(String, Queue) registered}), else opened now like
+	 * {@link #openQueue(String)}.
+	 * @param name the queue name
+	 * @return the open queue, the same instance on every call
+	 * @throws IllegalStateException when the registry is closed, or the name is used by a
+	 * collection or log
+	 * @throws dev.storh.StorageException when the queue cannot be opened
+	 */
+	public Queue queue(String name) {
+		Assert.hasText(name, "'name' must not be empty");
+		StorhStore known = this.stores.get(name);
+		if (known instanceof QueueStore store) {
+			return store.queue();
+		}
+		synchronized (this.openLock) {
+			checkOpen();
+			StorhStore existing = checkName(name, StoreType.QUEUE);
+			return (existing != null) ? ((QueueStore) existing).queue() : openQueue(name);
+		}
+	}
+
+	/**
 	 * Adds a log opened elsewhere (e.g. an application's own bean); the registry does not close
 	 * it. Does nothing when the same instance is already registered.
 	 * @param name the name to show it under
