@@ -1,10 +1,24 @@
 package dev.storh.spring.boot.stores;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
 
 import dev.storh.log.LogPartition;
 import dev.storh.log.LogVerifyReport;
@@ -20,7 +34,8 @@ import org.apache.commons.logging.LogFactory;
  * every write through {@link PartitionedLog} and on the maintenance schedule) opens the new
  * partition's {@code SegmentedLog} and makes it {@link #log()}. The partition before stays open
  * until the next roll, so a write that picked it up just before the roll still completes; older
- * ones are closed. Thread-safe.
+ * ones are closed. With a retention, {@link #compact()} also deletes the folders of partitions
+ * that ended more than the retention ago (never an open one). Thread-safe.
  */
 public final class LogStore extends StorhStore {
 
@@ -99,6 +114,56 @@ public final class LogStore extends StorhStore {
 		}
 	}
 
+	/**
+	 * Deletes the folders of partitions that ended before the retention cutoff, except the
+	 * partitions this store has open.
+	 * @return the names of the deleted partition folders, oldest first
+	 */
+	private List<String> deleteExpiredPartitions() {
+		Instant cutoff = this.clock.instant().minus(Duration.ofDays(this.retentionDays));
+		Path partitions = this.log.collectionDir().getParent();
+		List<String> deleted = new ArrayList<>();
+		SegmentedLog older;
+		synchronized (this) {
+			older = this.previous;
+		}
+		List<Path> folders;
+		try (Stream<Path> listing = Files.list(partitions)) {
+			folders = listing.filter(Files::isDirectory).sorted().toList();
+		}
+		catch (IOException ex) {
+			throw new StorageException("Could not list log partitions: " + partitions, ex);
+		}
+		for (Path folder : folders) {
+			String name = folder.getFileName().toString();
+			Instant end = partitionEnd(name);
+			boolean open = folder.equals(this.log.collectionDir())
+					|| (older != null && folder.equals(older.collectionDir()));
+			if (end != null && !end.isAfter(cutoff) && !open) {
+				AtomicFiles.deleteTree(folder);
+				deleted.add(name);
+				logger.info("storh retention of log '" + name() + "' deleted partition " + folder);
+			}
+		}
+		return deleted;
+	}
+
+	/**
+	 * @return the first instant after the partition named {@code name}, or {@code null} when the
+	 * name is not a partition of this log's kind
+	 */
+	private Instant partitionEnd(String name) {
+		try {
+			if (this.partition == LogPartition.DAILY) {
+				return LocalDate.parse(name).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+			}
+			return YearMonth.parse(name).plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+		}
+		catch (DateTimeParseException ex) {
+			return null;
+		}
+	}
+
 	private boolean isCurrent() {
 		String due = this.partition.folderFor(this.clock.millis());
 		return due.equals(this.log.collectionDir().getFileName().toString());
@@ -165,6 +230,9 @@ public final class LogStore extends StorhStore {
 		if (this.retentionDays != null) {
 			report.put("retentionDays", this.retentionDays);
 			report.put("expired", this.log.retain().olderThanDays(this.retentionDays).compact());
+			if (this.opener != null) {
+				report.put("expiredPartitions", deleteExpiredPartitions());
+			}
 		}
 		else {
 			this.log.compact();

@@ -1,13 +1,16 @@
 package dev.storh.spring.boot.autoconfigure;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import dev.storh.StorageRecord;
 import dev.storh.log.SegmentedLog;
@@ -122,6 +125,26 @@ class StorhMaintenanceAutoConfigurationTests {
 			assertThat(maintenance.applyRetention()).containsEntry("audit", 2L);
 			assertThat(audit.count()).isZero();
 		});
+	}
+
+	@Test
+	void retentionOfADailyLogDeletesWholePartitionsPastTheRetention() {
+		contextRunner().withPropertyValues("storh.logs.events.partition=daily", "storh.logs.events.retention=2d")
+			.run((context) -> {
+				PartitionedLog events = context.getBean("events", PartitionedLog.class);
+				for (String day : List.of("2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04")) {
+					this.clock.set(Instant.parse(day + "T10:00:00Z"));
+					events.put(Map.of("day", day));
+				}
+				Path partitions = this.root.resolve("events/partitions");
+				this.clock.set(Instant.parse("2026-12-05T12:00:00Z"));
+				context.getBean(StorhMaintenanceScheduler.class).applyRetention();
+				// the cutoff is 2026-12-03T12:00: the 1st and 2nd ended before it
+				try (Stream<Path> left = Files.list(partitions)) {
+					assertThat(left.map((p) -> p.getFileName().toString()).sorted())
+						.containsExactly("2026-12-03", "2026-12-04");
+				}
+			});
 	}
 
 	@Test
