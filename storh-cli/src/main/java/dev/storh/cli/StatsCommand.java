@@ -7,8 +7,8 @@ import dev.storh.queue.Queue;
 import picocli.CommandLine.Command;
 
 /**
- * {@code storh stats <root> [collection] [doc|log|queue]}: the engine's statistics
- *: doc {@code {records, bytes, corrupt, indexes}}, log
+ * {@code storh stats <root> [collection] [doc|log|queue]}: the engine's statistics:
+ * doc {@code {records, bytes, corrupt, indexes}}, log
  * {@code {segments, records, deleted, bytes}}, queue {@code {pending, processing, done, bytes}}.
  * Exits 1 when a document collection has corrupt record files.
  */

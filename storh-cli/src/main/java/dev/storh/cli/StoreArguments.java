@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.Parameters;
 
 /**
- * The positional arguments every store command shares, in the original's order
- *: {@code <root> [collection] [engine]}, and their checks.
+ * The positional arguments every store command shares, in the original's order:
+ * {@code <root> [collection] [engine]}, and their checks.
  *
  * <p>The original opens whatever it is given, creating folders and running crash recovery on
  * the way. Here a store is opened only after these checks pass: the root exists,

@@ -500,8 +500,8 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Exports every record as one JSONL line {@code {"id":"<id>","data":{...}}\n}, in id order
-     *. The export is a consistent snapshot (writers wait while it runs) and atomic: it is
+     * Exports every record as one JSONL line {@code {"id":"<id>","data":{...}}\n}, in id order.
+     * The export is a consistent snapshot (writers wait while it runs) and atomic: it is
      * written to a temp file, fsynced and renamed over the target.
      *
      * @param file the target; its folder is created when missing

@@ -3,8 +3,8 @@ package dev.storh.log;
 import dev.storh.query.RecordQuery;
 
 /**
- * The id bounds of a {@link RecordQuery} that a log uses to skip segments and seek
- *: the exclusive cursor, and the inclusive lower and upper ids of its
+ * The id bounds of a {@link RecordQuery} that a log uses to skip segments and seek:
+ * the exclusive cursor, and the inclusive lower and upper ids of its
  * time range. The query itself still decides every match through {@link RecordQuery#matchesId}.
  *
  * @param after the cursor, exclusive, or {@code null}

@@ -603,8 +603,8 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Rebuilds the state by replaying the log from the start, cutting it at its first undecodable
-     * line, then requeues processing jobs claimed at least {@code processingTimeout} ago
-     *. Fixes state drift.
+     * line, then requeues processing jobs claimed at least {@code processingTimeout} ago.
+     * Fixes state drift.
      *
      * @param processingTimeout the least claim age to requeue (whole seconds, rounded up), not negative
      * @return ok, requeued, bytes cut

@@ -51,16 +51,15 @@ import org.springframework.util.StringUtils;
 
 /**
  * The default {@link StorhOperations}: entities stored in {@link DocStore} collections below one
- * collections folder, {@code <collections folder>/<collection>/data/<bucket>/<id>.jsonc}
- *.
+ * collections folder, {@code <collections folder>/<collection>/data/<bucket>/<id>.jsonc}.
  * <p>
  * One {@code DocStore} per collection is opened on first use and shared by all callers; every
  * store is closed by {@link #close()} (called by Spring on shutdown through {@link #destroy()}),
  * which also removes this process's writer markers. The first entity
  * operation on a type declares the type's {@code @Indexed} properties on the collection's
  * {@link IndexManager} and syncs it ({@link #docStore(Class)}). Queries run as core
- * {@link QueryBuilder}s, so indexes answer them where the planner can
- *; {@link #explain(StorhQuery, Class)} shows the plan.
+ * {@link QueryBuilder}s, so indexes answer them where the planner can;
+ * {@link #explain(StorhQuery, Class)} shows the plan.
  * <p>
  * <b>Optimistic locking</b>: for an entity with a {@code @Version} property, save reads
  * the stored version, compares it and writes the record while holding the collection write lock
