@@ -3,6 +3,7 @@ package dev.storh.cli;
 import dev.storh.doc.DocStore;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
+import dev.storh.progress.ProgressListener;
 import picocli.CommandLine.Command;
 
 /**
@@ -18,22 +19,22 @@ import picocli.CommandLine.Command;
 final class CompactCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         switch (target.engine()) {
             case DOC -> {
                 try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    return Outcome.ok(store.compact().toMap());
+                    return Outcome.ok(store.compact(progress).toMap());
                 }
             }
             case LOG -> {
                 try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    log.compact();
+                    log.compact(progress);
                     return Outcome.ok(log.stats().toMap());
                 }
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    queue.compact();
+                    queue.compact(progress);
                     return Outcome.ok(queue.stats().toMap());
                 }
             }

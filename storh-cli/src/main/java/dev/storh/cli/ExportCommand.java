@@ -1,6 +1,7 @@
 package dev.storh.cli;
 
 import dev.storh.doc.DocStore;
+import dev.storh.progress.ProgressListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,11 +44,11 @@ final class ExportCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         try (DocStore store = DocStore.open(target.root(), target.collection())) {
             if (!outputFile.equals("-")) {
                 Path file = Path.of(outputFile).toAbsolutePath();
-                long records = store.exportJsonl(file);
+                long records = store.exportJsonl(file, progress);
                 Map<String, Object> report = new LinkedHashMap<>();
                 report.put("records", records);
                 report.put("file", file.toString());
@@ -55,7 +56,7 @@ final class ExportCommand extends StoreCommand {
             }
             Path temp = tempFile();
             try {
-                store.exportJsonl(temp);
+                store.exportJsonl(temp, progress);
                 spec.commandLine().getOut().flush();
                 Files.copy(temp, System.out);
                 System.out.flush();

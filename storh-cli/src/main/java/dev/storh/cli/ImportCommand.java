@@ -1,6 +1,7 @@
 package dev.storh.cli;
 
 import dev.storh.doc.DocStore;
+import dev.storh.progress.ProgressListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -51,10 +52,10 @@ final class ImportCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         Path file = inputFile.equals("-") ? copyStdin() : Path.of(inputFile);
         try (DocStore store = DocStore.open(target.root(), target.collection())) {
-            long imported = store.importJsonl(file);
+            long imported = store.importJsonl(file, progress);
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("imported", imported);
             report.put("records", store.count());

@@ -47,7 +47,8 @@ final class LsCommand implements Callable<Integer> {
             throw new CliUsageException("Storage root is not a directory: " + rootPath);
         }
         List<StoreLayout.Found> found;
-        try (Progress progress = Progress.start(output.progress, spec.commandLine().getErr(), "ls " + rootPath)) {
+        try (ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(), "ls " + rootPath,
+                "stores")) {
             found = StoreLayout.list(rootPath);
         }
         List<Map<String, Object>> items = new ArrayList<>();

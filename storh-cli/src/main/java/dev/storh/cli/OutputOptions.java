@@ -13,9 +13,9 @@ final class OutputOptions {
     Format format;
 
     @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",
-            description = "Activity bar on stderr during long work: auto (only when stderr is a terminal; default),"
-                    + " always or never.")
-    Progress.Mode progress;
+            description = "Progress on stderr during long work: auto (a bar with counts, rate and time left when stderr"
+                    + " is a terminal, else a plain line every 5 s; default), always (the bar) or never.")
+    ProgressBar.Mode progress;
 
     /**
      * Prints a report in the chosen format and flushes.

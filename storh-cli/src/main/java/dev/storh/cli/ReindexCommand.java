@@ -1,6 +1,7 @@
 package dev.storh.cli;
 
 import dev.storh.doc.DocStore;
+import dev.storh.progress.ProgressListener;
 import java.util.EnumSet;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -21,9 +22,9 @@ final class ReindexCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         try (DocStore store = DocStore.open(target.root(), target.collection())) {
-            return Outcome.ok(store.reindex().toMap());
+            return Outcome.ok(store.reindex(progress).toMap());
         }
     }
 }

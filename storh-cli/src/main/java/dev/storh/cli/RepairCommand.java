@@ -3,6 +3,7 @@ package dev.storh.cli;
 import dev.storh.doc.DocStore;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
+import dev.storh.progress.ProgressListener;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,21 +36,21 @@ final class RepairCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         switch (target.engine()) {
             case DOC -> {
                 try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    return Outcome.ok(store.repair().toMap());
+                    return Outcome.ok(store.repair(progress).toMap());
                 }
             }
             case LOG -> {
                 try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    return Outcome.ok(log.repair().toMap());
+                    return Outcome.ok(log.repair(progress).toMap());
                 }
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    return Outcome.ok((processingTimeout == null ? queue.repair() : queue.repair(processingTimeout)).toMap());
+                    return Outcome.ok(queue.repair(processingTimeout == null ? Duration.ofHours(1) : processingTimeout, progress).toMap());
                 }
             }
         }

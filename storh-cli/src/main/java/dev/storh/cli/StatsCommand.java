@@ -4,6 +4,7 @@ import dev.storh.doc.DocStore;
 import dev.storh.doc.StoreStats;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
+import dev.storh.progress.ProgressListener;
 import picocli.CommandLine.Command;
 
 /**
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
 final class StatsCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         switch (target.engine()) {
             case DOC -> {
                 try (DocStore store = DocStore.open(target.root(), target.collection())) {

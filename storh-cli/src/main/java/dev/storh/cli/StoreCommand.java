@@ -1,5 +1,6 @@
 package dev.storh.cli;
 
+import dev.storh.progress.ProgressListener;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * A command on one store ({@code <root> [collection] [engine]}): checks the arguments, runs the
- * work under the progress bar, prints the report and turns its health into the exit code.
+ * work under the progress bar (fed by the engine's progress listener), prints the report and turns its health into the exit code.
  */
 abstract class StoreCommand implements Callable<Integer> {
 
@@ -49,9 +50,22 @@ abstract class StoreCommand implements Callable<Integer> {
      * Opens the store, does the work and closes the store.
      *
      * @param target the checked target
+     * @param progress receives the engine's progress, for the bar
      * @return the report and whether the store is healthy
      */
-    abstract Outcome run(Target target);
+    abstract Outcome run(Target target, ProgressListener progress);
+
+    /**
+     * @param engine the target's engine
+     * @return what the engine's progress counts: records, segments or queue events
+     */
+    static String unit(Engine engine) {
+        return switch (engine) {
+            case DOC -> "records";
+            case LOG -> "segments";
+            case QUEUE -> "events";
+        };
+    }
 
     @Override
     public final Integer call() {
@@ -59,9 +73,9 @@ abstract class StoreCommand implements Callable<Integer> {
         Target target = arguments.resolve(name, engines(), createsCollection());
         checkOptions(target);
         Outcome outcome;
-        try (Progress progress = Progress.start(output.progress, spec.commandLine().getErr(),
-                name + " " + target.label())) {
-            outcome = run(target);
+        try (ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
+                name + " " + target.label(), unit(target.engine()))) {
+            outcome = run(target, progress);
         }
         if (outcome.report() != null) {
             output.print(spec.commandLine().getOut(), outcome.report());

@@ -6,6 +6,7 @@ import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueVerifyReport;
+import dev.storh.progress.ProgressListener;
 import picocli.CommandLine.Command;
 
 /**
@@ -20,23 +21,23 @@ import picocli.CommandLine.Command;
 final class VerifyCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target) {
+    Outcome run(Target target, ProgressListener progress) {
         switch (target.engine()) {
             case DOC -> {
                 try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    VerifyReport report = store.verify();
+                    VerifyReport report = store.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }
             case LOG -> {
                 try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    LogVerifyReport report = log.verify();
+                    LogVerifyReport report = log.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    QueueVerifyReport report = queue.verify();
+                    QueueVerifyReport report = queue.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }

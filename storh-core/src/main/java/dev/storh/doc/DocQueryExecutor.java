@@ -49,9 +49,41 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (d.isEmpty()) {
             return d;
         }
-        boolean ok = c.operator() == Operator.EQ || c.operator() == Operator.IN
-                || (d.get().range() && c.operator().isRange());
+        boolean ok;
+        if (c.operator() == Operator.EQ || c.operator() == Operator.IN) {
+            // Lists and objects are never in an index, so only scalar operands can be looked up.
+            ok = c.values().stream().allMatch(IndexKeys::isIndexable);
+        } else {
+            ok = d.get().range() && c.operator().isRange();
+        }
         return ok ? d : Optional.empty();
+    }
+
+    /**
+     * Whether a list or an object can satisfy a range condition: every object is greater than any
+     * non-object, lists are greater than strings and numbers, so only an upper bound that is a
+     * string or a number (or {@code prefix}) rules them out.
+     */
+    private static boolean mayMatchContainers(Condition c) {
+        switch (c.operator()) {
+            case LT:
+            case LTE:
+                return !(c.value() instanceof String || c.value() instanceof Number);
+            case BETWEEN:
+                return !(c.values().get(1) instanceof String || c.values().get(1) instanceof Number);
+            case PREFIX:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    /** Range matches among lists and objects: the records the range lines cannot hold. */
+    private java.util.Set<String> containerIds(Condition c) {
+        if (!mayMatchContainers(c)) {
+            return java.util.Set.of();
+        }
+        return indexes.unindexedIds(c.field());
     }
 
     @Override
@@ -116,8 +148,12 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         for (List<Condition> group : query.groups()) {
             for (Condition c : group) {
-                if (supporting(c).isEmpty()) {
-                    return null;
+                Optional<IndexDefinition> d = supporting(c);
+                if (d.isEmpty() || c.operator().isRange() && !containerIds(c).isEmpty()) {
+                    return null; // listed lists and objects carry no value to check: count the records
+                }
+                if (!d.get().range() && !c.values().stream().allMatch(IndexKeys::keyIsExact)) {
+                    return null; // a value file may also hold values that are not identical: count the records
                 }
             }
         }
@@ -171,8 +207,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         Optional<IndexDefinition> da = supporting(a);
         Optional<IndexDefinition> db = supporting(b);
         if (da.isEmpty() || db.isEmpty() || !da.get().equality() || !db.get().equality() || da.get().unique()
-                || db.get().unique() || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())) {
-            return null;
+                || db.get().unique() || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())
+                || IndexKeys.valueKeys(a.value()).size() > 1 || IndexKeys.valueKeys(b.value()).size() > 1) {
+            return null; // a zero fraction lives under two keys: intersect the equality sets instead
         }
         boolean aFirst = Values.compareUtf8(a.field(), b.field()) < 0;
         return aFirst ? indexes.idsCompound(da.get(), a.value(), db.get(), b.value())
@@ -186,16 +223,20 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             case IN: {
                 TreeSet<String> ids = new TreeSet<>();
                 for (Object v : c.values()) {
-                    if (IndexKeys.isIndexable(v) && !(v instanceof List) && !(v instanceof Map)) {
-                        ids.addAll(indexes.idsEqual(d, v));
-                    }
+                    ids.addAll(indexes.idsEqual(d, v));
                 }
                 return new ArrayList<>(ids);
             }
             default: {
                 RangeView view = indexes.rangeView(d.field());
                 int[] span = span(view, c);
-                return view.idsSorted(span[0], span[1]);
+                java.util.Set<String> containers = containerIds(c);
+                if (containers.isEmpty()) {
+                    return view.idsSorted(span[0], span[1]);
+                }
+                TreeSet<String> ids = new TreeSet<>(view.idsSorted(span[0], span[1]));
+                ids.addAll(containers);
+                return new ArrayList<>(ids);
             }
         }
     }
@@ -243,8 +284,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         Condition c = query.groups().get(0).get(0);
         Optional<IndexDefinition> d = supporting(c);
-        if (!c.field().equals(query.orderField()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()) {
-            return null;
+        if (!c.field().equals(query.orderField()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
+                || !containerIds(c).isEmpty()) {
+            return null; // lists and objects that match are not in the view: sort the candidates instead
         }
         RangeView view = indexes.rangeView(c.field());
         int[] span = span(view, c);

@@ -6,9 +6,12 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
+import dev.storh.fs.SafePaths;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
@@ -61,6 +64,11 @@ import java.util.stream.StreamSupport;
  * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
  * case, which breaks order and buckets). <b>Errors</b> are {@link StorageException}s
  * naming the id or path; invalid input is rejected before any file is touched.
+ *
+ * <p><b>Links.</b> Nothing below the collection folder is read, written or deleted through a
+ * symbolic link, since a link may lead outside the root: {@code data/}, a bucket folder or a
+ * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
+ * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
 public final class DocStore implements AutoCloseable {
 
@@ -354,24 +362,27 @@ public final class DocStore implements AutoCloseable {
      *
      * @param id a UUIDv7, either case
      * @return the record, or empty when no file exists for the id
-     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@link CorruptRecordException} when the
-     *     file is not a valid record
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; {@code "Refusing to follow a symbolic
+     *     link inside the store: <path>"} when {@code data/} or the bucket folder is a link;
+     *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
-        Path path = pathForId(id);
         if (!cache.enabled()) {
-            return Optional.ofNullable(RecordFiles.readOrNull(path));
+            return Optional.ofNullable(RecordFiles.readOrNull(checkedPathForId(id)));
         }
-        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path));
+        // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
+        Path path = pathForId(id);
+        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path,
+                () -> SafePaths.requireNoLinks(collectionRoot, path.getParent())));
     }
 
     /**
      * @param id a UUIDv7, either case
      * @return whether a record file exists for the id (no read)
-     * @throws StorageException {@code "Invalid UUIDv7 value."}
+     * @throws StorageException {@code "Invalid UUIDv7 value."}; a refused symbolic link as in {@link #get}
      */
     public boolean exists(String id) {
-        return Files.exists(pathForId(id));
+        return Files.exists(checkedPathForId(id), java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
     /**
@@ -379,11 +390,13 @@ public final class DocStore implements AutoCloseable {
      *
      * @param id a UUIDv7, either case
      * @return true when a record was deleted, false when none existed
-     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error
+     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error; a
+     *     refused symbolic link as in {@link #get} (nothing is deleted)
      */
     public boolean delete(String id) {
         Path path = pathForId(id);
         return withWriteLock(() -> {
+            SafePaths.requireNoLinks(collectionRoot, path.getParent());
             WriteSession session = session();
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
             boolean deleted;
@@ -454,6 +467,13 @@ public final class DocStore implements AutoCloseable {
         return dataDir.resolve(lower.substring(24, 26)).resolve(lower + RecordFiles.EXTENSION);
     }
 
+    /** {@link #pathForId}, refusing it when {@code data/} or the bucket folder is a symbolic link. */
+    private Path checkedPathForId(String id) {
+        Path path = pathForId(id);
+        SafePaths.requireNoLinks(collectionRoot, path.getParent());
+        return path;
+    }
+
     /**
      * Imports a JSONL file under one lock hold. Each non-blank line is a JSON object: either an
      * envelope {@code {"id":..., "data":{...}}} or bare data (given a new id); top-level keys that look
@@ -467,14 +487,35 @@ public final class DocStore implements AutoCloseable {
      *     before a bad one stay written
      */
     public long importJsonl(Path file) {
+        return importJsonl(file, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #importJsonl(Path)}, reporting progress as operation {@code "import"}: records written
+     * of an unknown total, and bytes read of the file's size (read ahead by up to one buffer).
+     *
+     * @param file the JSONL file
+     * @param listener receives the progress; an exception it throws stops the import (records
+     *     written before stay)
+     * @return the number of records written
+     */
+    public long importJsonl(Path file, ProgressListener listener) {
         BufferedReader reader;
+        CountingInputStream counted;
+        long size;
         try {
-            reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+            size = Files.size(file);
+            counted = new CountingInputStream(Files.newInputStream(file));
+            reader = new BufferedReader(new java.io.InputStreamReader(counted,
+                    StandardCharsets.UTF_8.newDecoder()
+                            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)));
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not open JSONL import file: " + file, e);
         }
         try (reader) {
             return withWriteLock(() -> {
+                ProgressTracker progress = ProgressTracker.start("import", -1, size, listener);
                 WriteSession session = session();
                 long n = 0;
                 long lineNo = 0;
@@ -486,11 +527,17 @@ public final class DocStore implements AutoCloseable {
                         }
                         session.put(prepareItem(JsonlRows.importRow(line, file, lineNo)));
                         n++;
+                        progress.advance(1, counted.take());
                     }
                 } catch (IOException e) {
                     throw new StorageException("Could not read JSONL import file: " + file + " at line " + lineNo, e);
                 } finally {
-                    session.finish();
+                    try {
+                        session.finish();
+                    } finally {
+                        progress.advance(0, counted.take());
+                        progress.finish();
+                    }
                 }
                 return n;
             });
@@ -510,6 +557,19 @@ public final class DocStore implements AutoCloseable {
      *     directory); a corrupt record aborts the export and leaves the target unchanged
      */
     public long exportJsonl(Path file) {
+        return exportJsonl(file, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #exportJsonl(Path)}, reporting progress as operation {@code "export"}: records written
+     * of the record count when the export began, and bytes written.
+     *
+     * @param file the target; its folder is created when missing
+     * @param listener receives the progress; an exception it throws stops the export and leaves
+     *     the target unchanged
+     * @return the number of records exported
+     */
+    public long exportJsonl(Path file, ProgressListener listener) {
         if (Files.isDirectory(file)) {
             throw new StorageException("Could not open JSONL export file: " + file + " is a directory");
         }
@@ -519,16 +579,24 @@ public final class DocStore implements AutoCloseable {
                 + tempCounter.incrementAndGet() + ".tmp");
         return withWriteLock(() -> {
             long n = 0;
+            ProgressTracker progress = ProgressTracker.start("export", count(), ProgressTracker.UNKNOWN_BYTES, listener);
             try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp,
                     StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 20);
                     Stream<StorageRecord> records = stream()) {
                 for (Iterator<StorageRecord> it = records.iterator(); it.hasNext(); ) {
                     StorageRecord r = it.next();
-                    out.write(CanonicalJson.recordBytes(r.id(), r.data()));
+                    byte[] line = CanonicalJson.recordBytes(r.id(), r.data());
+                    out.write(line);
                     n++;
+                    progress.advance(1, line.length);
                 }
             } catch (IOException | RuntimeException e) {
                 AtomicFiles.deleteQuietly(temp);
+                try {
+                    progress.finish();
+                } catch (RuntimeException listenerFailure) {
+                    e.addSuppressed(listenerFailure);
+                }
                 if (e instanceof StorageException se) {
                     throw se;
                 }
@@ -538,9 +606,11 @@ public final class DocStore implements AutoCloseable {
                 channel.force(true);
             } catch (IOException e) {
                 AtomicFiles.deleteQuietly(temp);
+                progress.finish();
                 throw new StorageException("Could not sync JSONL export file: " + temp, e);
             }
             AtomicFiles.moveAtomic(temp, target);
+            progress.finish();
             return n;
         });
     }
@@ -578,7 +648,19 @@ public final class DocStore implements AutoCloseable {
      *     longer than {@link DocStoreOptions#lockTimeout()}
      */
     public VerifyReport verify() {
-        Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes);
+        return verify(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #verify()}, reporting progress as operation {@code "verify"}: record files read of
+     * those listed when the verify began, and their bytes. The second pass that index drift
+     * triggers (under the lock) is not reported: the listener sees one run.
+     *
+     * @param listener receives the progress; an exception it throws stops the verify
+     * @return {@code ok}, {@code errors}, {@code stats}
+     */
+    public VerifyReport verify(ProgressListener listener) {
+        Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes, listener);
         if (!unlocked.indexDrift()) {
             return unlocked.report();
         }
@@ -590,7 +672,7 @@ public final class DocStore implements AutoCloseable {
         }
         l.lock(options.lockTimeout());
         try {
-            return Maintenance.verify(dataDir, indexes).report();
+            return Maintenance.verify(dataDir, indexes, ProgressListener.NONE).report();
         } finally {
             l.unlock();
         }
@@ -611,7 +693,26 @@ public final class DocStore implements AutoCloseable {
      * @throws CorruptRecordException when a record file is corrupt
      */
     public ReindexReport reindex() {
-        return indexes.rebuild();
+        return reindex(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #reindex()}, reporting progress as operation {@code "reindex"}: records read of the
+     * record count when the rebuild began.
+     *
+     * @param listener receives the progress; an exception it throws stops the rebuild and leaves
+     *     the old indexes in place
+     * @return {@code fields} and {@code entries}
+     */
+    public ReindexReport reindex(ProgressListener listener) {
+        return withWriteLock(() -> {
+            ProgressTracker progress = ProgressTracker.start("reindex", count(), ProgressTracker.UNKNOWN_BYTES, listener);
+            try {
+                return indexes.rebuild(progress);
+            } finally {
+                progress.finish();
+            }
+        });
     }
 
     /**
@@ -634,7 +735,19 @@ public final class DocStore implements AutoCloseable {
      * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
      */
     public RepairReport repair() {
-        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes));
+        return repair(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #repair()}, reporting progress as operation {@code "repair"}: each record counts twice,
+     * once read in the scan for corrupt files and once in the index rebuild.
+     *
+     * @param listener receives the progress; an exception it throws stops the repair (files already
+     *     quarantined stay there)
+     * @return quarantined files, removed temp files and the rebuild's counts
+     */
+    public RepairReport repair(ProgressListener listener) {
+        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes, listener));
     }
 
     /**
@@ -644,7 +757,18 @@ public final class DocStore implements AutoCloseable {
      * @return {@code ok} and {@code records}
      */
     public CompactReport compact() {
-        return new CompactReport(true, stats().records());
+        return compact(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #compact()}, reporting progress as operation {@code "compact"}: record files read of
+     * those listed, and their bytes.
+     *
+     * @param listener receives the progress
+     * @return {@code ok} and {@code records}
+     */
+    public CompactReport compact(ProgressListener listener) {
+        return new CompactReport(true, Maintenance.stats(dataDir, indexes, "compact", listener).records());
     }
 
     /**
@@ -722,7 +846,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     private WriteSession session() {
-        return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(pathForId(recordId)));
+        return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(checkedPathForId(recordId)));
     }
 
     /**
@@ -742,6 +866,10 @@ public final class DocStore implements AutoCloseable {
         CollectionLock l = lock();
         l.lock(options.lockTimeout());
         try {
+            // Writes go to data/ and .storh/: never through a link that may leave the collection.
+            SafePaths.requireNoLinks(collectionRoot, dataDir);
+            SafePaths.requireNoLinks(collectionRoot, marker.getParent());
+            SafePaths.requireNoLinks(collectionRoot, collectionRoot.resolve(".storh/indexes/entries"));
             if (!markerRegistered) {
                 registerMarker();
             }
@@ -764,6 +892,7 @@ public final class DocStore implements AutoCloseable {
                 throw new StorageException("DocStore is closed: " + collectionRoot);
             }
             if (lock == null) {
+                SafePaths.requireNoLinks(collectionRoot, lockFile);
                 AtomicFiles.ensureDirectory(lockFile.getParent());
                 lock = CollectionLock.open(lockFile);
             }

@@ -50,8 +50,10 @@ final class ListingCache {
 
     /**
      * @return all record files sorted by id, as {@link RecordListing#list} would return them
+     * @throws StorageException naming {@code data/} when it is a symbolic link (never followed)
      */
     synchronized List<RecordListing.Entry> list() {
+        dev.storh.fs.SafePaths.requireNoLinks(dataDir.getParent(), dataDir);
         List<RecordListing.Entry> loose = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean changed = false;

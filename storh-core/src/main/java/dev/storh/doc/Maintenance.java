@@ -1,8 +1,10 @@
 package dev.storh.doc;
 
+import dev.storh.CorruptRecordException;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.SafePaths;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
@@ -20,6 +22,8 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 
 /**
  * Stats, verify and repair of one collection. Stats and the index
@@ -53,7 +57,26 @@ final class Maintenance {
      * @return the valid records, read once each; counters are final when the stream is consumed
      */
     static Stream<StorageRecord> scan(Path dataDir, Scan scan) {
-        Iterator<RecordListing.Entry> entries = RecordListing.list(dataDir).iterator();
+        return scan(listing(dataDir), scan, ProgressTracker.none());
+    }
+
+    /**
+     * @param dataDir the collection's data folder
+     * @return its record files; none when {@code data/} is a link, which is never followed
+     *     ({@link #structureErrors} reports it)
+     */
+    static List<RecordListing.Entry> listing(Path dataDir) {
+        return Files.isSymbolicLink(dataDir) ? List.of() : RecordListing.list(dataDir);
+    }
+
+    /**
+     * @param listing the record files to read, in order
+     * @param scan counters to fill
+     * @param progress advanced by one item (and the file's bytes) per file read
+     * @return the valid records, read once each
+     */
+    static Stream<StorageRecord> scan(List<RecordListing.Entry> listing, Scan scan, ProgressTracker progress) {
+        Iterator<RecordListing.Entry> entries = listing.iterator();
         Iterator<StorageRecord> it = new Iterator<>() {
             private StorageRecord next;
 
@@ -63,13 +86,18 @@ final class Maintenance {
                     RecordListing.Entry entry = entries.next();
                     byte[] content;
                     try {
-                        content = Files.readAllBytes(entry.path());
-                    } catch (NoSuchFileException vanished) {
-                        continue;
-                    } catch (IOException e) {
-                        scan.corrupt.add(new Corrupt(entry.path(), "Could not read storage file: " + e.getMessage()));
+                        content = RecordFiles.readBytesOrNull(entry.path());
+                    } catch (StorageException e) {
+                        progress.advance(1, 0);
+                        scan.corrupt.add(new Corrupt(entry.path(), e.getCause() == null || e instanceof CorruptRecordException
+                                ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage()));
                         continue;
                     }
+                    if (content == null) {
+                        progress.advance(1, 0);
+                        continue; // deleted meanwhile
+                    }
+                    progress.advance(1, content.length);
                     scan.bytes += content.length;
                     try {
                         next = RecordFiles.decode(entry.path(), content);
@@ -94,6 +122,12 @@ final class Maintenance {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
+    /** Starts a tracker over a listing: one item per record file. */
+    private static ProgressTracker track(String operation, List<RecordListing.Entry> listing, long passes,
+            ProgressListener listener) {
+        return ProgressTracker.start(operation, passes * listing.size(), ProgressTracker.UNKNOWN_BYTES, listener);
+    }
+
     /**
      * One verify pass.
      *
@@ -103,46 +137,140 @@ final class Maintenance {
     record Verification(VerifyReport report, boolean indexDrift) {
     }
 
-    static Verification verify(Path dataDir, IndexManager indexes) {
+    static Verification verify(Path dataDir, IndexManager indexes, ProgressListener listener) {
+        List<String> structure = structureErrors(dataDir.getParent());
         Scan scan = new Scan();
         List<String> indexErrors;
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
+        List<RecordListing.Entry> listing = listing(dataDir);
+        ProgressTracker progress = track("verify", listing, 1, listener);
+        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
             if (indexes.active()) {
                 indexErrors = indexes.verify(records);
             } else {
                 records.forEach(r -> { });
                 indexErrors = List.of();
             }
+        } finally {
+            progress.finish();
         }
         StoreStats stats = new StoreStats(scan.records, scan.bytes, scan.corrupt.size(), indexes.definitions().size());
         if (!scan.corrupt.isEmpty()) {
-            List<String> errors = new ArrayList<>();
+            List<String> errors = new ArrayList<>(structure);
             errors.add("Corrupt records: " + scan.corrupt.size());
             scan.corrupt.stream().limit(MAX_NAMED).forEach(c -> errors.add("Corrupt record: " + c.path() + " (" + c.reason() + ")"));
             return new Verification(new VerifyReport(false, errors, stats), false);
         }
-        return new Verification(new VerifyReport(indexErrors.isEmpty(), indexErrors, stats), !indexErrors.isEmpty());
+        List<String> errors = new ArrayList<>(structure);
+        errors.addAll(indexErrors);
+        return new Verification(new VerifyReport(errors.isEmpty(), errors, stats), !indexErrors.isEmpty());
+    }
+
+    /**
+     * Folders of the collection's layout that are not what they must be: {@code data/}, a bucket
+     * folder or a {@code .storh} folder that is a symbolic link (never followed, since it may
+     * lead outside the collection) or a file where a folder belongs. A bucket is a name of two
+     * lowercase hex digits directly in {@code data/}.
+     *
+     * @param collectionRoot the collection folder
+     * @return one error per such path, naming it
+     */
+    static List<String> structureErrors(Path collectionRoot) {
+        List<String> errors = new ArrayList<>();
+        Path storh = collectionRoot.resolve(".storh");
+        for (Path folder : List.of(storh, storh.resolve("indexes"), storh.resolve("indexes").resolve("entries"),
+                storh.resolve("writers"), storh.resolve("corrupt"))) {
+            checkFolder(folder, "a storh folder", errors);
+        }
+        Path dataDir = collectionRoot.resolve("data");
+        if (!checkFolder(dataDir, "the records folder", errors)) {
+            return errors;
+        }
+        try (java.nio.file.DirectoryStream<Path> children = Files.newDirectoryStream(dataDir)) {
+            for (Path child : children) {
+                String name = child.getFileName().toString();
+                if (Files.isSymbolicLink(child)) {
+                    errors.add(linkError(child));
+                } else if (BUCKET.matcher(name).matches()) {
+                    checkFolder(child, "a bucket", errors);
+                }
+            }
+        } catch (IOException e) {
+            errors.add("Could not list storage folder: " + dataDir + " (" + e.getMessage() + ")");
+        }
+        return errors;
+    }
+
+    private static final java.util.regex.Pattern BUCKET = java.util.regex.Pattern.compile("[0-9a-f]{2}");
+
+    /** @return whether {@code folder} is a real folder; adds an error when it is a link or not a folder */
+    private static boolean checkFolder(Path folder, String what, List<String> errors) {
+        java.nio.file.attribute.BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException missing) {
+            return false;
+        } catch (IOException e) {
+            errors.add("Could not check storage path: " + folder + " (" + e.getMessage() + ")");
+            return false;
+        }
+        if (a.isSymbolicLink()) {
+            errors.add(linkError(folder));
+            return false;
+        }
+        if (!a.isDirectory()) {
+            errors.add("Not a folder: " + folder + " (" + what + " must be a folder, not a file)");
+            return false;
+        }
+        return true;
+    }
+
+    private static String linkError(Path link) {
+        return "Unsafe symbolic link: " + SafePaths.describeLink(link) + " (never followed: it may lead outside the collection)";
     }
 
     static StoreStats stats(Path dataDir, IndexManager indexes) {
+        return stats(dataDir, indexes, "stats", ProgressListener.NONE);
+    }
+
+    static StoreStats stats(Path dataDir, IndexManager indexes, String operation, ProgressListener listener) {
         Scan scan = new Scan();
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
+        List<RecordListing.Entry> listing = listing(dataDir);
+        ProgressTracker progress = track(operation, listing, 1, listener);
+        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
             records.forEach(r -> { });
+        } finally {
+            progress.finish();
         }
         return new StoreStats(scan.records, scan.bytes, scan.corrupt.size(), indexes.definitions().size());
     }
 
     /**
      * Under the write lock: sweeps orphan temp files, moves corrupt record files to
-     * {@code .storh/corrupt/} and rebuilds the indexes.
+     * {@code .storh/corrupt/} and rebuilds the indexes. Progress counts each record twice: once
+     * in the scan, once in the rebuild.
      */
-    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes) {
+    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes, ProgressListener listener) {
         int swept = WriterMarkers.sweepTempFiles(collectionRoot);
         Scan scan = new Scan();
-        try (Stream<StorageRecord> records = scan(dataDir, scan)) {
-            records.forEach(r -> { });
+        List<RecordListing.Entry> listing = listing(dataDir);
+        ProgressTracker progress = track("repair", listing, 2, listener);
+        try {
+            try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
+                records.forEach(r -> { });
+            }
+            // The rebuild reads only the valid records: the rest of the second pass is skipped.
+            progress.expand(-(listing.size() - scan.records), 0);
+            return quarantineAndRebuild(collectionRoot, indexes, scan, swept, progress);
+        } finally {
+            progress.finish();
         }
+    }
+
+    private static RepairReport quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
+            ProgressTracker progress) {
         Path quarantine = collectionRoot.resolve(".storh").resolve("corrupt");
+        SafePaths.requireNoLinks(collectionRoot, quarantine);
         for (Corrupt c : scan.corrupt) {
             AtomicFiles.ensureDirectory(quarantine);
             String name = c.path().getFileName().toString();
@@ -159,7 +287,7 @@ final class Maintenance {
                 throw new StorageException("Could not quarantine corrupt storage record: " + c.path(), e);
             }
         }
-        ReindexReport reindexed = indexes.rebuild();
+        ReindexReport reindexed = indexes.rebuild(progress);
         return new RepairReport(true, scan.corrupt.size(), swept, reindexed);
     }
 }

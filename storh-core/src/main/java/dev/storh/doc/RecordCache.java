@@ -43,9 +43,11 @@ final class RecordCache {
     /**
      * @param id lowercase id
      * @param path its record file
+     * @param beforeRead runs before the file's bytes are read (not on hits that read nothing), to
+     *     refuse paths through symbolic links
      * @return the record, or {@code null} when the file is missing
      */
-    StorageRecord get(String id, Path path) {
+    StorageRecord get(String id, Path path, Runnable beforeRead) {
         String key = prefix + id;
         Optional<CachedRecord> hit = cache.get(key);
         if (hit.isPresent() && validation == CacheValidation.TRUST) {
@@ -61,6 +63,7 @@ final class RecordCache {
                 if (validation == CacheValidation.STAT) {
                     return cached.record();
                 }
+                beforeRead.run();
                 byte[] bytes = readOrNull(path);
                 if (bytes != null && IndexKeys.xxh128(bytes).equals(cached.hash())) {
                     return cached.record();
@@ -72,6 +75,7 @@ final class RecordCache {
             cache.put(key, new CachedRecord(null, -1, 0, null, null));
             return null;
         }
+        beforeRead.run();
         return store(key, path, look, readOrNull(path));
     }
 
@@ -88,7 +92,7 @@ final class RecordCache {
 
     private static CachedRecord look(Path path) {
         try {
-            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
             return new CachedRecord(null, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey(), null);
         } catch (NoSuchFileException e) {
             return null;
@@ -98,12 +102,6 @@ final class RecordCache {
     }
 
     private static byte[] readOrNull(Path path) {
-        try {
-            return Files.readAllBytes(path);
-        } catch (NoSuchFileException e) {
-            return null;
-        } catch (IOException e) {
-            throw new StorageException("Could not read storage file: " + path, e);
-        }
+        return RecordFiles.readBytesOrNull(path);
     }
 }

@@ -6,7 +6,11 @@ import dev.storh.StorageRecord;
 import dev.storh.id.UuidV7;
 import dev.storh.json.Jsonc;
 import dev.storh.json.JsoncSyntaxException;
+import dev.storh.fs.SafePaths;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -34,18 +38,34 @@ final class RecordFiles {
      * @param file the record file
      * @return the record, or {@code null} when the file does not exist
      * @throws StorageException {@code "Could not read storage file: <path>"} on an I/O error
-     * @throws CorruptRecordException when the content fails validation
+     * @throws CorruptRecordException when the content fails validation, or the file is a
+     *     symbolic link (never followed)
      */
     static StorageRecord readOrNull(Path file) {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
+        byte[] bytes = readBytesOrNull(file);
+        return bytes == null ? null : decode(file, bytes);
+    }
+
+    /**
+     * Reads a record file without following a symbolic link in its last component (a link there
+     * could point outside the collection).
+     *
+     * @param file the record file
+     * @return its bytes, or {@code null} when it does not exist
+     * @throws CorruptRecordException naming the path when it is a symbolic link
+     * @throws StorageException {@code "Could not read storage file: <path>"} on another I/O error
+     */
+    static byte[] readBytesOrNull(Path file) {
+        try (InputStream in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            return in.readAllBytes();
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
+            if (Files.isSymbolicLink(file)) {
+                throw new CorruptRecordException(SafePaths.linkRefused(file).getMessage(), file, e);
+            }
             throw new StorageException("Could not read storage file: " + file, e);
         }
-        return decode(file, bytes);
     }
 
     /**

@@ -78,7 +78,7 @@ final class RecordListing {
             for (Path child : stream) {
                 String name = child.getFileName().toString();
                 if (name.endsWith(RecordFiles.EXTENSION)) {
-                    if (depth > 0 || Files.isRegularFile(child)) {
+                    if (depth > 0 || Files.isRegularFile(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                         out.add(new Entry(name.substring(0, name.length() - RecordFiles.EXTENSION.length()), child));
                     }
                 } else if (!name.endsWith(".tmp") && Files.isDirectory(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {

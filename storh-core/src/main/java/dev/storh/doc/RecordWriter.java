@@ -2,6 +2,7 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.SafePaths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ final class RecordWriter {
     private Path bucketDirectory(String id, boolean check) {
         String bucket = id.substring(24, 26);
         Path dir = dataDir.resolve(bucket);
+        // A bucket (or data/) that is a link would put the record outside the collection.
+        SafePaths.requireNoLinks(dataDir.getParent(), dir);
         if (!ensuredBuckets.contains(bucket) || (check && !Files.isDirectory(dir))) {
             AtomicFiles.ensureDirectory(dir);
             ensuredBuckets.add(bucket);

@@ -2,6 +2,7 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -67,6 +68,16 @@ final class Compactor {
      *     {@code <file>:<offset>}, or {@code "Could not open compaction segment: <path>"}; the log is unchanged
      */
     void run() {
+        run(ProgressTracker.none());
+    }
+
+    /**
+     * {@link #run()}, advancing {@code progress} by one item and the segment's bytes per sealed
+     * segment copied.
+     *
+     * @param progress the compaction's tracker, not finished here
+     */
+    void run(ProgressTracker progress) {
         List<Segment> sealed = state.sealed;
         if (sealed.isEmpty()) {
             state.writeManifest();
@@ -76,6 +87,7 @@ final class Compactor {
         try {
             for (Segment seg : sealed) {
                 copyLive(seg, index);
+                progress.advance(1, LogState.sizeOf(state.path(seg.file)));
             }
             finishOutput();
             AtomicFiles.syncDirectory(state.segmentsDir);

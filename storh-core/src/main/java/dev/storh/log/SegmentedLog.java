@@ -6,6 +6,8 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
@@ -483,11 +485,31 @@ public final class SegmentedLog implements AutoCloseable {
      *     {@code <file>:<offset>}, or an I/O error; the log is then unchanged
      */
     public void compact() {
+        compact(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #compact()}, reporting progress as operation {@code "compact"}: sealed segments
+     * rewritten of those sealed when it began, and their bytes.
+     *
+     * @param listener receives the progress; an exception it throws stops the compaction and
+     *     leaves the log unchanged
+     */
+    public void compact(ProgressListener listener) {
         ensureOpen();
         withLock(() -> {
             state.refresh(true, -1);
             state.roll();
-            new Compactor(state, options.maxSegmentBytes()).run();
+            long bytes = 0;
+            for (Segment s : state.sealed) {
+                bytes += LogState.sizeOf(state.path(s.file));
+            }
+            ProgressTracker progress = ProgressTracker.start("compact", state.sealed.size(), bytes, listener);
+            try {
+                new Compactor(state, options.maxSegmentBytes()).run(progress);
+            } finally {
+                progress.finish();
+            }
         });
     }
 
@@ -536,16 +558,30 @@ public final class SegmentedLog implements AutoCloseable {
      * @return {@code ok} with the errors found and the stats
      */
     public LogVerifyReport verify() {
+        return verify(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #verify()}, reporting progress as operation {@code "verify"}: segments scanned of the
+     * log's segments, and their bytes.
+     *
+     * @param listener receives the progress; an exception it throws stops the verify
+     * @return {@code ok} with the errors found and the stats
+     */
+    public LogVerifyReport verify(ProgressListener listener) {
         ensureOpen();
         List<String> errors = new ArrayList<>();
+        ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
         try {
             refreshIfStale();
             StateIndex fresh = new StateIndex();
             List<Segment> segments = new ArrayList<>(state.sealed);
             segments.add(state.active);
+            progress.total(segments.size(), state.bytes());
             for (Segment s : segments) {
                 Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
                 SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
+                progress.advance(1, LogState.sizeOf(state.path(s.file)));
             }
             String differs = state.index.firstDifference(fresh);
             if (differs != null) {
@@ -558,6 +594,8 @@ public final class SegmentedLog implements AutoCloseable {
             all.forEach(r -> { });
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
+        } finally {
+            progress.finish();
         }
         LogStats stats;
         try {
@@ -581,9 +619,26 @@ public final class SegmentedLog implements AutoCloseable {
      * @return {@code ok} (always true), the bytes cut from torn tails, and the stats
      */
     public LogRepairReport repair() {
-        long before = state.bytesCut;
-        recover();
-        return new LogRepairReport(true, state.bytesCut - before, stats());
+        return repair(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #repair()}, reporting progress as operation {@code "repair"}: one item, the log, with
+     * the bytes of its segments (the rebuild reads them all in one go).
+     *
+     * @param listener receives the progress
+     * @return {@code ok}, the bytes cut and the stats
+     */
+    public LogRepairReport repair(ProgressListener listener) {
+        ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
+        try {
+            long before = state.bytesCut;
+            recover();
+            progress.advance(1, state.bytes());
+            return new LogRepairReport(true, state.bytesCut - before, stats());
+        } finally {
+            progress.finish();
+        }
     }
 
     /**

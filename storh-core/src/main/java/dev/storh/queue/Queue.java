@@ -7,6 +7,8 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
 import dev.storh.id.UuidV7;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -561,17 +563,39 @@ public final class Queue implements AutoCloseable {
      * @throws StorageException on lock timeout
      */
     public QueueVerifyReport verify() {
+        return verify(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #verify()}, reporting progress as operation {@code "verify"}: a first snapshot with the
+     * log's bytes, and a last one with the events replayed and the bytes read (a queue's log is
+     * kept short by compaction, so one pass is quick).
+     *
+     * @param listener receives the progress; an exception it throws stops the verify
+     * @return ok, errors, stats
+     * @throws StorageException on lock timeout
+     */
+    public QueueVerifyReport verify(ProgressListener listener) {
         return locked(() -> {
             List<String> errors = new ArrayList<>();
             QueueState scratch = new QueueState();
+            ProgressTracker progress = ProgressTracker.start("verify", -1, offset, listener);
+            long[] events = {0};
+            long read = 0;
             try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
-                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, nowSeconds(), scratch::apply);
+                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, nowSeconds(), event -> {
+                    scratch.apply(event);
+                    events[0]++;
+                });
+                read = scan.end();
                 if (scan.error() != null) {
                     errors.add("line " + (scan.lines() + 1) + ": " + scan.error());
                 }
             } catch (IOException | RuntimeException e) {
                 errors.add("Could not read log queue file.");
             }
+            progress.advance(events[0], read);
+            progress.finish();
             sync(false);
             if (errors.isEmpty() && !state.sameAs(scratch)) {
                 errors.add("Log queue state drift.");
@@ -611,11 +635,30 @@ public final class Queue implements AutoCloseable {
      * @throws StorageException when the timeout is negative, or on I/O failure
      */
     public QueueRepairReport repair(Duration processingTimeout) {
+        return repair(processingTimeout, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #repair(Duration)}, reporting progress as operation {@code "repair"}: a first snapshot
+     * with the log's bytes, a last one with the events replayed.
+     *
+     * @param processingTimeout the least claim age to requeue, not negative
+     * @param listener receives the progress
+     * @return ok, requeued, bytes cut
+     * @throws StorageException when the timeout is negative, or on I/O failure
+     */
+    public QueueRepairReport repair(Duration processingTimeout, ProgressListener listener) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return locked(() -> {
-            long cut = reload(true);
-            int requeued = requeueLocked(seconds);
-            return new QueueRepairReport(true, requeued, cut);
+            ProgressTracker progress = ProgressTracker.start("repair", -1, offset, listener);
+            try {
+                long cut = reload(true);
+                int requeued = requeueLocked(seconds);
+                progress.advance(lines, offset);
+                return new QueueRepairReport(true, requeued, cut);
+            } finally {
+                progress.finish();
+            }
         });
     }
 
@@ -627,11 +670,29 @@ public final class Queue implements AutoCloseable {
      * @throws StorageException on I/O failure; the old log then stays in place
      */
     public QueueCompactReport compact() {
+        return compact(ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #compact()}, reporting progress as operation {@code "compact"}: a first snapshot with
+     * the log's bytes, a last one with the events kept and the bytes written.
+     *
+     * @param listener receives the progress
+     * @return sizes before and after, and the events kept
+     * @throws StorageException on I/O failure; the old log then stays in place
+     */
+    public QueueCompactReport compact(ProgressListener listener) {
         return locked(() -> {
             sync(true);
             long before = offset;
-            compactLocked();
-            return new QueueCompactReport(before, offset, lines);
+            ProgressTracker progress = ProgressTracker.start("compact", -1, before, listener);
+            try {
+                compactLocked();
+                progress.advance(lines, offset);
+                return new QueueCompactReport(before, offset, lines);
+            } finally {
+                progress.finish();
+            }
         });
     }
 

@@ -104,4 +104,41 @@ class AtomicFilesTest {
         }
         assertThat(WriterMarkers.isAlive(sleeper.pid(), null)).isFalse();
     }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "renameExchange={0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void replaceTreePutsTheNewFolderInPlaceAndRemovesTheOldOne(boolean exchange) throws IOException {
+        String before = System.getProperty(DirectoryExchange.DISABLE_PROPERTY);
+        System.setProperty(DirectoryExchange.DISABLE_PROPERTY, Boolean.toString(exchange));
+        try {
+            Path live = Files.createDirectories(dir.resolve("entries/eq"));
+            Files.writeString(live.resolve("old.jsonc"), "old");
+            Path built = Files.createDirectories(dir.resolve("entries.tmp-1/eq"));
+            Files.writeString(built.resolve("new.jsonc"), "new");
+            int[] gaps = {0};
+            AtomicFiles.replaceTree(dir.resolve("entries.tmp-1"), dir.resolve("entries"), dir.resolve("entries.old-1"),
+                    steps -> {
+                        gaps[0]++;
+                        steps.run();
+                    });
+            assertThat(dir.resolve("entries/eq/new.jsonc")).hasContent("new");
+            assertThat(dir.resolve("entries/eq/old.jsonc")).doesNotExist();
+            assertThat(dir.resolve("entries.tmp-1")).doesNotExist();
+            assertThat(dir.resolve("entries.old-1")).doesNotExist();
+            if (!exchange) {
+                assertThat(gaps[0]).as("the two-rename fallback runs inside the gap guard").isEqualTo(1);
+            }
+            // Nothing in place yet: the built folder is just renamed.
+            Files.createDirectories(dir.resolve("fresh.tmp"));
+            AtomicFiles.replaceTree(dir.resolve("fresh.tmp"), dir.resolve("fresh"), dir.resolve("fresh.old"), Runnable::run);
+            assertThat(dir.resolve("fresh")).isDirectory();
+            assertThat(dir.resolve("fresh.tmp")).doesNotExist();
+        } finally {
+            if (before == null) {
+                System.clearProperty(DirectoryExchange.DISABLE_PROPERTY);
+            } else {
+                System.setProperty(DirectoryExchange.DISABLE_PROPERTY, before);
+            }
+        }
+    }
 }

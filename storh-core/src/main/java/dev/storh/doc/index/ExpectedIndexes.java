@@ -32,6 +32,7 @@ final class ExpectedIndexes {
     private final Map<String, TreeMap<String, Bucket>> equality = new LinkedHashMap<>();
     private final Map<String, TreeMap<String, TreeSet<String>>> compound = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> range = new LinkedHashMap<>();
+    private final Map<String, TreeSet<String>> unindexed = new LinkedHashMap<>();
 
     ExpectedIndexes(List<IndexDefinition> definitions) {
         this(definitions, IndexManager.compoundPairs(definitions));
@@ -47,6 +48,7 @@ final class ExpectedIndexes {
         for (IndexDefinition d : definitions) {
             if (d.range()) {
                 range.put(d.field(), new HashMap<>());
+                unindexed.put(d.field(), new TreeSet<>());
             } else {
                 equality.put(d.field(), new TreeMap<>());
             }
@@ -63,7 +65,13 @@ final class ExpectedIndexes {
     void add(StorageRecord r) {
         Map<String, Object> data = r.data();
         for (IndexDefinition d : definitions) {
-            if (!data.containsKey(d.field()) || !IndexKeys.isIndexable(data.get(d.field()))) {
+            if (!data.containsKey(d.field())) {
+                continue;
+            }
+            if (!IndexKeys.isIndexable(data.get(d.field()))) {
+                if (d.range()) {
+                    unindexed.get(d.field()).add(r.id());
+                }
                 continue;
             }
             Object v = Values.normalise(data.get(d.field()));
@@ -105,11 +113,12 @@ final class ExpectedIndexes {
                     EqualityFiles.encode(label(p), key, null, ids)));
         }
         range.forEach((field, state) -> {
+            RangeFiles rf = new RangeFiles(entries, field);
             if (!state.isEmpty()) {
-                RangeFiles rf = new RangeFiles(entries, field);
                 AtomicFiles.ensureDirectory(rf.main().getParent());
                 rf.writeMain(state);
             }
+            rf.writeUnindexed(unindexed.get(field));
         });
     }
 
@@ -140,6 +149,10 @@ final class ExpectedIndexes {
             actualState.forEach((id, v) -> actual.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
                     k -> new TreeSet<>()).add(id));
             diff(wanted, actual, "range", field + " ", mismatches);
+            Set<String> listed = new RangeFiles(entries, field).readUnindexed();
+            if (listed != null && !listed.equals(unindexed.get(field))) {
+                mismatches.add("Index mismatch (range): " + field + " lists and objects");
+            }
         });
         errors.addAll(mismatches);
         return errors;

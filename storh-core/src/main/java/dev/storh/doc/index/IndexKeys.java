@@ -10,6 +10,7 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The original's index key encodings, byte for byte:
@@ -20,6 +21,7 @@ public final class IndexKeys {
 
     private static final Hasher128 XXH128 = Hashing.xxh3_128();
     private static final int MAX_INLINE_STRING_BYTES = 96;
+    private static final List<String> ZERO_KEYS = List.of("f-0", "f-m0");
 
     private IndexKeys() {
     }
@@ -75,7 +77,38 @@ public final class IndexKeys {
             byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
             return "s-" + (bytes.length <= MAX_INLINE_STRING_BYTES ? HexFormat.of().formatHex(bytes) : xxh128(bytes));
         }
-        return "z-" + xxh128(String.valueOf(v).getBytes(StandardCharsets.UTF_8));
+        // Lists and objects are never indexed; the key exists only so that every value has the original's.
+        StringBuilder serialized = new StringBuilder();
+        PhpSerialized.append(v, serialized);
+        return "z-" + xxh128(serialized.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Every value key under which a value identical to {@code v} may be filed. The original files
+     * {@code 0.0} under {@code f-0} and {@code -0.0} under {@code f-m0} although they are identical;
+     * every other identity class has one key.
+     *
+     * @param v an indexable value in the JSON model
+     * @return {@code [f-0, f-m0]} for a zero fraction, else {@code [valueKey(v)]}
+     */
+    public static List<String> valueKeys(Object v) {
+        if ((v instanceof Double || v instanceof BigDecimal) && JsonNumbers.originalDouble((Number) v) == 0) {
+            return ZERO_KEYS;
+        }
+        return List.of(valueKey(v));
+    }
+
+    /**
+     * @param v an indexable value in the JSON model
+     * @return whether every value filed under its value key is identical to it: false for numbers the
+     *     original reads as doubles ({@code 2^63} and {@code 9.223372036854775808E18} share a file, as
+     *     do {@code 0.1} and {@code 0.1000000000000000000001}) and for strings whose key is a hash
+     */
+    public static boolean keyIsExact(Object v) {
+        if (v instanceof String s) {
+            return s.length() * 3 <= MAX_INLINE_STRING_BYTES || s.getBytes(StandardCharsets.UTF_8).length <= MAX_INLINE_STRING_BYTES;
+        }
+        return v == null || v instanceof Boolean || v instanceof Long || v instanceof Integer;
     }
 
     /**
@@ -113,9 +146,13 @@ public final class IndexKeys {
         return "c-" + xxh128((valueKey(left) + "\0" + valueKey(right)).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** C's {@code %024.6F} of the exact double, with {@code -}→{@code m}, {@code .}→{@code d}. */
+    /**
+     * C's {@code %024.6F} of the exact double (rounded half-even), with {@code -}→{@code m},
+     * {@code .}→{@code d}. The sign is written for values below zero only: {@code -0.0} has the key of
+     * {@code 0}, while {@code -1e-7} rounds to {@code m…0d000000}, as in the original.
+     */
     static String fixed6(double d) {
-        boolean negative = d < 0 || (d == 0 && 1 / d < 0);
+        boolean negative = d < 0;
         String digits = new BigDecimal(Math.abs(d)).setScale(6, RoundingMode.HALF_EVEN).toPlainString();
         int width = 24 - (negative ? 1 : 0);
         StringBuilder out = new StringBuilder(26);

@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.schema.Schema;
 import dev.storh.schema.SchemaField;
 import java.io.IOException;
@@ -198,7 +199,19 @@ public final class IndexManager {
      * @throws StorageException when a record is corrupt; the old indexes then stay in place
      */
     public ReindexReport rebuild() {
-        return locker.withWriteLock(() -> rebuildLocked(false));
+        return rebuild(ProgressTracker.none());
+    }
+
+    /**
+     * {@link #rebuild()}, advancing {@code progress} by one item per record read.
+     *
+     * @param progress the tracker of the operation the rebuild belongs to (a reindex or a repair);
+     *     not finished here
+     * @return {@code fields} (definitions) and {@code entries} (records read)
+     * @throws StorageException when a record is corrupt; the old indexes then stay in place
+     */
+    public ReindexReport rebuild(ProgressTracker progress) {
+        return locker.withWriteLock(() -> rebuildLocked(false, progress));
     }
 
     /**
@@ -211,7 +224,7 @@ public final class IndexManager {
      * @throws StorageException when the index files cannot be written
      */
     public ReindexReport rebuildSkippingUnreadable() {
-        return locker.withWriteLock(() -> rebuildLocked(true));
+        return locker.withWriteLock(() -> rebuildLocked(true, ProgressTracker.none()));
     }
 
     /**
@@ -280,7 +293,7 @@ public final class IndexManager {
                 continue;
             }
             Object value = dev.storh.query.Values.normalise(data.get(d.field()));
-            String vk = IndexKeys.valueKey(value);
+            String vk = IndexKeys.valueKeys(value).get(0); // one key per identity class (0.0 and -0.0)
             String inBatch = pendingValues.getOrDefault(d.field(), Map.of()).get(vk);
             if (inBatch != null && !inBatch.equals(id)) {
                 throw new UniqueConstraintException(d.field(), value, inBatch);
@@ -309,9 +322,13 @@ public final class IndexManager {
         Path entries = entries();
         Map<Path, FileUpdate> files = new LinkedHashMap<>();
         Map<String, List<byte[]>> rangeLines = new LinkedHashMap<>();
+        Map<String, Map<String, Boolean>> unindexed = new LinkedHashMap<>();
         List<IndexDefinition[]> pairs = compoundPairs(defs);
         for (Change c : changes) {
             for (IndexDefinition d : defs) {
+                if (d.range()) {
+                    trackUnindexed(c, d.field(), unindexed);
+                }
                 boolean hadOld = c.before() != null && c.before().containsKey(d.field())
                         && IndexKeys.isIndexable(c.before().get(d.field()));
                 boolean hasNew = c.after() != null && c.after().containsKey(d.field())
@@ -376,6 +393,29 @@ public final class IndexManager {
             }
             rangeCache.remove(field);
         });
+        unindexed.forEach((field, ops) -> {
+            RangeFiles rf = new RangeFiles(entries, field);
+            java.util.Set<String> ids = rf.readUnindexed();
+            if (ids != null) { // without the file (a rebuild by the original) nothing is known to keep
+                ops.forEach((id, present) -> {
+                    if (present) {
+                        ids.add(id);
+                    } else {
+                        ids.remove(id);
+                    }
+                });
+                rf.writeUnindexed(ids);
+            }
+        });
+    }
+
+    /** Notes a record whose range field starts or stops holding a list or an object. */
+    private static void trackUnindexed(Change c, String field, Map<String, Map<String, Boolean>> out) {
+        boolean before = c.before() != null && c.before().containsKey(field) && !IndexKeys.isIndexable(c.before().get(field));
+        boolean after = c.after() != null && c.after().containsKey(field) && !IndexKeys.isIndexable(c.after().get(field));
+        if (before != after) {
+            out.computeIfAbsent(field, f -> new LinkedHashMap<>()).put(c.id(), after);
+        }
     }
 
     private static String compoundKey(Map<String, Object> data, IndexDefinition[] pair) {
@@ -453,7 +493,55 @@ public final class IndexManager {
             ids.sort(null);
             return ids;
         }
-        return EqualityFiles.ids(EqualityFiles.equalityDir(entries(), d.field()).resolve(IndexKeys.valueKey(v) + ".jsonc"));
+        List<String> keys = IndexKeys.valueKeys(v);
+        Path dir = EqualityFiles.equalityDir(entries(), d.field());
+        if (keys.size() == 1) {
+            return EqualityFiles.ids(dir.resolve(keys.get(0) + ".jsonc"));
+        }
+        java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+        keys.forEach(key -> ids.addAll(EqualityFiles.ids(dir.resolve(key + ".jsonc"))));
+        return new ArrayList<>(ids);
+    }
+
+    /**
+     * The records a range condition may match that the range lines cannot hold.
+     *
+     * @param field a range-indexed field
+     * @return ids of records whose field holds a list or an object, ascending. When the list is
+     *     missing (range files rebuilt by the original), it is built once from the records under the
+     *     write lock and kept; on a store that cannot be written it is computed for this call only.
+     */
+    public java.util.Set<String> unindexedIds(String field) {
+        RangeFiles rf = new RangeFiles(entries(), field);
+        java.util.Set<String> known = reading(rf::readUnindexed);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return locker.withWriteLock(() -> {
+                java.util.Set<String> again = rf.readUnindexed();
+                if (again != null) {
+                    return again;
+                }
+                java.util.Set<String> built = scanUnindexed(field);
+                rf.writeUnindexed(built);
+                return built;
+            });
+        } catch (StorageException readOnly) {
+            return scanUnindexed(field);
+        }
+    }
+
+    private java.util.Set<String> scanUnindexed(String field) {
+        java.util.Set<String> ids = new java.util.TreeSet<>();
+        try (Stream<StorageRecord> all = records.records((id, unreadable) -> { })) { // verify reports those
+            all.forEach(r -> {
+                if (r.data().containsKey(field) && !IndexKeys.isIndexable(r.data().get(field))) {
+                    ids.add(r.id());
+                }
+            });
+        }
+        return ids;
     }
 
     /**
@@ -462,11 +550,16 @@ public final class IndexManager {
      * @return the {@code count} of its value file (0 when absent)
      */
     public long countEqual(IndexDefinition d, Object value) {
-        return reading(() -> countEqualUnlocked(d, value));
+        return reading(() -> {
+            long total = 0;
+            for (String key : IndexKeys.valueKeys(dev.storh.query.Values.normalise(value))) {
+                total += countFile(d, key);
+            }
+            return total;
+        });
     }
 
-    private long countEqualUnlocked(IndexDefinition d, Object value) {
-        String key = IndexKeys.valueKey(dev.storh.query.Values.normalise(value));
+    private long countFile(IndexDefinition d, String key) {
         Path file = EqualityFiles.equalityDir(entries(), d.field()).resolve(key + ".jsonc");
         EqualityFiles.Head head = EqualityFiles.head(file, key, 0);
         if (head.count() >= 0) {
@@ -488,7 +581,7 @@ public final class IndexManager {
 
     private List<String> idsEqualLimitedUnlocked(IndexDefinition d, Object value, int limit) {
         Object v = dev.storh.query.Values.normalise(value);
-        if (d.range() || !IndexKeys.isIndexable(v)) {
+        if (d.range() || !IndexKeys.isIndexable(v) || IndexKeys.valueKeys(v).size() > 1) {
             List<String> all = idsEqualUnlocked(d, v);
             return all.size() > limit ? all.subList(0, limit) : all;
         }
@@ -573,6 +666,10 @@ public final class IndexManager {
     // ------------------------------------------------------------------ rebuild and verify
 
     private ReindexReport rebuildLocked(boolean skipUnreadable) {
+        return rebuildLocked(skipUnreadable, ProgressTracker.none());
+    }
+
+    private ReindexReport rebuildLocked(boolean skipUnreadable, ProgressTracker progress) {
         List<IndexDefinition> defs = IndexManifest.read(manifest);
         remember(defs);
         cleanLeftovers();
@@ -587,6 +684,7 @@ public final class IndexManager {
                 while (it.hasNext()) {
                     expected.add(it.next());
                     scanned++;
+                    progress.advance(1, 0);
                 }
             }
             AtomicFiles.ensureDirectory(building);
@@ -636,6 +734,7 @@ public final class IndexManager {
                     replaceFile(built.main(), live.main());
                     replaceFile(built.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"),
                             live.main().resolveSibling(IndexKeys.hex(d.field()) + ".idx.jsonc"));
+                    replaceFile(built.unindexed(), live.unindexed());
                     AtomicFiles.deleteQuietly(live.delta());
                 });
                 rangeCache.remove(d.field());

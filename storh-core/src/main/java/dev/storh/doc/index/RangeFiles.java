@@ -36,16 +36,62 @@ final class RangeFiles {
 
     static final int STRIDE = 256;
 
+    private final String field;
     private final Path main;
     private final Path checkpoints;
+    private final Path unindexed;
     private final Path delta;
 
     RangeFiles(Path entries, String field) {
         Path dir = entries.resolve("range");
         String hex = IndexKeys.hex(field);
+        this.field = field;
         this.main = dir.resolve(hex + ".jsonl");
         this.checkpoints = dir.resolve(hex + ".idx.jsonc");
         this.delta = dir.resolve(hex + ".delta.jsonl");
+        this.unindexed = dir.resolve(hex + ".unindexed.jsonc");
+    }
+
+    Path checkpoints() {
+        return checkpoints;
+    }
+
+    /**
+     * The ids of records whose field holds a list or an object, which the range lines cannot hold
+     * (the original never indexes them): {@code {"field":"<field>","ids":[...]}}. Written by every
+     * rebuild (also when empty) and kept by writes, so range conditions that lists or objects can
+     * satisfy ({@code gt(5)} matches every object) still find those records. The original neither
+     * reads nor writes it; a store whose range files the original rebuilt has none.
+     */
+    Path unindexed() {
+        return unindexed;
+    }
+
+    /**
+     * @return the ids of {@link #unindexed()}, or {@code null} when the file is missing or unreadable
+     */
+    java.util.Set<String> readUnindexed() {
+        try {
+            byte[] bytes = Files.readAllBytes(unindexed);
+            Map<String, Object> doc = Jsonc.decodeObject(bytes);
+            if (!field.equals(doc.get("field")) || !(doc.get("ids") instanceof List)) {
+                return null;
+            }
+            return new java.util.TreeSet<>(strings(doc.get("ids")));
+        } catch (IOException | StorageException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param ids the ids of records whose field holds a list or an object
+     */
+    void writeUnindexed(java.util.Collection<String> ids) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("field", field);
+        doc.put("ids", new ArrayList<>(new java.util.TreeSet<>(ids)));
+        AtomicFiles.ensureDirectory(unindexed.getParent());
+        AtomicFiles.writeAtomic(unindexed, CanonicalJson.encodeCompact(doc));
     }
 
     Path main() {

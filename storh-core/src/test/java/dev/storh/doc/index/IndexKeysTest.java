@@ -2,12 +2,47 @@ package dev.storh.doc.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.json.Jsonc;
+import dev.storh.query.Values;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class IndexKeysTest {
+
+    /**
+     * Keys the original storh 0.5.0 computes for values it decoded itself, produced by
+     * {@code vectors/generate-original-index-keys.php}: range, value and compound keys must match byte
+     * for byte for every value the JSON model holds.
+     */
+    @Test
+    void everyKeyIsTheOriginalsForEveryValueKind() throws Exception {
+        List<String> lines;
+        try (var in = IndexKeysTest.class.getResourceAsStream("/vectors/original-index-keys.jsonl")) {
+            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+        assertThat(lines).hasSizeGreaterThan(100);
+        List<String> wrong = new ArrayList<>();
+        for (String line : lines) {
+            Map<String, Object> vector = Jsonc.decodeObject(line.getBytes(StandardCharsets.UTF_8));
+            String literal = (String) vector.get("literal");
+            Object value = Values.normalise(Jsonc.decodeObject(("{\"v\":" + literal + "}").getBytes(StandardCharsets.UTF_8)).get("v"));
+            check(wrong, literal, "indexable", vector.get("indexable"), IndexKeys.isIndexable(value));
+            check(wrong, literal, "rangeKey", vector.get("rangeKey"), IndexKeys.rangeKey(value));
+            check(wrong, literal, "valueKey", vector.get("valueKey"), IndexKeys.valueKey(value));
+            check(wrong, literal, "compoundKey", vector.get("compoundKey"), IndexKeys.compoundKey(value, "page"));
+        }
+        assertThat(wrong).isEmpty();
+    }
+
+    private static void check(List<String> wrong, String literal, String what, Object expected, Object actual) {
+        if (!expected.equals(actual)) {
+            wrong.add(literal + " " + what + ": original " + expected + ", ours " + actual);
+        }
+    }
 
     @Test
     void xxh128MatchesPhpHash() {

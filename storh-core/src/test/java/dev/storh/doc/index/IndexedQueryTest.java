@@ -329,7 +329,7 @@ class IndexedQueryTest {
     /** Random writes, reopens and reindexes; random queries must equal a plain scan of the same data. */
     @Test
     void randomQueriesEqualTheScanReference() {
-        long seed = System.nanoTime();
+        long seed = IndexVsScanRandomTest.seeds()[0]; // -Dstorh.seed=<n> overrides
         System.out.println("IndexedQueryTest seed " + seed);
         Random random = new Random(seed);
         String[] kinds = {"page", "post", "note"};

@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
+import dev.storh.doc.index.IndexDefinition;
 import dev.storh.log.LogStats;
+import dev.storh.progress.Progress;
 import dev.storh.queue.QueueStats;
 import dev.storh.spring.boot.stores.BucketSizes;
 import dev.storh.spring.boot.stores.CollectionStore;
@@ -39,9 +41,13 @@ import org.springframework.util.Assert;
  * Write operations need {@code management.endpoint.storh.access=unrestricted}: the endpoint's
  * default access is read-only.</li>
  * </ul>
- * A collection's descriptor lists its 256 bucket sizes (a listing, no record is read), writer
- * markers (live and stale) and last verify; a log's its segments, records and bytes; a queue's
- * its job counts, {@code dead} being the jobs waiting in its dead-letter queue. Reads are cheap enough to call often; {@code verify} reads every record.
+ * A collection's descriptor lists its 256 bucket sizes (a listing, no record is read), indexes,
+ * writer markers (live and stale) and last verify; a log's its segments, records and bytes; a
+ * queue's its job counts, {@code dead} being the jobs waiting in its dead-letter queue. Each has
+ * {@code verifyProgress} while a verify of the store runs (e.g. the scheduled one):
+ * {@code operation}, {@code done}, {@code total}, {@code bytes}, {@code totalBytes},
+ * {@code elapsedMs}, {@code percent}; {@code null} otherwise. Reads are cheap enough to call
+ * often; {@code verify} reads every record.
  */
 @Endpoint(id = "storh", defaultAccess = Access.READ_ONLY)
 public class StorhEndpoint {
@@ -148,20 +154,24 @@ public class StorhEndpoint {
 
 	private Object describe(StorhStore store) {
 		Map<String, Object> lastVerify = store.lastVerify().map(VerifyResult::toMap).orElse(null);
+		Map<String, Object> progress = store.verifyProgress().map(Progress::toMap).orElse(null);
 		if (store instanceof CollectionStore collection) {
 			BucketSizes sizes = collection.bucketSizes();
+			List<IndexDescriptor> indexes = collection.docStore().indexes().definitions().stream()
+				.map(IndexDescriptor::of)
+				.toList();
 			return new CollectionDescriptor(store.path().toString(), sizes.total(), BucketsDescriptor.of(sizes),
-					writers(store), lastVerify);
+					indexes, writers(store), lastVerify, progress);
 		}
 		if (store instanceof LogStore log) {
 			LogStats stats = log.log().stats();
 			return new LogDescriptor(store.path().toString(), stats.segments(), stats.records(), stats.deleted(),
-					stats.bytes(), log.retentionDays(), writers(store), lastVerify);
+					stats.bytes(), log.retentionDays(), writers(store), lastVerify, progress);
 		}
 		QueueStore queue = (QueueStore) store;
 		QueueStats stats = queue.queue().stats();
 		return new QueueDescriptor(store.path().toString(), stats.pending(), stats.processing(), stats.done(),
-				dead(store.name()), stats.bytes(), queue.processingTimeout().toSeconds(), lastVerify);
+				dead(store.name()), stats.bytes(), queue.processingTimeout().toSeconds(), lastVerify, progress);
 	}
 
 	private long dead(String queue) {
@@ -192,12 +202,30 @@ public class StorhEndpoint {
 	 * @param path the collection folder
 	 * @param records record files (the sum of the bucket counts)
 	 * @param buckets the bucket sizes
+	 * @param indexes the declared indexes, by field
 	 * @param writers live and stale writer markers
 	 * @param lastVerify the last verify ({@code at}, {@code ok}, {@code errors},
 	 * {@code durationMs}, {@code repaired}), or {@code null} before the first
+	 * @param verifyProgress the progress of a verify running now, or {@code null}
 	 */
 	public record CollectionDescriptor(String path, long records, BucketsDescriptor buckets,
-			WritersDescriptor writers, @Nullable Map<String, Object> lastVerify) {
+			List<IndexDescriptor> indexes, WritersDescriptor writers, @Nullable Map<String, Object> lastVerify,
+			@Nullable Map<String, Object> verifyProgress) {
+	}
+
+	/**
+	 * One index of a collection.
+	 * @param field the indexed field
+	 * @param kind {@code equality} or {@code range}
+	 * @param unique whether values must be unique
+	 */
+	public record IndexDescriptor(String field, String kind, boolean unique) {
+
+		static IndexDescriptor of(IndexDefinition definition) {
+			return new IndexDescriptor(definition.field(), definition.range() ? "range" : "equality",
+					definition.unique());
+		}
+
 	}
 
 	/**
@@ -236,9 +264,11 @@ public class StorhEndpoint {
 	 * @param retentionDays the configured retention, or {@code null}
 	 * @param writers live and stale writer markers
 	 * @param lastVerify the last verify, or {@code null} before the first
+	 * @param verifyProgress the progress of a verify running now, or {@code null}
 	 */
 	public record LogDescriptor(String path, long segments, long records, long deleted, long bytes,
-			@Nullable Integer retentionDays, WritersDescriptor writers, @Nullable Map<String, Object> lastVerify) {
+			@Nullable Integer retentionDays, WritersDescriptor writers, @Nullable Map<String, Object> lastVerify,
+			@Nullable Map<String, Object> verifyProgress) {
 	}
 
 	/**
@@ -252,9 +282,11 @@ public class StorhEndpoint {
 	 * @param bytes size of {@code queue.log}
 	 * @param processingTimeoutSeconds the claim age past which a repair requeues a job
 	 * @param lastVerify the last verify, or {@code null} before the first
+	 * @param verifyProgress the progress of a verify running now, or {@code null}
 	 */
 	public record QueueDescriptor(String path, long pending, long processing, long done, long dead, long bytes,
-			long processingTimeoutSeconds, @Nullable Map<String, Object> lastVerify) {
+			long processingTimeoutSeconds, @Nullable Map<String, Object> lastVerify,
+			@Nullable Map<String, Object> verifyProgress) {
 	}
 
 }

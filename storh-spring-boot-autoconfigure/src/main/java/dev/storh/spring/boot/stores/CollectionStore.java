@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.storh.doc.DocStore;
 import dev.storh.doc.VerifyReport;
+import dev.storh.progress.ProgressListener;
 
 /**
  * A DocStore collection in a {@link StorhStores} registry, with its bucket sizes.
@@ -66,9 +67,9 @@ public final class CollectionStore extends StorhStore {
 	}
 
 	@Override
-	VerifyResult doVerify() {
+	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		VerifyReport report = this.store.verify();
+		VerifyReport report = this.store.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 

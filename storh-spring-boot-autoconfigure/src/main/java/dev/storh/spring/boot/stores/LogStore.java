@@ -19,10 +19,10 @@ import java.util.stream.Stream;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
-
 import dev.storh.log.LogPartition;
 import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
+import dev.storh.progress.ProgressListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -209,9 +209,9 @@ public final class LogStore extends StorhStore {
 	}
 
 	@Override
-	VerifyResult doVerify() {
+	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		LogVerifyReport report = this.log.verify();
+		LogVerifyReport report = this.log.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 

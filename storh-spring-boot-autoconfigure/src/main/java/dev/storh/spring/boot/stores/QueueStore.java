@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueVerifyReport;
+import dev.storh.progress.ProgressListener;
 
 /**
  * A job queue in a {@link StorhStores} registry. Queues keep no writer markers.
@@ -47,9 +48,9 @@ public final class QueueStore extends StorhStore {
 	}
 
 	@Override
-	VerifyResult doVerify() {
+	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		QueueVerifyReport report = this.queue.verify();
+		QueueVerifyReport report = this.queue.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 

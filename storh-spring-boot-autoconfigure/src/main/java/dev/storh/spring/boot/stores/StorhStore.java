@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import dev.storh.fs.WriterMarkers;
+import dev.storh.progress.Progress;
+import dev.storh.progress.ProgressListener;
 
 /**
  * One store known to a {@link StorhStores} registry: a DocStore collection
@@ -34,6 +36,8 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	private final boolean owned;
 
 	private final AtomicReference<VerifyResult> lastVerify = new AtomicReference<>();
+
+	private final AtomicReference<Progress> verifyProgress = new AtomicReference<>();
 
 	private volatile StorhStores registry;
 
@@ -80,6 +84,14 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	 */
 	public Optional<VerifyResult> lastVerify() {
 		return Optional.ofNullable(this.lastVerify.get());
+	}
+
+	/**
+	 * @return the latest progress of a {@link #verify()} running now (the scheduled one or any
+	 * other), empty when none runs
+	 */
+	public Optional<Progress> verifyProgress() {
+		return Optional.ofNullable(this.verifyProgress.get());
 	}
 
 	/**
@@ -212,13 +224,15 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 		long start = System.nanoTime();
 		VerifyResult result;
 		try {
-			result = timed("verify", this::doVerify);
+			result = timed("verify", () -> doVerify(this.verifyProgress::set));
 		}
 		catch (RuntimeException ex) {
+			this.verifyProgress.set(null);
 			recordVerify(new VerifyResult(Instant.now(), false, List.of(String.valueOf(ex.getMessage())),
 					Duration.ofNanos(System.nanoTime() - start), repaired));
 			throw ex;
 		}
+		this.verifyProgress.set(null);
 		if (repaired) {
 			result = result.afterRepair();
 		}
@@ -254,7 +268,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 		return timed("reindex", this::doReindex);
 	}
 
-	abstract VerifyResult doVerify();
+	abstract VerifyResult doVerify(ProgressListener progress);
 
 	abstract Map<String, Object> doRepair();
 

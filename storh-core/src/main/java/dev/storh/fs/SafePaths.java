@@ -1,0 +1,78 @@
+package dev.storh.fs;
+
+import dev.storh.StorageException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * Keeps file access inside a store's folder: storh never reads, writes or deletes through a
+ * symbolic link below a collection (or log, or queue) folder, since a link can point anywhere
+ * outside it. The checks use {@code lstat}, so they cost one system call per path component and
+ * never follow what they check. Stateless and thread-safe.
+ */
+public final class SafePaths {
+
+    private SafePaths() {
+    }
+
+    /**
+     * Checks that no existing component of {@code path} below {@code base} is a symbolic link
+     * ({@code base} itself and its parents are the operator's choice and are not checked).
+     * Components that do not exist end the check: nothing below them exists either.
+     *
+     * @param base the store's folder
+     * @param path a path inside it
+     * @throws StorageException {@code "Refusing to follow a symbolic link inside the store: <link>"}
+     *     naming the link, or when {@code path} is not below {@code base}
+     */
+    public static void requireNoLinks(Path base, Path path) {
+        Path b = base.toAbsolutePath().normalize();
+        Path p = path.toAbsolutePath().normalize();
+        if (!p.startsWith(b)) {
+            throw new StorageException("Path " + path + " is outside the store folder " + base);
+        }
+        Path current = b;
+        for (Path part : b.relativize(p)) {
+            if (part.toString().isEmpty()) {
+                continue;
+            }
+            current = current.resolve(part);
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException missing) {
+                return;
+            } catch (IOException e) {
+                throw new StorageException("Could not check storage path: " + current, e);
+            }
+            if (a.isSymbolicLink()) {
+                throw linkRefused(current);
+            }
+        }
+    }
+
+    /**
+     * @param link the symbolic link found
+     * @return the error refusing it, naming the link and where it points when readable
+     */
+    public static StorageException linkRefused(Path link) {
+        return new StorageException("Refusing to follow a symbolic link inside the store: " + describeLink(link)
+                + " (storh never reads, writes or deletes through links)");
+    }
+
+    /**
+     * @param link a symbolic link
+     * @return {@code <link> -> <target>}, or just the link when its target cannot be read
+     */
+    public static String describeLink(Path link) {
+        try {
+            return link + " -> " + Files.readSymbolicLink(link);
+        } catch (IOException | UnsupportedOperationException e) {
+            return link.toString();
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.storh.doc.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.storh.StorageRecord;
+import dev.storh.UniqueConstraintException;
+import dev.storh.doc.DocStore;
+import dev.storh.query.Condition;
+import dev.storh.query.Direction;
+import dev.storh.query.QueryBuilder;
+import dev.storh.query.RecordQuery;
+import dev.storh.query.ScanQueryExecutor;
+import dev.storh.query.Values;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seeded differential test: every value kind of the JSON model × every operator × every index kind
+ * (equality, unique, range, compound) × orderBy / limit / page / cursor, on a real store with
+ * writes, deletes, reopens and reindexes; every indexed answer must equal a scan of the same
+ * records. Seeds: a fixed list, or {@code -Dstorh.seed=<n>} for one seed.
+ */
+class IndexVsScanRandomTest {
+
+    private static final long[] SEEDS = {1L, 7L, 42L, 1337L, 20261201L};
+
+    /** One or more values of every kind the JSON model holds. */
+    static final List<Object> VALUES = java.util.Collections.unmodifiableList(Arrays.asList(
+            0L, 1L, 7L, -3L, 10L, Long.MAX_VALUE, Long.MIN_VALUE, 9007199254740993L, 123456789012345678L,
+            new BigInteger("9223372036854775808"), new BigInteger("18446744073709551616"),
+            new BigInteger("-9223372036854775809"),
+            0.0, -0.0, 1.0, 2.25, -2.5, 0.1, 1e20, 1e300, -1e300, 5e-324, -5e-324, 1e-7, -1e-7, 9007199254740992.0,
+            0x1p63, 1e17,
+            new BigDecimal("19.990"), new BigDecimal("0.10"), new BigDecimal("12345678901234567890.123456789"),
+            new BigDecimal("5.00"), new BigDecimal("0.00"),
+            "", "a", "abc", "ab", "Ä", "🙂", "\uFFFF", "10", "-1", "x".repeat(120),
+            true, false,
+            null,
+            List.of(), List.of(1L), List.of(1.0), List.of("a"), List.of(List.of(2L)), Arrays.asList(null, true),
+            Map.of(), Map.of("a", 1L), Map.of("a", 1.0), Map.of("b", List.of())));
+
+    private static final String[] FIELDS = {"e", "c", "u", "r"};
+
+    @TempDir
+    Path root;
+
+    static long[] seeds() {
+        String override = System.getProperty("storh.seed");
+        return override == null || override.isBlank() ? SEEDS : new long[] {Long.parseLong(override.trim())};
+    }
+
+    @Test
+    void indexedAnswersEqualAScanForEveryValueKindOperatorAndIndexKind() {
+        long[] seeds = seeds();
+        for (int i = 0; i < seeds.length; i++) {
+            runSeed(seeds[i], i == 0);
+        }
+    }
+
+    @Test
+    void compareIsAConsistentTotalOrderOverEveryValueKind() {
+        for (Object a : VALUES) {
+            assertThat(Values.compare(a, a)).as("%s", a).isZero();
+            for (Object b : VALUES) {
+                int ab = Integer.signum(Values.compare(a, b));
+                assertThat(ab).as("%s vs %s", a, b).isEqualTo(-Integer.signum(Values.compare(b, a)));
+                if (Values.identical(a, b)) {
+                    assertThat(ab).as("identical %s and %s compare equal", a, b).isZero();
+                }
+                for (Object c : VALUES) {
+                    int bc = Integer.signum(Values.compare(b, c));
+                    if (ab <= 0 && bc <= 0) {
+                        assertThat(Values.compare(a, c)).as("%s <= %s <= %s", a, b, c).isLessThanOrEqualTo(0);
+                    }
+                    if (ab == 0 && bc == 0) {
+                        assertThat(Values.compare(a, c)).as("%s == %s == %s", a, b, c).isZero();
+                    }
+                }
+            }
+        }
+    }
+
+    private void runSeed(long seed, boolean everySingleCondition) {
+        Random random = new Random(seed);
+        System.out.println("IndexVsScanRandomTest seed " + seed + " (rerun with -Dstorh.seed=" + seed + ")");
+        Path dir = root.resolve("seed-" + seed);
+        List<String> written = new ArrayList<>();
+        DocStore store = DocStore.open(dir, "r");
+        try {
+            // e, c: equality (and their compound pair); u: unique; r: range.
+            store.indexes().field("e").field("c").field("u").unique().field("r").range().sync();
+            for (int step = 0; step < 70; step++) {
+                int action = random.nextInt(20);
+                if (action < 14 || written.isEmpty()) {
+                    Map<String, Object> data = new LinkedHashMap<>();
+                    for (String f : FIELDS) {
+                        if (random.nextInt(6) > 0) {
+                            data.put(f, pick(random));
+                        }
+                    }
+                    String id = random.nextInt(4) == 0 && !written.isEmpty() ? written.get(random.nextInt(written.size())) : null;
+                    try {
+                        written.add(store.put(data, id).id());
+                    } catch (UniqueConstraintException duplicate) {
+                        // the unique index refused an identical value: nothing was written
+                    }
+                } else if (action < 17) {
+                    store.delete(written.get(random.nextInt(written.size())));
+                } else if (action < 19) {
+                    store.close();
+                    store = DocStore.open(dir, "r");
+                } else {
+                    store.reindex();
+                }
+            }
+            assertThat(store.verify().errors()).as("seed %d verify", seed).isEmpty();
+            DocStore finalStore = store;
+            QueryBuilder scan = QueryBuilder.on(new ScanQueryExecutor("scan", new ScanQueryExecutor.RecordSource() {
+                @Override
+                public Stream<StorageRecord> scan(String afterId) {
+                    return afterId == null ? finalStore.stream() : finalStore.stream(RecordQuery.all().after(afterId));
+                }
+
+                @Override
+                public Optional<StorageRecord> byId(String id) {
+                    return finalStore.get(id);
+                }
+
+                @Override
+                public long count() {
+                    return finalStore.count();
+                }
+            }));
+            for (int i = 0; i < 120; i++) {
+                QueryBuilder shape = randomQuery(random, store.query(), written);
+                QueryBuilder indexed = replay(shape, store.query());
+                QueryBuilder scanned = replay(shape, scan);
+                String label = "seed " + seed + " query " + indexed;
+                List<String> expected = ids(scanned.get());
+                assertThat(ids(indexed.get())).as(label).isEqualTo(expected);
+                assertThat(indexed.count()).as("count " + label).isEqualTo(scanned.count());
+                assertThat(indexed.first().map(StorageRecord::id)).as("first " + label)
+                        .isEqualTo(scanned.first().map(StorageRecord::id));
+                try (Stream<StorageRecord> streamed = indexed.stream()) {
+                    assertThat(streamed.map(StorageRecord::id).toList()).as("stream " + label).isEqualTo(expected);
+                }
+            }
+            // Every single condition on every field and value, without the random shapes (first seed).
+            for (String field : everySingleCondition ? FIELDS : new String[0]) {
+                for (Object v : VALUES) {
+                    for (QueryBuilder q : List.of(store.query().where(field).eq(v), store.query().where(field).gte(v),
+                            store.query().where(field).gt(v), store.query().where(field).lte(v),
+                            store.query().where(field).lt(v), store.query().where(field).in(Arrays.asList(v, 7L)),
+                            store.query().where(field).gte(v).orderBy(field, Direction.DESC).limit(3))) {
+                        QueryBuilder s = replay(q, scan);
+                        assertThat(ids(q.get())).as("seed %d %s", seed, q).isEqualTo(ids(s.get()));
+                        assertThat(q.count()).as("seed %d count %s", seed, q).isEqualTo(s.count());
+                    }
+                }
+            }
+        } finally {
+            store.close();
+        }
+    }
+
+    private static Object pick(Random random) {
+        return VALUES.get(random.nextInt(VALUES.size()));
+    }
+
+    private static QueryBuilder randomQuery(Random r, QueryBuilder base, List<String> ids) {
+        QueryBuilder q = randomGroup(r, base);
+        if (r.nextInt(3) == 0) {
+            QueryBuilder other = randomGroup(r, base);
+            q = q.orWhere(x -> copyGroup(other.groups().get(0), x));
+        }
+        switch (r.nextInt(5)) {
+            case 0, 1 -> q = q.orderBy(FIELDS[r.nextInt(FIELDS.length)], r.nextBoolean() ? Direction.ASC : Direction.DESC);
+            case 2 -> q = q.orderBy("id", r.nextBoolean() ? Direction.ASC : Direction.DESC);
+            default -> { }
+        }
+        switch (r.nextInt(4)) {
+            case 0 -> q = q.limit(1 + r.nextInt(4));
+            case 1 -> q = q.page(1 + r.nextInt(8));
+            default -> { }
+        }
+        if (r.nextInt(4) == 0 && !ids.isEmpty()) {
+            q = q.cursor(ids.get(r.nextInt(ids.size())));
+        }
+        return q;
+    }
+
+    private static QueryBuilder randomGroup(Random r, QueryBuilder base) {
+        QueryBuilder q = base;
+        int n = 1 + r.nextInt(2);
+        for (int i = 0; i < n; i++) {
+            String field = r.nextInt(12) == 0 ? "id" : FIELDS[r.nextInt(FIELDS.length)];
+            QueryBuilder.FieldCondition f = q.where(field);
+            Object v = pick(r);
+            q = switch (r.nextInt(12)) {
+                case 0 -> f.eq(v);
+                case 1 -> f.neq(v);
+                case 2 -> f.in(Arrays.asList(v, pick(r)));
+                case 3 -> f.notIn(Arrays.asList(v, pick(r)));
+                case 4 -> f.gt(v);
+                case 5 -> f.gte(v);
+                case 6 -> f.lt(v);
+                case 7 -> f.lte(v);
+                case 8 -> {
+                    Object w = pick(r);
+                    yield Values.compare(v, w) <= 0 ? f.between(v, w) : f.between(w, v);
+                }
+                case 9 -> f.exists();
+                case 10 -> f.missing();
+                default -> f.prefix(v instanceof String s ? s : "a");
+            };
+        }
+        return q;
+    }
+
+    /** The same groups, order, limit and cursor on another executor. */
+    private static QueryBuilder replay(QueryBuilder source, QueryBuilder target) {
+        List<List<Condition>> groups = source.groups();
+        QueryBuilder out = copyGroup(groups.get(0), target);
+        for (List<Condition> group : groups.subList(1, groups.size())) {
+            out = out.orWhere(x -> copyGroup(group, x));
+        }
+        if (source.orderField() != null) {
+            out = out.orderBy(source.orderField(), source.direction());
+        }
+        if (source.limit() > 0) {
+            out = out.limit(source.limit());
+        }
+        if (source.cursor() != null) {
+            out = out.cursor(source.cursor());
+        }
+        return out;
+    }
+
+    private static QueryBuilder copyGroup(List<Condition> group, QueryBuilder target) {
+        QueryBuilder out = target;
+        for (Condition c : group) {
+            out = IndexedQueryTest.QueryBuilderReplay.with(out, c);
+        }
+        return out;
+    }
+
+    private static List<String> ids(List<StorageRecord> records) {
+        return records.stream().map(StorageRecord::id).toList();
+    }
+}
