@@ -26,6 +26,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * storh import  &lt;root&gt; [collection] [doc] -i &lt;file|-&gt;
  * storh export  &lt;root&gt; [collection] [doc] -o &lt;file|-&gt;
  * storh ls      &lt;root&gt;
+ * storh mirror  &lt;install|push|pull|verify|rebuild&gt; &lt;root&gt; [collection] --jdbc-url=URL [--user=U --password-env=VAR] [--prefix=storh_]
  * </pre>
  *
  * <p>Output: one JSON value on standard output, as the original prints it ({@link CliJson});
@@ -39,7 +40,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "storh", mixinStandardHelpOptions = true, versionProvider = StorhCli.Version.class,
         description = "Maintenance of a storh storage root: the folder holding collections, logs and queues.",
         subcommands = {StatsCommand.class, VerifyCommand.class, CompactCommand.class, ReindexCommand.class,
-            RepairCommand.class, ImportCommand.class, ExportCommand.class, LsCommand.class, CommandLine.HelpCommand.class},
+            RepairCommand.class, ImportCommand.class, ExportCommand.class, LsCommand.class, MirrorCommand.class,
+            CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  done; the store is healthy",
             "  1  problems found (verify not ok, corrupt records), or the operation failed",

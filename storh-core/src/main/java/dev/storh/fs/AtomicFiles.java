@@ -66,7 +66,7 @@ public final class AtomicFiles {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);
-            throw new StorageException("Could not atomically replace storage file: " + target, e);
+            throw new StorageException("Could not atomically replace storage file: " + target + ReadOnlyFileSystem.hint(e), e);
         }
         syncDirectory(parentOf(target));
     }
@@ -85,7 +85,7 @@ public final class AtomicFiles {
             channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open temporary storage file for writing: " + temp, e);
+            throw new StorageException("Could not open temporary storage file for writing: " + temp + ReadOnlyFileSystem.hint(e), e);
         }
         String step = "write";
         try (channel) {
@@ -112,7 +112,7 @@ public final class AtomicFiles {
             channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.APPEND);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open storage file for appending: " + path, e);
+            throw new StorageException("Could not open storage file for appending: " + path + ReadOnlyFileSystem.hint(e), e);
         }
         try (channel) {
             writeFully(channel, bytes);
@@ -152,7 +152,7 @@ public final class AtomicFiles {
                             + " (not a directory: " + p + ")", e);
                 }
             } catch (IOException | RuntimeException e) {
-                throw new StorageException("Could not create storage directory: " + dir, e);
+                throw new StorageException("Could not create storage directory: " + dir + ReadOnlyFileSystem.hint(e), e);
             }
         }
         if (created) {
@@ -191,7 +191,7 @@ public final class AtomicFiles {
             throw new StorageException("Could not atomically move " + source + " to " + target
                     + ": not on one file system", e);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not atomically move " + source + " to " + target, e);
+            throw new StorageException("Could not atomically move " + source + " to " + target + ReadOnlyFileSystem.hint(e), e);
         }
         syncDirectory(parentOf(target));
         syncDirectory(parentOf(source));

@@ -79,7 +79,7 @@ public final class WriterMarkers {
                 AtomicFiles.syncDirectory(marker.getParent());
             }
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not register storage writer marker: " + marker, e);
+            throw new StorageException("Could not register storage writer marker: " + marker + ReadOnlyFileSystem.hint(e), e);
         }
     }
 

@@ -52,6 +52,17 @@ public final class CanonicalJson {
     }
 
     /**
+     * @param value any value of the JSON model (object, list, string, number, boolean, {@code null})
+     * @return its compact canonical text, without a trailing newline; an empty map is {@code {}}
+     * @throws StorageException when a value cannot be encoded
+     */
+    public static String compactText(Object value) {
+        StringBuilder out = new StringBuilder(128);
+        new Writer(out, false, MAX_ENCODE_DEPTH).value(value, 1, "");
+        return out.toString();
+    }
+
+    /**
      * @param object a JSON object in the model
      * @return pretty-printed text plus {@code \n}, as used for manifests and metadata
      * @throws StorageException when a value cannot be encoded

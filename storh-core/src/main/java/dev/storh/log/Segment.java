@@ -30,7 +30,18 @@ final class Segment {
     boolean ordered = true;
     long end;
     List<SparseIndex.Entry> sparse = new ArrayList<>();
-    int skippedLines;
+    /** Damaged stretches the scan skipped, in file order (removed by a repair). */
+    List<Damage> damaged = new ArrayList<>();
+
+    /**
+     * Bytes inside a segment that do not decode, followed by a valid line.
+     *
+     * @param offset where the damage starts
+     * @param length how many bytes up to the next valid line
+     * @param problem the error of the first bad line, naming {@code <file>:<offset>}
+     */
+    record Damage(long offset, long length, String problem) {
+    }
 
     Segment(String file, String index, boolean compacted, Map<String, Object> extra) {
         this.file = file;
@@ -63,7 +74,7 @@ final class Segment {
         ordered = true;
         end = 0;
         sparse = new ArrayList<>();
-        skippedLines = 0;
+        damaged = new ArrayList<>();
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
@@ -51,7 +52,9 @@ import java.util.stream.StreamSupport;
  * A put appends {@code {"op":"put","id":…,"data":…}}; overwriting appends another put with the same
  * id; a delete appends a tombstone. Nothing is changed in place. The id → location map (the state
  * index, {@link StateIndex}) is rebuilt by scanning at open ({@link SegmentScanner}), which also cuts
- * torn tails.
+ * torn tails. A damaged line inside a segment (followed by valid lines) is never cut with what follows
+ * it: it is skipped, {@link #verify()} names it ({@code <file>:<offset>}), and {@link #repair()} takes it
+ * out of the segment, keeping the bytes in {@code .storh/corrupt/}.
  *
  * <p><b>Durability.</b> With {@link Durability#FSYNC} (the default) an append returns only once its
  * line is fsynced; concurrent appends share one fsync (group commit, {@link LogWriter}), and nothing
@@ -67,6 +70,11 @@ import java.util.stream.StreamSupport;
  * {@code appendMany} and {@code appendStream} block until durable; streams keep one segment file open
  * until closed or exhausted.
  *
+ * <p><b>Read-only file systems.</b> On a read-only mount the log opens for reading (no sweep, writer
+ * marker, cut or manifest write; the lock file is opened for reading, which {@code flock} allows);
+ * reads, streams, counts and {@code verify()} work, and every write throws a {@link StorageException}
+ * saying the file system is read-only and naming the folder.
+ *
  * <p><b>Ids</b> are UUIDv7, accepted in either case and written lowercase. <b>Errors</b> are
  * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
  * before anything is written.
@@ -74,6 +82,7 @@ import java.util.stream.StreamSupport;
 public final class SegmentedLog implements AutoCloseable {
 
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
 
     private final Path dir;
     private final SegmentedLogOptions options;
@@ -82,14 +91,16 @@ public final class SegmentedLog implements AutoCloseable {
     private final LogWriter writer;
     private final Path marker;
     private final AtomicLong segmentsOpened = new AtomicLong();
+    /** Read handles for get(), per file name; closed after a rebuild (a read that loses its handle retries). */
     private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
+    private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
-    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock) {
+    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
         this.dir = dir;
         this.options = options;
         this.lock = lock;
-        this.state = new LogState(dir, options.sparseIndexInterval());
+        this.state = new LogState(dir, options.sparseIndexInterval(), readOnly);
         this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
                 options.durability() == Durability.FSYNC);
         this.marker = WriterMarkers.writersDirectory(dir).resolve(WriterMarkers.newWriterPrefix());
@@ -127,17 +138,29 @@ public final class SegmentedLog implements AutoCloseable {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
             dir = dir.resolve("partitions").resolve(opts.partition().folderFor(ts));
         }
-        AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
-        CollectionLock lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
-        SegmentedLog log = new SegmentedLog(dir, opts, lock);
+        boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
+        }
+        CollectionLock lock;
+        try {
+            lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
+        } catch (StorageException e) {
+            throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
+        }
+        SegmentedLog log = new SegmentedLog(dir, opts, lock, readOnly);
         try {
             lock.lock(opts.lockTimeout());
             try {
-                WriterMarkers.sweepOnOpen(dir);
-                WriterMarkers.register(log.marker);
-                Leftovers.delete(log.state);
-                log.state.load(true);
-                log.state.writeManifest();
+                if (readOnly) {
+                    log.state.load(false); // read what is there: no sweep, marker, cut or manifest write
+                } else {
+                    WriterMarkers.sweepOnOpen(dir);
+                    WriterMarkers.register(log.marker);
+                    Leftovers.delete(log.state);
+                    log.state.load(true);
+                    log.state.writeManifest();
+                }
             } finally {
                 lock.unlock();
             }
@@ -315,21 +338,36 @@ public final class SegmentedLog implements AutoCloseable {
 
     private LogLine.Envelope readAt(StateIndex.Location at) {
         Path file = state.path(at.file());
-        try {
-            FileChannel ch = readChannels.computeIfAbsent(at.file(), f -> {
+        long generation = state.generation;
+        if (generation != readChannelsGeneration) {
+            // A rebuild may follow replaced files (a repair, another process): drop the handles on old
+            // ones. A read that was using one meets a closed channel and tries once more below.
+            readChannelsGeneration = generation;
+            closeReadChannels();
+        }
+        for (int attempt = 0;; attempt++) {
+            Map<String, FileChannel> channels = readChannels;
+            FileChannel ch = channels.computeIfAbsent(at.file(), f -> {
                 try {
                     return FileChannel.open(file, StandardOpenOption.READ);
                 } catch (IOException ex) {
                     throw new StorageException("Could not read segment record. Cannot open " + file, ex);
                 }
             });
-            SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
-            if (!reader.next() || !reader.terminated()) {
-                return null;
+            try {
+                SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
+                if (!reader.next() || !reader.terminated()) {
+                    return null;
+                }
+                return LogLine.decode(reader.line(), file, at.offset(), true);
+            } catch (java.nio.channels.ClosedChannelException closed) {
+                channels.remove(at.file(), ch);
+                if (attempt > 0) {
+                    throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), closed);
+                }
+            } catch (IOException ex) {
+                throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
             }
-            return LogLine.decode(reader.line(), file, at.offset(), true);
-        } catch (IOException ex) {
-            throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
         }
     }
 
@@ -497,7 +535,7 @@ public final class SegmentedLog implements AutoCloseable {
      */
     public void compact(ProgressListener listener) {
         ensureOpen();
-        withLock(() -> {
+        withWriteLock("compact log", () -> {
             state.refresh(true, -1);
             state.roll();
             long bytes = 0;
@@ -521,7 +559,7 @@ public final class SegmentedLog implements AutoCloseable {
      */
     public void recover() {
         ensureOpen();
-        withLock(() -> {
+        withWriteLock("recover log", () -> {
             state.load(true);
             state.writeManifest();
         });
@@ -571,17 +609,22 @@ public final class SegmentedLog implements AutoCloseable {
     public LogVerifyReport verify(ProgressListener listener) {
         ensureOpen();
         List<String> errors = new ArrayList<>();
+        java.util.Set<String> damagedAt = new java.util.HashSet<>();
         ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
         try {
             refreshIfStale();
             StateIndex fresh = new StateIndex();
-            List<Segment> segments = new ArrayList<>(state.sealed);
-            segments.add(state.active);
+            List<Segment> segments = allSegments();
             progress.total(segments.size(), state.bytes());
             for (Segment s : segments) {
                 Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
                 SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
                 progress.advance(1, LogState.sizeOf(state.path(s.file)));
+                for (Segment.Damage d : copy.damaged) {
+                    damagedAt.add(state.path(s.file) + ":" + d.offset());
+                    errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
+                            + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
+                }
             }
             String differs = state.index.firstDifference(fresh);
             if (differs != null) {
@@ -590,7 +633,12 @@ public final class SegmentedLog implements AutoCloseable {
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
         }
-        try (Stream<StorageRecord> all = stream()) {
+        RecordQuery everything = RecordQuery.all().continueOnError((at, e) -> {
+            if (!damagedAt.contains(at)) {
+                errors.add(String.valueOf(e.getMessage()));
+            }
+        });
+        try (Stream<StorageRecord> all = stream(everything)) {
             all.forEach(r -> { });
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
@@ -614,9 +662,18 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Runs {@link #recover()} and reports the result. Failures are thrown.
+     * Mends the log (doing more than the original): under the collection lock, deletes temp
+     * files a crashed writer left ({@code .manifest.jsonc.*.tmp}, {@code segments/.*.tmp}), rebuilds
+     * the state and cuts torn tails (as {@link #recover()}), then takes every damaged line inside a
+     * segment out of it: the bytes are copied to {@code .storh/corrupt/<file>.<offset>-<ms>.bad} and the
+     * segment is rewritten without them, every valid line kept in order; the state and the sparse
+     * indexes are rebuilt from the new files and the manifest is rewritten, so other instances rebuild
+     * too. Afterwards {@code stream()} and {@code verify()} are clean. Failures are thrown.
      *
-     * @return {@code ok} (always true), the bytes cut from torn tails, and the stats
+     * @return {@code ok} (always true), the bytes cut from torn tails, the stats, and one line per
+     *     removed stretch naming {@code <path>:<offset>}, its size, its problem and where it was kept
+     * @throws StorageException on a lock timeout or an I/O error naming the path; {@code "Cannot repair
+     *     log <dir>: the file system is read-only ..."} on a read-only file system
      */
     public LogRepairReport repair() {
         return repair(ProgressListener.NONE);
@@ -627,18 +684,47 @@ public final class SegmentedLog implements AutoCloseable {
      * the bytes of its segments (the rebuild reads them all in one go).
      *
      * @param listener receives the progress
-     * @return {@code ok}, the bytes cut and the stats
+     * @return {@code ok}, the bytes cut, the stats and what was removed
+     * @throws StorageException see {@link #repair()}
      */
     public LogRepairReport repair(ProgressListener listener) {
+        ensureOpen();
         ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
         try {
             long before = state.bytesCut;
-            recover();
+            List<String> removed = new ArrayList<>();
+            withWriteLock("repair log", () -> {
+                Leftovers.sweepTemps(state);
+                state.load(true);
+                List<Segment> damaged = new ArrayList<>();
+                for (Segment s : allSegments()) {
+                    if (!s.damaged.isEmpty()) {
+                        removed.addAll(Quarantine.removeDamage(state.path(s.file), s.damaged));
+                        damaged.add(s);
+                    }
+                }
+                if (!damaged.isEmpty()) {
+                    state.load(true);
+                    for (Segment s : state.sealed) {
+                        if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
+                            SparseIndex.write(state.path(s.index), s.sparse); // the offsets moved
+                        }
+                    }
+                    LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), dir, removed);
+                }
+                state.writeManifest(!damaged.isEmpty());
+            });
             progress.advance(1, state.bytes());
-            return new LogRepairReport(true, state.bytesCut - before, stats());
+            return new LogRepairReport(true, state.bytesCut - before, stats(), removed);
         } finally {
             progress.finish();
         }
+    }
+
+    private List<Segment> allSegments() {
+        List<Segment> segments = new ArrayList<>(state.sealed);
+        segments.add(state.active);
+        return segments;
     }
 
     /**
@@ -654,17 +740,23 @@ public final class SegmentedLog implements AutoCloseable {
         try {
             writer.close();
         } finally {
-            for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
-                try {
-                    it.next().close();
-                } catch (IOException ignored) {
-                    // read-only handle
-                }
-                it.remove();
+            closeReadChannels();
+            if (!state.readOnly) {
+                AtomicFiles.deleteQuietly(marker);
+                AtomicFiles.syncDirectory(marker.getParent());
             }
-            AtomicFiles.deleteQuietly(marker);
-            AtomicFiles.syncDirectory(marker.getParent());
             lock.close();
+        }
+    }
+
+    private void closeReadChannels() {
+        for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
+            try {
+                it.next().close();
+            } catch (IOException ignored) {
+                // read-only handle
+            }
+            it.remove();
         }
     }
 
@@ -697,6 +789,16 @@ public final class SegmentedLog implements AutoCloseable {
             }
         }
         withLock(() -> state.refresh(false, -1));
+    }
+
+    private void withWriteLock(String what, Runnable action) {
+        if (state.readOnly) {
+            throw ReadOnlyFileSystem.refused(what, dir);
+        }
+        withLock(() -> {
+            lock.checkLockFile();
+            action.run();
+        });
     }
 
     private void withLock(Runnable action) {

@@ -6,6 +6,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
@@ -37,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p><b>State.</b> Each instance keeps the state in memory ({@link QueueState}), rebuilt on open by
- * replaying the log; a bad or torn tail is cut then. Before every operation, under the
+ * replaying the log; a bad or torn tail is cut then (complete lines in it are kept in
+ * {@code queue.log.cut-*}). A damaged line inside the log (followed by good events) is skipped, never
+ * cut with what follows it (the original drops every later event): {@link #verify()} reports it
+ * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the bytes. Before every operation, under the
  * lock, the instance applies the events other instances and processes appended since its last
  * read, so every call sees the durable state of all writers.
  *
@@ -72,6 +76,12 @@ import org.slf4j.LoggerFactory;
  * later events until it is reopened: turn {@link QueueOptions.Builder#autoCompact(boolean)} off
  * while PHP workers share the queue.
  *
+ * <p><b>Read-only file systems.</b> On a read-only mount the queue opens for reading (the lock file
+ * is opened for reading, which {@code flock} allows; nothing is cut); counts, stats and
+ * {@code verify()} work, and every write throws a {@link StorageException} saying the file system is
+ * read-only and naming {@code queue.log}. Writes also stop, naming the lock file, when the queue's
+ * folder was deleted or moved while it was open.
+ *
  * <p><b>Ids</b> are UUIDv7, written lowercase; lookups match exactly, then in lowercase.
  * <b>Errors</b> are {@link StorageException}s naming the id, job index or path; a rejected call
  * writes nothing.
@@ -90,6 +100,8 @@ public final class Queue implements AutoCloseable {
     private final List<Runnable> enqueueListeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
+    private final boolean readOnly;
+
     /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
     private volatile QueueCounts lastCounts = new QueueCounts(0, 0, 0);
 
@@ -97,11 +109,16 @@ public final class Queue implements AutoCloseable {
     private QueueState state;
     private long offset;
     private long lines;
+    /** The 1-based number of the line that starts at {@link #offset}. */
+    private long lineNo = 1;
+    /** Damaged stretches of the open file that were skipped (kept in the log until a repair). */
+    private final List<QueueLogFile.Damage> damaged = new ArrayList<>();
 
-    private Queue(Path directory, QueueOptions options, CollectionLock lock) {
+    private Queue(Path directory, QueueOptions options, CollectionLock lock, boolean readOnly) {
         this.directory = directory;
         this.options = options;
-        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME));
+        this.readOnly = readOnly;
+        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME), readOnly);
         this.lock = lock;
         this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
     }
@@ -118,8 +135,9 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Opens a queue, creating {@code <root>/<name>/} and an empty log when missing, and replays the
-     * log under the lock; an undecodable tail is cut (copied aside first when it held complete
-     * lines).
+     * log under the lock; damaged lines inside it are skipped, an undecodable tail is cut (copied
+     * aside first when it held complete lines). On a read-only file system it opens for
+     * reading only.
      *
      * @param root the folder holding queues
      * @param name one folder name: not empty, not {@code .} or {@code ..}, without {@code /},
@@ -140,19 +158,25 @@ public final class Queue implements AutoCloseable {
                     + "\" (a queue is one folder name under the root; '/', '\\', NUL, '.', '..' and empty names are refused)");
         }
         Path directory = root.toAbsolutePath().normalize().resolve(name);
-        AtomicFiles.ensureDirectory(directory);
+        boolean readOnly = Files.isDirectory(directory) && ReadOnlyFileSystem.isReadOnly(directory);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(directory);
+        }
         Path lockFile = directory.resolve(QueueLogFile.LOCK_NAME);
         CollectionLock lock;
         try {
             lock = CollectionLock.open(lockFile);
         } catch (StorageException e) {
-            throw new StorageException("Could not open log queue lock: " + lockFile, e);
+            throw new StorageException("Could not open log queue lock: " + lockFile
+                    + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
         }
-        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock);
+        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock, readOnly);
         try {
             queue.locked(() -> {
-                QueueLogFile.deleteLeftovers(directory);
-                queue.reload(true);
+                if (!readOnly) {
+                    QueueLogFile.deleteLeftovers(directory);
+                }
+                queue.reload(!readOnly);
                 return null;
             });
         } catch (RuntimeException e) {
@@ -555,9 +579,11 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Checks the log and the in-memory state: replays {@code queue.log} from the start into
-     * a scratch state, reporting the first bad line as {@code "line <n>: <problem>"}; then, when the
-     * log is clean, compares the scratch state with this instance's (payloads, statuses with their
-     * times, pending order), reporting {@code "Log queue state drift."}. Changes nothing on disk.
+     * a scratch state and reports every damaged line, as {@code "line <n> (byte <offset> of <path>):
+     * <problem>"} (damage inside the log, which reads skip and {@link #repair()} removes, and a bad
+     * tail, which the next write cuts); then compares the scratch state with this instance's
+     * (payloads, statuses with their times, pending order), reporting {@code "Log queue state drift."}.
+     * Changes nothing on disk.
      *
      * @return ok, errors, stats
      * @throws StorageException on lock timeout
@@ -582,26 +608,41 @@ public final class Queue implements AutoCloseable {
             ProgressTracker progress = ProgressTracker.start("verify", -1, offset, listener);
             long[] events = {0};
             long read = 0;
+            boolean readable = true;
             try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
-                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, nowSeconds(), event -> {
+                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, 1, nowSeconds(), event -> {
                     scratch.apply(event);
                     events[0]++;
                 });
                 read = scan.end();
+                for (QueueLogFile.Damage d : scan.damaged()) {
+                    errors.add(where(d.line(), d.offset()) + d.problem() + " (" + d.length()
+                            + " damaged bytes skipped; the events after them are kept; repair() removes them)");
+                }
                 if (scan.error() != null) {
-                    errors.add("line " + (scan.lines() + 1) + ": " + scan.error());
+                    errors.add(where(scan.endLine(), scan.end()) + scan.error());
                 }
             } catch (IOException | RuntimeException e) {
-                errors.add("Could not read log queue file.");
+                readable = false;
+                errors.add("Could not read log queue file. " + log.path() + ": " + e);
             }
             progress.advance(events[0], read);
             progress.finish();
-            sync(false);
-            if (errors.isEmpty() && !state.sameAs(scratch)) {
-                errors.add("Log queue state drift.");
+            try {
+                sync(false);
+                if (readable && !state.sameAs(scratch)) {
+                    errors.add("Log queue state drift.");
+                }
+            } catch (RuntimeException e) {
+                errors.add("Could not read log queue file. " + log.path() + ": " + e);
+                return new QueueVerifyReport(false, errors, new QueueStats(0, 0, 0, 0));
             }
             return new QueueVerifyReport(errors.isEmpty(), errors, statsLocked());
         });
+    }
+
+    private String where(long line, long byteOffset) {
+        return "line " + line + " (byte " + byteOffset + " of " + log.path() + "): ";
     }
 
     /**
@@ -626,13 +667,15 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the state by replaying the log from the start, cutting it at its first undecodable
-     * line, then requeues processing jobs claimed at least {@code processingTimeout} ago.
-     * Fixes state drift.
+     * Rebuilds the state by replaying the log from the start and leaves a clean log: a bad tail is
+     * cut, damaged lines inside the log are copied aside ({@code queue.log.cut-<offset>-<ms>}) and the
+     * log is rewritten without them, every intact event kept in order; compaction temp files
+     * left by a crash are deleted. Then requeues processing jobs claimed at least
+     * {@code processingTimeout} ago. Fixes state drift.
      *
      * @param processingTimeout the least claim age to requeue (whole seconds, rounded up), not negative
-     * @return ok, requeued, bytes cut
-     * @throws StorageException when the timeout is negative, or on I/O failure
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
     public QueueRepairReport repair(Duration processingTimeout) {
         return repair(processingTimeout, ProgressListener.NONE);
@@ -644,18 +687,33 @@ public final class Queue implements AutoCloseable {
      *
      * @param processingTimeout the least claim age to requeue, not negative
      * @param listener receives the progress
-     * @return ok, requeued, bytes cut
-     * @throws StorageException when the timeout is negative, or on I/O failure
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
     public QueueRepairReport repair(Duration processingTimeout, ProgressListener listener) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return locked(() -> {
+            checkWritable();
             ProgressTracker progress = ProgressTracker.start("repair", -1, offset, listener);
             try {
-                long cut = reload(true);
+                QueueLogFile.deleteLeftovers(directory);
+                List<String> removed = new ArrayList<>();
+                QueueLogFile.Cut cut = reload(true);
+                if (cut.bytes() > 0) {
+                    removed.add(log.path() + ":" + offset + ": " + cut.bytes() + " bytes at the end"
+                            + (cut.keptIn() == null ? " (a torn line)" : ", kept in " + cut.keptIn().getFileName()));
+                }
+                if (!damaged.isEmpty()) {
+                    removed.addAll(log.keepAside(damaged));
+                    long end = offset;
+                    state = null;
+                    log.rewriteWithout(List.copyOf(damaged), end);
+                    reload(false);
+                    LOG.warn("Removed {} damaged stretch(es) from {}: {}", removed.size(), log.path(), removed);
+                }
                 int requeued = requeueLocked(seconds);
                 progress.advance(lines, offset);
-                return new QueueRepairReport(true, requeued, cut);
+                return new QueueRepairReport(true, requeued, cut.bytes(), removed);
             } finally {
                 progress.finish();
             }
@@ -738,6 +796,25 @@ public final class Queue implements AutoCloseable {
         });
     }
 
+    /** Before any write, under the lock: refuse on a read-only file system or when the folder was replaced. */
+    private void checkWritable() {
+        if (readOnly) {
+            throw ReadOnlyFileSystem.refused("write to log queue", log.path());
+        }
+        lock.checkLockFile();
+    }
+
+    /** Test hook: every known job's status ("pending", "processing", "done"), pending jobs first, in claim order. */
+    Map<String, String> statusesForTesting() {
+        return locked(() -> {
+            sync(false);
+            Map<String, String> statuses = new java.util.LinkedHashMap<>();
+            state.pendingJobs().forEach(j -> statuses.put(j.id, "pending"));
+            state.settledJobs().forEach(j -> statuses.put(j.id, j.status == QueueState.Status.DONE ? "done" : "processing"));
+            return statuses;
+        });
+    }
+
     private <T> T locked(Supplier<T> body) {
         if (closed) {
             throw new StorageException("Queue is closed: " + directory);
@@ -781,7 +858,7 @@ public final class Queue implements AutoCloseable {
                 for (QueueOp op : ops) {
                     op.run(state, batch, now, nowMs);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 state = null; // events applied but never written: re-read the log next time
                 throw e;
             }
@@ -793,10 +870,14 @@ public final class Queue implements AutoCloseable {
     /**
      * Brings the state up to date with the log. A different file behind the name (a
      * compaction), or a shorter one, means a full re-read; otherwise the new lines are applied.
-     * Reading stops at the first undecodable line; a writer ({@code forWrite}) then cuts it, since
-     * under the lock it can only be a crashed writer's leftover (W8), as the next open would.
+     * Damaged lines followed by good ones are skipped; reading stops before a bad tail, which a
+     * writer ({@code forWrite}) then cuts, since under the lock it can only be a crashed writer's
+     * leftover (W8), as the next open would. A writer first checks it may write at all.
      */
     private void sync(boolean forWrite) {
+        if (forWrite) {
+            checkWritable();
+        }
         if (state == null || !log.isCurrent()) {
             reload(forWrite);
             return;
@@ -811,45 +892,57 @@ public final class Queue implements AutoCloseable {
         }
         QueueLogFile.Scan scan;
         try {
-            scan = QueueLogFile.scan(log.channel(), offset, nowSeconds(), state::apply);
+            scan = QueueLogFile.scan(log.channel(), offset, lineNo, nowSeconds(), state::apply);
         } catch (IOException e) {
             state = null;
             throw new StorageException("Could not read log queue file: " + log.path(), e);
         }
-        offset = scan.end();
-        lines += scan.lines();
+        took(scan);
         if (scan.error() != null && forWrite) {
             cutAt(scan);
         }
     }
 
+    private void took(QueueLogFile.Scan scan) {
+        offset = scan.end();
+        lines += scan.lines();
+        lineNo = scan.endLine();
+        for (QueueLogFile.Damage d : scan.damaged()) {
+            damaged.add(d);
+            LOG.warn("Skipped {} damaged bytes in {} at byte {} (line {}): {}; the events after them are kept",
+                    d.length(), log.path(), d.offset(), d.line(), d.problem());
+        }
+    }
+
     /**
-     * Replays the whole log into a fresh state.
+     * Replays the whole log into a fresh state, skipping damaged lines inside it.
      *
-     * @param cut whether to cut the log at its first undecodable line
-     * @return the bytes cut
+     * @param cut whether to cut a bad tail
+     * @return what was cut
      */
-    private long reload(boolean cut) {
+    private QueueLogFile.Cut reload(boolean cut) {
         state = null;
         log.open();
         QueueState fresh = new QueueState();
         QueueLogFile.Scan scan;
         try {
-            scan = QueueLogFile.scan(log.channel(), 0, nowSeconds(), fresh::apply);
+            scan = QueueLogFile.scan(log.channel(), 0, 1, nowSeconds(), fresh::apply);
         } catch (IOException e) {
             throw new StorageException("Could not read log queue file: " + log.path(), e);
         }
         state = fresh;
-        offset = scan.end();
-        lines = scan.lines();
-        return scan.error() != null && cut ? cutAt(scan) : 0;
+        offset = 0;
+        lines = 0;
+        damaged.clear();
+        took(scan);
+        return scan.error() != null && cut ? cutAt(scan) : new QueueLogFile.Cut(0, null);
     }
 
-    private long cutAt(QueueLogFile.Scan scan) {
-        long cut = log.cut(scan.end());
-        if (cut > 0) {
-            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}", cut, log.path(), scan.end(),
-                    lines + 1, scan.error());
+    private QueueLogFile.Cut cutAt(QueueLogFile.Scan scan) {
+        QueueLogFile.Cut cut = log.cut(scan.end());
+        if (cut.bytes() > 0) {
+            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}{}", cut.bytes(), log.path(), scan.end(),
+                    scan.endLine(), scan.error(), cut.keptIn() == null ? "" : "; kept in " + cut.keptIn());
         }
         return cut;
     }
@@ -904,10 +997,20 @@ public final class Queue implements AutoCloseable {
         byte[] bytes = batch.out.toByteArray();
         try {
             log.append(bytes, offset); // commit point
-        } catch (IOException | RuntimeException e) {
-            log.rollBack(offset);
+        } catch (IOException | RuntimeException | Error e) {
             state = null;
-            throw new StorageException("Could not write log queue file: " + log.path(), e);
+            Throwable failure = e instanceof Error ? e : new StorageException("Could not write log queue file: "
+                    + log.path() + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
+            try {
+                log.rollBack(offset);
+            } catch (IOException | RuntimeException rollBackFailure) {
+                failure.addSuppressed(new StorageException("Could not roll back " + log.path() + " to byte " + offset
+                        + "; the next call re-reads the file", rollBackFailure));
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw (StorageException) failure;
         }
         offset += bytes.length;
         lines += batch.events;
@@ -923,15 +1026,22 @@ public final class Queue implements AutoCloseable {
     }
 
     private void compactLocked() {
+        checkWritable();
         QueueCompaction.Rendered rendered = QueueCompaction.render(state);
         try {
+            if (!damaged.isEmpty()) {
+                // The new log holds only live events: keep the damaged bytes, which it drops, aside first.
+                LOG.warn("Compaction of {} removes damaged lines: {}", log.path(), log.keepAside(damaged));
+            }
             log.replace(rendered.bytes());
+            damaged.clear();
         } catch (RuntimeException e) {
             state = null;
             throw e;
         }
         offset = rendered.bytes().length;
         lines = rendered.events();
+        lineNo = rendered.events() + 1;
         state.trimLine();
     }
 

@@ -472,7 +472,9 @@ public final class IndexManager {
     /**
      * @param d a definition
      * @param value an indexable value (JSON model)
-     * @return ids whose field is identical to the value, ascending
+     * @return ids whose field may be identical to the value, ascending: on a range field exactly those;
+     *     on an equality field every id filed under the value's key(s), which also holds values the
+     *     original reads as the same double (check the records)
      */
     public List<String> idsEqual(IndexDefinition d, Object value) {
         return reading(() -> idsEqualUnlocked(d, value));

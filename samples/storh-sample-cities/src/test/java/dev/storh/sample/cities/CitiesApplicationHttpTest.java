@@ -51,6 +51,7 @@ class CitiesApplicationHttpTest {
     @DynamicPropertySource
     static void storageRoot(DynamicPropertyRegistry registry) {
         registry.add("storh.root", () -> root.toString());
+        registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + root.resolve("mirror.sqlite"));
     }
 
     @LocalServerPort
@@ -364,5 +365,28 @@ class CitiesApplicationHttpTest {
         assertThat(((Number) jobs.get("processing")).longValue()).isZero();
         assertThat(root.resolve("events")).isDirectory();
         assertThat(root.resolve("jobs")).isDirectory();
+    }
+
+    @Autowired
+    javax.sql.DataSource dataSource;
+
+    @Test
+    @Order(6)
+    void sqlMirrorGroupsByCountryAsTheRepositoryCounts() throws Exception {
+        Map<String, Long> sql = new java.util.LinkedHashMap<>();
+        try (var c = dataSource.getConnection(); var rs = c.createStatement().executeQuery(
+                "SELECT country, COUNT(*) FROM storh_cities GROUP BY country ORDER BY country")) {
+            while (rs.next()) {
+                sql.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        Map<String, Object> bundled = bundledCounts();
+        assertThat(sql).hasSizeGreaterThan(200).containsEntry("RO", (Long) bundled.get("RO"));
+        assertThat(sql.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(((Number) bundled.get("total")).longValue());
+        sql.forEach((country, count) -> assertThat(cities.countByCountry(country)).as(country).isEqualTo(count));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> mirror = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/health")
+                .get("components")).get("storhMirror");
+        assertThat(mirror.get("status")).isEqualTo("UP");
     }
 }
