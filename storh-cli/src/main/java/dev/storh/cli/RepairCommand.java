@@ -5,22 +5,32 @@ import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import dev.storh.progress.ProgressListener;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code storh repair <root> [collection] [doc|log|queue]}: the engines' repair calls, which the
- * original has no command for ({@code spec/cli.md} §6 C7). Prints the engine's report:
+ * original has no command for. Prints the engine's report:
  * doc {@code {ok, quarantined, reindexed: {fields, entries}}} (corrupt record files moved to
- * {@code .storh/corrupt/}, indexes rebuilt), log {@code {ok, stats, bytesCut}} (state rebuilt,
- * torn tails cut), queue {@code {ok, requeued}} (log replayed and cut at its first bad line,
- * jobs claimed longer ago than {@code --processing-timeout} requeued).
+ * {@code .storh/corrupt/}, indexes rebuilt), log {@code {ok, stats, bytesCut[, removed]}} (state
+ * rebuilt, torn tails cut, damaged lines taken out of segments and kept in {@code .storh/corrupt/}),
+ * queue {@code {ok, requeued[, removed]}} (log replayed, bad tail cut, damaged lines taken out and
+ * kept in {@code queue.log.cut-*}, jobs claimed longer ago than {@code --processing-timeout}
+ * requeued). {@code removed} lists each removed stretch as {@code <path>:<offset>: ...}. For logs
+ * and queues the store is verified after the repair: when problems remain they are printed as
+ * {@code verifyErrors} and the exit code is {@link StorhCli#EXIT_PROBLEMS}.
  */
 @Command(name = "repair", mixinStandardHelpOptions = true,
         description = {"Mend a collection, log or queue (run it with the application stopped).",
             "doc: moves corrupt record files to .storh/corrupt/ and rebuilds the indexes; prints {ok, quarantined, reindexed}.",
-            "log: rebuilds the state and cuts torn tails; prints {ok, stats, bytesCut}.",
-            "queue: replays queue.log, cuts it at its first bad line, requeues stale claims; prints {ok, requeued}."})
+            "log: rebuilds the state, cuts torn tails, takes damaged lines out (kept in .storh/corrupt/);"
+                + " prints {ok, stats, bytesCut[, removed]}.",
+            "queue: replays queue.log, cuts a bad tail, takes damaged lines out (kept in queue.log.cut-*),"
+                + " requeues stale claims; prints {ok, requeued[, removed]}.",
+            "Exits 1 when a verify after the repair still finds problems (printed as verifyErrors)."})
 final class RepairCommand extends StoreCommand {
 
     @Option(names = "--processing-timeout", paramLabel = "<duration>", converter = DurationConverter.class,
@@ -35,6 +45,15 @@ final class RepairCommand extends StoreCommand {
         }
     }
 
+    /** The repair's report; unhealthy, with the errors added, when a verify after it still finds problems. */
+    private static Outcome checked(Map<String, Object> report, List<String> verifyErrors) {
+        if (verifyErrors.isEmpty()) {
+            return Outcome.ok(report);
+        }
+        report.put("verifyErrors", verifyErrors);
+        return new Outcome(report, false);
+    }
+
     @Override
     Outcome run(Target target, ProgressListener progress) {
         switch (target.engine()) {
@@ -45,12 +64,15 @@ final class RepairCommand extends StoreCommand {
             }
             case LOG -> {
                 try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    return Outcome.ok(log.repair(progress).toMap());
+                    Map<String, Object> report = new LinkedHashMap<>(log.repair(progress).toMap());
+                    return checked(report, log.verify().errors());
                 }
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    return Outcome.ok(queue.repair(processingTimeout == null ? Duration.ofHours(1) : processingTimeout, progress).toMap());
+                    Map<String, Object> report = new LinkedHashMap<>(queue.repair(
+                            processingTimeout == null ? Duration.ofHours(1) : processingTimeout, progress).toMap());
+                    return checked(report, queue.verify().errors());
                 }
             }
         }

@@ -14,7 +14,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code storh} command line ({@code java -jar storh-cli.jar <command> ...}), for cron jobs,
- * deploy checks and offline mending of a storage root ({@code spec/cli.md}, plus what the original
+ * deploy checks and offline mending of a storage root (the original's commands, plus what the original
  * lacks: {@code repair}, {@code import}, {@code export}, {@code ls}).
  *
  * <pre>
@@ -26,6 +26,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * storh import  &lt;root&gt; [collection] [doc] -i &lt;file|-&gt;
  * storh export  &lt;root&gt; [collection] [doc] -o &lt;file|-&gt;
  * storh ls      &lt;root&gt;
+ * storh mirror  &lt;install|push|pull|verify|rebuild&gt; &lt;root&gt; [collection] --jdbc-url=URL [--user=U --password-env=VAR] [--prefix=storh_]
  * </pre>
  *
  * <p>Output: one JSON value on standard output, as the original prints it ({@link CliJson});
@@ -34,12 +35,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * ({@code verify} not ok, corrupt records in {@code stats}) or the operation failed (an exception
  * from the library, e.g. an I/O error or a corrupt record stopping {@code reindex}); {@value #EXIT_USAGE}
  * usage error (unknown command or option, missing root, unknown collection, wrong engine). The
- * original exits 0 for verify problems and unknown commands, and 1 for everything else (§4, §6).
+ * original exits 0 for verify problems and unknown commands, and 1 for everything else.
  */
 @Command(name = "storh", mixinStandardHelpOptions = true, versionProvider = StorhCli.Version.class,
         description = "Maintenance of a storh storage root: the folder holding collections, logs and queues.",
         subcommands = {StatsCommand.class, VerifyCommand.class, CompactCommand.class, ReindexCommand.class,
-            RepairCommand.class, ImportCommand.class, ExportCommand.class, LsCommand.class, CommandLine.HelpCommand.class},
+            RepairCommand.class, ImportCommand.class, ExportCommand.class, LsCommand.class, MirrorCommand.class,
+            CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  done; the store is healthy",
             "  1  problems found (verify not ok, corrupt records), or the operation failed",
@@ -87,7 +89,7 @@ public final class StorhCli implements Callable<Integer> {
         return code;
     }
 
-    /** No command: the usage on standard error, exit {@value #EXIT_USAGE} (the original exits 0, §6 C5). */
+    /** No command: the usage on standard error, exit {@value #EXIT_USAGE} (the original exits 0). */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StorhCliTests {
 
     private static final List<String> COMMANDS = List.of("stats", "verify", "compact", "reindex", "repair", "import",
-            "export", "ls");
+            "export", "ls", "mirror");
 
     @TempDir
     Path temp;

@@ -17,11 +17,11 @@ import java.util.Deque;
 import java.util.HexFormat;
 
 /**
- * Crash-safe file writing ({@code spec/docstore.md} §6): a new version is written to a temp file
+ * Crash-safe file writing: a new version is written to a temp file
  * in the target's own folder, fsynced, renamed over the target, and then the folder is fsynced,
  * so after a crash the target holds either the old or the new bytes, never a torn mix. A failed
  * write removes its temp file. Folders created on the way are fsynced together with their parents,
- * so a power loss cannot drop a fresh folder with its first file (the original's weak spot §14.7).
+ * so a power loss cannot drop a fresh folder with its first file (the original's weak spot).
  *
  * <p>Stateless and thread-safe. All failures are {@link StorageException}s naming the path.
  */
@@ -34,7 +34,7 @@ public final class AtomicFiles {
 
     /**
      * Atomically replaces {@code target} with {@code bytes}, using the temp name
-     * {@code .<file name>.<12 hex>.tmp} in the same folder (§6.2).
+     * {@code .<file name>.<12 hex>.tmp} in the same folder.
      *
      * @param target the file to write; its folder is created when missing
      * @param bytes the complete new content
@@ -51,7 +51,7 @@ public final class AtomicFiles {
 
     /**
      * Writes {@code bytes} to {@code temp}, fsyncs it, renames it to {@code target} and fsyncs the
-     * target's folder (§6.1 steps 2–5). Both paths must be in the same, existing folder.
+     * target's folder. Both paths must be in the same, existing folder.
      *
      * @param temp the temp file to create (truncated if present)
      * @param target the file to replace
@@ -66,7 +66,7 @@ public final class AtomicFiles {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);
-            throw new StorageException("Could not atomically replace storage file: " + target, e);
+            throw new StorageException("Could not atomically replace storage file: " + target + ReadOnlyFileSystem.hint(e), e);
         }
         syncDirectory(parentOf(target));
     }
@@ -85,7 +85,7 @@ public final class AtomicFiles {
             channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open temporary storage file for writing: " + temp, e);
+            throw new StorageException("Could not open temporary storage file for writing: " + temp + ReadOnlyFileSystem.hint(e), e);
         }
         String step = "write";
         try (channel) {
@@ -99,7 +99,7 @@ public final class AtomicFiles {
     }
 
     /**
-     * Appends bytes to a file and fsyncs it (§6.2 {@code append}).
+     * Appends bytes to a file and fsyncs it.
      *
      * @param path the file, created when missing (its folder too)
      * @param bytes what to append; empty writes nothing
@@ -112,7 +112,7 @@ public final class AtomicFiles {
             channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.APPEND);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open storage file for appending: " + path, e);
+            throw new StorageException("Could not open storage file for appending: " + path + ReadOnlyFileSystem.hint(e), e);
         }
         try (channel) {
             writeFully(channel, bytes);
@@ -152,7 +152,7 @@ public final class AtomicFiles {
                             + " (not a directory: " + p + ")", e);
                 }
             } catch (IOException | RuntimeException e) {
-                throw new StorageException("Could not create storage directory: " + dir, e);
+                throw new StorageException("Could not create storage directory: " + dir + ReadOnlyFileSystem.hint(e), e);
             }
         }
         if (created) {
@@ -162,7 +162,7 @@ public final class AtomicFiles {
     }
 
     /**
-     * Best-effort fsync of a folder; never throws (a missing folder is fine), as in §6.2.
+     * Best-effort fsync of a folder; never throws (a missing folder is fine), as the original does.
      *
      * @param dir the folder
      */
@@ -191,7 +191,7 @@ public final class AtomicFiles {
             throw new StorageException("Could not atomically move " + source + " to " + target
                     + ": not on one file system", e);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not atomically move " + source + " to " + target, e);
+            throw new StorageException("Could not atomically move " + source + " to " + target + ReadOnlyFileSystem.hint(e), e);
         }
         syncDirectory(parentOf(target));
         syncDirectory(parentOf(source));

@@ -5,6 +5,7 @@ import dev.storh.StorageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,14 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The write lock of one collection ({@code spec/docstore.md} §8): an in-process
+ * The write lock of one collection: an in-process
  * {@link ReentrantLock} that orders the threads of this JVM, then {@code flock(2)} {@code LOCK_EX}
  * on the collection's {@code .storh/write.lock} that orders processes, the PHP original included.
  *
  * <p>One lock and one open lock file exist per collection path per JVM, shared by every store
  * instance on that collection (reference counted), so two instances in one JVM never deadlock on
  * each other's {@code flock}. Re-entrant per thread: nested {@link #lock} calls only count. Unlike
- * the original, waiting is bounded by a timeout (§14.2).
+ * the original, waiting is bounded by a timeout.
  */
 public final class CollectionLock implements AutoCloseable {
 
@@ -44,12 +45,24 @@ public final class CollectionLock implements AutoCloseable {
         Path key = lockFile.toAbsolutePath().normalize();
         synchronized (OPEN) {
             Shared shared = OPEN.get(key);
+            if (shared != null && !shared.intact()) {
+                OPEN.remove(key); // its folder was replaced: old handles keep the old file, this one gets the new
+                shared = null;
+            }
             if (shared == null) {
                 if (Files.isDirectory(key)) {
                     throw new StorageException("Could not open collection lock: " + key + " is a directory");
                 }
                 try {
-                    shared = new Shared(key, Flock.open(key));
+                    Flock flock = Flock.open(key);
+                    Object fileKey;
+                    try {
+                        fileKey = Files.readAttributes(key, BasicFileAttributes.class).fileKey();
+                    } catch (IOException e) {
+                        flock.close();
+                        throw e;
+                    }
+                    shared = new Shared(key, flock, fileKey);
                 } catch (IOException | RuntimeException | LinkageError e) {
                     throw new StorageException("Could not open collection lock: " + key, e);
                 }
@@ -134,6 +147,29 @@ public final class CollectionLock implements AutoCloseable {
     }
 
     /**
+     * @return whether the lock file could only be opened for reading (a read-only file system or a
+     *     lock file without write permission); locking still works
+     */
+    public boolean readOnly() {
+        return shared.flock.readOnly();
+    }
+
+    /**
+     * Checks that the lock file is still the one this lock holds open. When a store's folder is
+     * deleted or moved while it is open, another opener creates a new lock file and would lock a
+     * different file, so both would write at once into files this instance can no longer reach;
+     * writers call this with the lock held and stop instead.
+     *
+     * @throws StorageException {@code "Lock file is gone or was replaced: <path> ..."} naming the path
+     */
+    public void checkLockFile() {
+        if (!shared.intact()) {
+            throw new StorageException("Lock file is gone or was replaced: " + shared.path + " (the store's folder was"
+                    + " deleted or moved while this instance had it open; nothing was written; reopen the store)");
+        }
+    }
+
+    /**
      * @return the lock file
      */
     public Path path() {
@@ -149,7 +185,7 @@ public final class CollectionLock implements AutoCloseable {
             }
             closed = true;
             if (--shared.references == 0) {
-                OPEN.remove(shared.path);
+                OPEN.remove(shared.path, shared);
                 shared.flock.close();
             }
         }
@@ -158,12 +194,23 @@ public final class CollectionLock implements AutoCloseable {
     private static final class Shared {
         final Path path;
         final Flock flock;
+        final Object fileKey;
         final ReentrantLock threads = new ReentrantLock();
         int references;
 
-        Shared(Path path, Flock flock) {
+        Shared(Path path, Flock flock, Object fileKey) {
             this.path = path;
             this.flock = flock;
+            this.fileKey = fileKey;
+        }
+
+        boolean intact() {
+            try {
+                Object now = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+                return now == null || fileKey == null || now.equals(fileKey);
+            } catch (IOException e) {
+                return false;
+            }
         }
     }
 }

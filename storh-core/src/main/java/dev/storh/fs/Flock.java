@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 /**
  * {@code flock(2)} on a lock file through JNA, so that storh for Java and the PHP original exclude
- * each other ({@code spec/docstore.md} §8): on Linux, Java's {@code FileChannel.lock} takes POSIX
+ * each other: on Linux, Java's {@code FileChannel.lock} takes POSIX
  * record locks, which do not interact with {@code flock}. One instance holds one open file
  * descriptor; it is not thread-safe on its own ({@link CollectionLock} serialises its use).
  */
@@ -25,36 +25,84 @@ final class Flock implements AutoCloseable {
         int flock(int fd, int operation);
 
         int close(int fd);
+
+        String strerror(int errnum);
+
+        int access(String path, int mode);
     }
 
     private static final CLibrary C = Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
 
+    private static final int O_RDONLY = 0;
     private static final int O_RDWR = 2;
+    /** {@code EROFS}, the same number on Linux and macOS. */
+    static final int EROFS = 30;
+    private static final int EACCES = 13;
     private static final int O_CREAT = Platform.isMac() ? 0x200 : 0100;
     private static final int O_CLOEXEC = Platform.isMac() ? 0x1000000 : 02000000;
     private static final int EWOULDBLOCK = Platform.isMac() ? 35 : 11;
 
     private final Path path;
+    private final boolean readOnly;
     private int fd;
 
-    private Flock(Path path, int fd) {
+    private Flock(Path path, int fd, boolean readOnly) {
         this.path = path;
         this.fd = fd;
+        this.readOnly = readOnly;
     }
 
     /**
-     * Opens (creating, never truncating) the lock file.
+     * Opens (creating, never truncating) the lock file. When it cannot be opened for writing because
+     * the file system is read-only ({@code EROFS}) or the file is not writable ({@code EACCES}), an
+     * existing lock file is opened for reading instead: {@code flock(2)} does not need write access,
+     * so readers of a read-only store still exclude writers that reach it through another mount.
      *
      * @param path the lock file
      * @return an open, unlocked handle
-     * @throws IOException with errno when the file cannot be opened
+     * @throws IOException naming the error and errno when the file cannot be opened
      */
     static Flock open(Path path) throws IOException {
         int fd = C.open(path.toString(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-        if (fd < 0) {
-            throw new IOException("open failed, errno " + Native.getLastError() + ": " + path);
+        if (fd >= 0) {
+            return new Flock(path, fd, false);
         }
-        return new Flock(path, fd);
+        int errno = Native.getLastError();
+        if (errno == EROFS || errno == EACCES) {
+            int readFd = C.open(path.toString(), O_RDONLY | O_CLOEXEC, 0);
+            if (readFd >= 0) {
+                return new Flock(path, readFd, true);
+            }
+        }
+        throw new IOException("open failed: " + describe(errno) + ": " + path);
+    }
+
+    private static final int W_OK = 2;
+
+    /**
+     * @param path an existing file or folder
+     * @return whether {@code access(2)} refuses write access with {@code EROFS}: the file system (or
+     *     the bind mount) holding it is read-only; this holds for root too, unlike permissions
+     */
+    static boolean onReadOnlyFileSystem(Path path) {
+        return C.access(path.toString(), W_OK) != 0 && Native.getLastError() == EROFS;
+    }
+
+    /**
+     * @return whether the lock file could only be opened for reading
+     */
+    boolean readOnly() {
+        return readOnly;
+    }
+
+    private static String describe(int errno) {
+        String text;
+        try {
+            text = C.strerror(errno);
+        } catch (RuntimeException | LinkageError e) {
+            text = null;
+        }
+        return (text == null ? "error" : text) + " (errno " + errno + ")";
     }
 
     /**
@@ -71,7 +119,7 @@ final class Flock implements AutoCloseable {
                 return false;
             }
             if (errno != EINTR) {
-                throw new IOException("flock failed, errno " + errno + ": " + path);
+                throw new IOException("flock failed: " + describe(errno) + ": " + path);
             }
         }
     }
@@ -83,7 +131,7 @@ final class Flock implements AutoCloseable {
      */
     void unlock() throws IOException {
         if (C.flock(fd, LOCK_UN) != 0) {
-            throw new IOException("flock(LOCK_UN) failed, errno " + Native.getLastError() + ": " + path);
+            throw new IOException("flock(LOCK_UN) failed: " + describe(Native.getLastError()) + ": " + path);
         }
     }
 

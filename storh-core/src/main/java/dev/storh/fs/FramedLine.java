@@ -6,8 +6,7 @@ import net.jpountz.xxhash.XXHash32;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * The checksummed line shared by log segments and {@code queue.log} ({@code spec/log-queue.md}
- * §1.1):
+ * The checksummed line shared by log segments and {@code queue.log}:
  *
  * <pre>
  * LENGTH TAB CHECKSUM TAB JSON LF
@@ -151,6 +150,46 @@ public final class FramedLine {
         byte[] json = new byte[jsonLength];
         System.arraycopy(line, jsonStart, json, 0, jsonLength);
         return json;
+    }
+
+    /**
+     * Finds a valid frame at the end of a damaged line: when damage swallowed the line feed between
+     * two lines (a flipped byte) or a crashed writer's torn bytes were followed by another writer's
+     * line, the bytes read up to the next line feed are {@code garbage + valid line}. Candidates are
+     * the positions where a digit run followed by a tab starts and whose declared length matches
+     * the bytes left; only those are checksummed, so the cost is linear in the line length.
+     *
+     * @param line a line (with its LF when it has one) that failed {@link #decode}
+     * @param requireLf as for {@link #decode}
+     * @return the smallest offset {@code p > 0} such that {@code line[p..]} decodes, or -1 when none does
+     */
+    public static int resync(byte[] line, boolean requireLf) {
+        int end = line.length;
+        while (end > 0 && (line[end - 1] == LF || line[end - 1] == '\r')) {
+            end--;
+        }
+        for (int p = 1; p < end; p++) {
+            if (line[p] < '0' || line[p] > '9') {
+                continue;
+            }
+            long length = 0;
+            int q = p;
+            while (q < end && q - p <= 10 && line[q] >= '0' && line[q] <= '9') {
+                length = length * 10 + (line[q] - '0');
+                q++;
+            }
+            // LENGTH TAB 8-hex TAB JSON
+            if (q >= end || line[q] != TAB || q + 9 >= end || line[q + 9] != TAB || end - (q + 10) != length) {
+                continue;
+            }
+            try {
+                decode(java.util.Arrays.copyOfRange(line, p, line.length), requireLf);
+                return p;
+            } catch (FramingException e) {
+                // not a frame; keep looking
+            }
+        }
+        return -1;
     }
 
     private static int indexOf(byte[] buf, byte b, int from, int to) {

@@ -13,8 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * queue up and form the next batch, so the number of fsyncs falls as concurrency rises.
  *
  * <p>The batch writer runs on a caller's thread, one batch at a time, in arrival order. When it
- * throws, every caller of that batch gets the error (as a {@link StorageException}); later batches
- * are tried again. Thread-safe.
+ * throws, every caller of that batch gets the error: a {@link StorageException} as it is, any
+ * other exception wrapped in a {@link StorageException} (as its cause), and an {@link Error} (out of memory, stack overflow) as it is, never wrapped, so it reaches the
+ * caller's error handling unchanged. Later batches are tried again. Thread-safe.
  *
  * @param <T> what callers submit, e.g. an encoded line
  */
@@ -37,7 +38,7 @@ public final class GroupCommit<T> {
     private static final class Ticket<T> {
         final T item;
         boolean done;
-        RuntimeException failure;
+        Throwable failure;
 
         Ticket(T item) {
             this.item = item;
@@ -68,6 +69,7 @@ public final class GroupCommit<T> {
      *
      * @param item the item
      * @throws StorageException when the batch holding the item failed
+     * @throws Error when the writer threw one, unwrapped
      */
     public void submit(T item) {
         Ticket<T> ticket = new Ticket<>(item);
@@ -83,17 +85,15 @@ public final class GroupCommit<T> {
                 List<Ticket<T>> batch = new ArrayList<>(waiting.subList(0, Math.min(maxBatch, waiting.size())));
                 waiting.subList(0, batch.size()).clear();
                 lock.unlock();
-                RuntimeException failure = null;
+                Throwable failure = null;
                 try {
                     List<T> items = new ArrayList<>(batch.size());
                     batch.forEach(t -> items.add(t.item));
                     writer.write(items);
-                } catch (StorageException e) {
+                } catch (StorageException | Error e) {
                     failure = e;
                 } catch (Exception e) {
                     failure = new StorageException("Group commit failed: " + e.getMessage(), e);
-                } catch (Error e) {
-                    failure = new StorageException("Group commit failed: " + e, e);
                 } finally {
                     lock.lock();
                 }
@@ -107,8 +107,11 @@ public final class GroupCommit<T> {
         } finally {
             lock.unlock();
         }
-        if (ticket.failure != null) {
-            throw ticket.failure;
+        if (ticket.failure instanceof StorageException e) {
+            throw e;
+        }
+        if (ticket.failure instanceof Error e) {
+            throw e;
         }
     }
 }

@@ -52,6 +52,17 @@ public final class CanonicalJson {
     }
 
     /**
+     * @param value any value of the JSON model (object, list, string, number, boolean, {@code null})
+     * @return its compact canonical text, without a trailing newline; an empty map is {@code {}}
+     * @throws StorageException when a value cannot be encoded
+     */
+    public static String compactText(Object value) {
+        StringBuilder out = new StringBuilder(128);
+        new Writer(out, false, MAX_ENCODE_DEPTH).value(value, 1, "");
+        return out.toString();
+    }
+
+    /**
      * @param object a JSON object in the model
      * @return pretty-printed text plus {@code \n}, as used for manifests and metadata
      * @throws StorageException when a value cannot be encoded
@@ -63,10 +74,10 @@ public final class CanonicalJson {
     }
 
     /**
-     * The canonical bytes of a record file and of a JSONL export line (§5.1):
+     * The canonical bytes of a record file and of a JSONL export line:
      * {@code {"id":"<id>","data":<compact data>}\n}. Empty data is written {@code []}, as the original
      * does. The data may nest at most {@code Jsonc.MAX_NESTING_DEPTH - 1} levels, so that the file
-     * can always be read back (the original writes deeper data it can never read, §14.21).
+     * can always be read back (the original writes deeper data it can never read).
      *
      * @param id a valid id (not escaped)
      * @param data the record data

@@ -30,6 +30,8 @@ final class LogState {
     final Path segmentsDir;
     final Path manifestFile;
     final int interval;
+    /** Whether the file system is read-only: nothing is created, cut or rewritten. */
+    final boolean readOnly;
 
     volatile List<Segment> sealed = List.of();
     volatile Segment active;
@@ -37,11 +39,14 @@ final class LogState {
     volatile Manifest.Stamp stamp;
     /** Bytes of torn tails cut by this instance so far. */
     volatile long bytesCut;
+    /** Bumped by every full rebuild: files may have been replaced, so cached read handles are stale. */
+    volatile long generation;
     private long nextSegment = 1;
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();
 
-    LogState(Path dir, int interval) {
+    LogState(Path dir, int interval, boolean readOnly) {
+        this.readOnly = readOnly;
         this.dir = dir;
         this.segmentsDir = dir.resolve(LogFiles.SEGMENTS);
         this.manifestFile = dir.resolve(LogFiles.MANIFEST);
@@ -53,7 +58,7 @@ final class LogState {
     }
 
     /**
-     * Full rebuild from disk (§2.6 steps 4–5, §2.11): reads the manifest (creating a fresh one and an
+     * Full rebuild from disk: reads the manifest (creating a fresh one and an
      * empty {@code seg-000001.ndjson} when missing), creates a missing active file, scans every segment.
      *
      * @param truncate whether torn tails are cut
@@ -62,6 +67,10 @@ final class LogState {
     void load(boolean truncate) {
         Manifest.Data m = Manifest.read(manifestFile);
         boolean fresh = m == null;
+        if (fresh && readOnly) {
+            throw new StorageException("No log to read at " + dir + ": " + manifestFile.getFileName()
+                    + " is missing and " + dev.storh.fs.ReadOnlyFileSystem.READ_ONLY);
+        }
         if (fresh) {
             m = new Manifest.Data(1, List.of(), List.of(), null, Map.of());
         }
@@ -79,7 +88,9 @@ final class LogState {
             next = n + 1;
             fresh = true;
         }
-        createIfMissing(path(newActive.file));
+        if (!readOnly) {
+            createIfMissing(path(newActive.file));
+        }
         StateIndex built = new StateIndex();
         for (Segment s : newSealed) {
             bytesCut += SegmentScanner.scan(path(s.file), s, built, interval, truncate, true);
@@ -95,6 +106,7 @@ final class LogState {
             invalidSealed = m.invalidSealed();
             extra = m.extra();
             stamp = readStamp;
+            generation++;
         }
         if (fresh) {
             writeManifest();
@@ -112,6 +124,10 @@ final class LogState {
         Manifest.Stamp now = Manifest.stamp(manifestFile);
         if (!Manifest.same(now, stamp)) {
             Manifest.Data m = Manifest.read(manifestFile);
+            if (m == null && stamp != null) {
+                throw new StorageException("Log manifest is gone: " + manifestFile + " (the log's folder was deleted or"
+                        + " moved while this instance had it open; nothing was read or written; reopen the log)");
+            }
             if (m == null || !followRoll(m, now, truncate)) {
                 load(truncate);
             }
@@ -140,8 +156,9 @@ final class LogState {
             return false;
         }
         for (int i = 0; i < mine.size(); i++) {
-            if (!mine.get(i).file.equals(theirs.get(i).get("file"))) {
-                return false;
+            Segment s = mine.get(i);
+            if (!s.file.equals(theirs.get(i).get("file")) || sizeOf(path(s.file)) < s.end) {
+                return false; // replaced, or shrunk by another process's repair: rebuild
             }
         }
         Segment a = active;
@@ -180,16 +197,28 @@ final class LogState {
      * Writes the manifest from the in-memory segments (skipped when the bytes on disk are the same).
      */
     void writeManifest() {
+        writeManifest(false);
+    }
+
+    /**
+     * @param always write even when the bytes on disk are the same, so other processes see a new
+     *     manifest identity and rebuild (after a repair rewrote segments)
+     */
+    void writeManifest(boolean always) {
         byte[] bytes;
         synchronized (this) {
             bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
         }
-        Manifest.write(manifestFile, bytes);
+        if (always) {
+            AtomicFiles.writeAtomic(manifestFile, bytes);
+        } else {
+            Manifest.write(manifestFile, bytes);
+        }
         stamp = Manifest.stamp(manifestFile);
     }
 
     /**
-     * Seals the active segment and starts a new one (§2.7 Roll). Nothing happens when the active
+     * Seals the active segment and starts a new one. Nothing happens when the active
      * segment has no records. The manifest rename is the commit point; on failure the in-memory
      * picture is put back.
      *
@@ -254,7 +283,7 @@ final class LogState {
     }
 
     /**
-     * @return the total size of the {@code .ndjson} files the manifest references (§2.9 {@code bytes})
+     * @return the total size of the {@code .ndjson} files the manifest references 
      */
     long bytes() {
         long total = 0;

@@ -2,11 +2,13 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
+import dev.storh.fs.FramedLine;
 import dev.storh.query.RecordQuery;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * One running {@code stream(query)} ({@code spec/log-queue.md} §2.8).
+ * One running {@code stream(query)}.
  *
  * <p>It reads the segments that existed when it started, in manifest order and byte order, and yields
  * each line that was its record's live version at that moment (a state-index snapshot), so writes,
@@ -112,7 +114,18 @@ final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
                     env = LogLine.decode(reader.line(), path, offset, false);
                 } catch (StorageException e) {
                     handle(e, offset);
-                    continue;
+                    // Damage that swallowed a line feed hides a valid line at its end (as the scan found).
+                    byte[] line = reader.line();
+                    int p = FramedLine.resync(line, false);
+                    if (p <= 0) {
+                        continue;
+                    }
+                    try {
+                        env = LogLine.decode(Arrays.copyOfRange(line, p, line.length), path, offset + p, false);
+                    } catch (StorageException stillBad) {
+                        continue;
+                    }
+                    offset += p;
                 }
                 String id = env.id();
                 if (view.ordered() && bounds.upper() != null && id.compareTo(bounds.upper()) > 0) {

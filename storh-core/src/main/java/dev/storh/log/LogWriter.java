@@ -3,18 +3,21 @@ package dev.storh.log;
 import dev.storh.StorageException;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
+import dev.storh.fs.ReadOnlyFileSystem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The append path of a log ({@code spec/log-queue.md} §2.7) with group commit.
+ * The append path of a log with group commit.
  *
  * <p><b>Group commit.</b> Callers hand in their encoded lines and block. One of them becomes the
  * leader ({@link GroupCommit}): it takes the collection lock, catches up with other processes and
@@ -28,8 +31,11 @@ import java.util.List;
  * segment is rolled; writing continues in the new active segment. Buffers are written every 1 MiB.
  *
  * <p><b>Failure.</b> If writing or syncing fails, the active file is cut back to its committed end
- * (best effort) and every caller of the batch gets the error; lines already sealed by a roll inside
- * the failed batch stay durable.
+ * and every caller of the batch gets the error (a failed cut-back is attached to it as suppressed);
+ * lines already sealed by a roll inside the failed batch stay durable. A batch is refused before
+ * anything is written when the log was opened on a read-only file system, when its lock file is
+ * gone or replaced (its folder was deleted or moved), or when the active segment file is gone:
+ * bytes are only ever written into the file the log reads.
  *
  * <p>Thread-safe. Never call {@link #append} while holding the collection lock (the leader needs it).
  */
@@ -57,6 +63,7 @@ final class LogWriter implements AutoCloseable {
 
     private FileChannel channel;
     private String channelFile;
+    private Object channelKey;
     private volatile long writtenEnd = -1;
     private volatile String writtenFile;
     private final java.util.concurrent.atomic.AtomicLong syncs = new java.util.concurrent.atomic.AtomicLong();
@@ -99,8 +106,12 @@ final class LogWriter implements AutoCloseable {
     }
 
     private void writeBatch(List<List<Line>> batch) {
+        if (state.readOnly) {
+            throw ReadOnlyFileSystem.refused("append to log", state.dir);
+        }
         lock.lock(lockTimeout);
         try {
+            lock.checkLockFile();
             writeLocked(batch);
         } finally {
             lock.unlock();
@@ -153,19 +164,24 @@ final class LogWriter implements AutoCloseable {
                 sync(ch);
                 publish(seg, pending, offsets);
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            Throwable failure = e instanceof StorageException || e instanceof Error ? e
+                    : new StorageException("Could not append to active segment: " + state.path(seg.file) + " ("
+                            + e.getMessage() + (ReadOnlyFileSystem.isReadOnlyError(e) ? "; " + ReadOnlyFileSystem.READ_ONLY
+                            : "") + ")", e);
             try {
                 ch.truncate(seg.end);
                 ch.force(true);
-            } catch (IOException | RuntimeException ignored) {
-                // the next batch's refresh cuts the torn tail under the lock
+            } catch (IOException | RuntimeException rollBack) {
+                // The next batch's refresh cuts the torn tail under the lock; the caller learns it failed.
+                failure.addSuppressed(new StorageException("Could not roll back " + state.path(seg.file)
+                        + " to byte " + seg.end, rollBack));
             }
             writtenEnd = -1;
-            if (e instanceof StorageException se) {
-                throw se;
+            if (failure instanceof Error error) {
+                throw error;
             }
-            throw new StorageException("Could not append to active segment: " + state.path(seg.file) + " ("
-                    + e.getMessage() + ")", e);
+            throw (StorageException) failure;
         }
     }
 
@@ -202,7 +218,7 @@ final class LogWriter implements AutoCloseable {
 
     private long currentChannelSize() {
         Segment seg = state.active;
-        if (channel == null || !seg.file.equals(channelFile)) {
+        if (channel == null || !seg.file.equals(channelFile) || !sameFile(seg)) {
             return -1;
         }
         try {
@@ -212,18 +228,42 @@ final class LogWriter implements AutoCloseable {
         }
     }
 
+    private boolean sameFile(Segment seg) {
+        try {
+            Object key = Files.readAttributes(state.path(seg.file), BasicFileAttributes.class).fileKey();
+            return key == null || key.equals(channelKey);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The channel on the file the active segment's name points at now: a cached channel is reused only
+     * while its file is still the one behind the name (a repair may have replaced it; an outside hand
+     * may have deleted it, and bytes written to a deleted file would be lost without a word).
+     */
     private FileChannel channelFor(Segment seg) {
-        if (channel != null && seg.file.equals(channelFile)) {
+        Path file = state.path(seg.file);
+        Object key;
+        try {
+            key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            closeChannel();
+            throw new StorageException("Could not open active segment: " + file + " is gone (deleted or moved while"
+                    + " the log was open); nothing was written", e);
+        }
+        if (channel != null && seg.file.equals(channelFile) && (key == null || key.equals(channelKey))) {
             return channel;
         }
         closeChannel();
-        Path file = state.path(seg.file);
         try {
             channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open active segment: " + file, e);
+            throw new StorageException("Could not open active segment: " + file
+                    + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
         }
         channelFile = seg.file;
+        channelKey = key;
         return channel;
     }
 
@@ -236,6 +276,7 @@ final class LogWriter implements AutoCloseable {
             }
             channel = null;
             channelFile = null;
+            channelKey = null;
         }
     }
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the log knows about one segment file, rebuilt by scanning it ({@code spec/log-queue.md} §2.5):
+ * What the log knows about one segment file, rebuilt by scanning it:
  * the smallest and largest id over all its lines (tombstones and superseded versions included), the
  * number of lines, whether ids never decrease in file order, the committed end (the offset just past
  * the last line applied to the state), and the sparse offsets (every {@code interval}-th line).
@@ -30,7 +30,18 @@ final class Segment {
     boolean ordered = true;
     long end;
     List<SparseIndex.Entry> sparse = new ArrayList<>();
-    int skippedLines;
+    /** Damaged stretches the scan skipped, in file order (removed by a repair). */
+    List<Damage> damaged = new ArrayList<>();
+
+    /**
+     * Bytes inside a segment that do not decode, followed by a valid line.
+     *
+     * @param offset where the damage starts
+     * @param length how many bytes up to the next valid line
+     * @param problem the error of the first bad line, naming {@code <file>:<offset>}
+     */
+    record Damage(long offset, long length, String problem) {
+    }
 
     Segment(String file, String index, boolean compacted, Map<String, Object> extra) {
         this.file = file;
@@ -41,7 +52,7 @@ final class Segment {
 
     /**
      * @param raw a manifest entry with a string {@code file}
-     * @return a segment with no statistics yet (they are recomputed by the scan, §2.3)
+     * @return a segment with no statistics yet (they are recomputed by the scan)
      */
     static Segment fromManifest(Map<String, Object> raw, boolean sealed) {
         Map<String, Object> extra = new LinkedHashMap<>();
@@ -63,7 +74,7 @@ final class Segment {
         ordered = true;
         end = 0;
         sparse = new ArrayList<>();
-        skippedLines = 0;
+        damaged = new ArrayList<>();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import dev.storh.fs.FramedLine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,11 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Torn-tail recovery and the state scan ({@code spec/log-queue.md} §2.5, §2.11), one segment at a time.
+ * Torn-tail recovery and the state scan, one segment at a time.
  *
  * <p>Reading from the segment's committed end, every line's framing (length and XXH32) is checked;
  * canonical lines are not JSON-decoded. Each valid line is applied to the state index and the
@@ -20,12 +22,14 @@ import org.slf4j.LoggerFactory;
  * original (weak spots W6, W7):
  * <ul>
  *   <li>A bad run followed by a valid line is a damaged line inside the file, not a torn write: it is
- *       skipped and logged with its offset, and the valid lines after it are kept (the original cuts
- *       the whole rest of the segment). {@code stream()} still reports it until {@code repair()}.</li>
+ *       skipped, logged and recorded in {@link Segment#damaged} with its offset, and the valid lines
+ *       after it are kept (the original cuts the whole rest of the segment). When the damage swallowed
+ *       a line feed, the valid line glued to its end is recovered ({@link FramedLine#resync}).
+ *       {@code stream()} and {@code verify()} report it until {@code repair()} removes it.</li>
  *   <li>A bad run that reaches EOF is a torn tail. With {@code truncate} (open, recover, compact,
  *       repair, and before every append, all under the collection lock) the file is cut to the end of
- *       the last good line and fsynced; without it (readers) the tail is left alone and stays
- *       invisible.</li>
+ *       the last good line and fsynced; when the cut bytes hold a complete line they are first copied
+ *       aside ({@link Quarantine}). Without it (readers) the tail is left alone and stays invisible.</li>
  *   <li>A valid last line without LF (PHP accepts it) gets its LF appended when truncating, so the next
  *       append cannot glue two lines together; without truncating it stays invisible, as it may be a
  *       write in flight.</li>
@@ -43,7 +47,7 @@ final class SegmentScanner {
      * Scans {@code segment} from its committed end to EOF and applies the valid lines.
      *
      * @param file the segment path
-     * @param segment its statistics, advanced in place
+     * @param segment its statistics, advanced in place; damaged stretches are added to {@link Segment#damaged}
      * @param index the state to apply lines to
      * @param interval sparse index interval
      * @param truncate whether torn tails may be cut (caller holds the collection lock)
@@ -64,16 +68,25 @@ final class SegmentScanner {
             }
             SegmentReader reader = new SegmentReader(channel, segment.end, size, 64 * 1024);
             long badStart = -1;
+            String badProblem = null;
             while (reader.next()) {
                 long offset = reader.lineOffset();
+                byte[] line = reader.line();
                 LogLine.Envelope env;
                 try {
-                    env = LogLine.decode(reader.line(), file, offset, false);
+                    env = LogLine.decode(line, file, offset, false);
                 } catch (StorageException e) {
                     if (badStart < 0) {
                         badStart = offset;
+                        badProblem = e.getMessage();
                     }
-                    continue;
+                    // Damage that swallowed a line feed hides a valid line at the end of this one.
+                    int p = reader.terminated() ? FramedLine.resync(line, false) : -1;
+                    env = p > 0 ? decodeOrNull(Arrays.copyOfRange(line, p, line.length), file, offset + p) : null;
+                    if (env == null) {
+                        continue;
+                    }
+                    offset += p;
                 }
                 long next = reader.position();
                 if (!reader.terminated()) {
@@ -86,9 +99,9 @@ final class SegmentScanner {
                     next++;
                 }
                 if (badStart >= 0) {
-                    LOG.warn("Skipping {} damaged bytes in log segment {} at offset {}: valid lines follow",
-                            offset - badStart, file, badStart);
-                    segment.skippedLines++;
+                    LOG.warn("Skipping {} damaged bytes in log segment {} at offset {}: valid lines follow ({})",
+                            offset - badStart, file, badStart, badProblem);
+                    segment.damaged.add(new Segment.Damage(badStart, offset - badStart, badProblem));
                     badStart = -1;
                 }
                 index.apply(env.id(), env.isDelete(), segment.file, offset, rebuilding);
@@ -96,9 +109,11 @@ final class SegmentScanner {
             }
             if (badStart >= 0 && truncate) {
                 long cut = size - badStart;
+                Path kept = Quarantine.keepTailAside(file, channel, badStart, size);
                 channel.truncate(badStart);
                 channel.force(true);
-                LOG.warn("Cut a torn tail of {} bytes from log segment {} at offset {}", cut, file, badStart);
+                LOG.warn("Cut a bad tail of {} bytes from log segment {} at offset {} ({}){}", cut, file, badStart,
+                        badProblem, kept == null ? "" : "; kept in " + kept);
                 segment.end = badStart;
                 return cut;
             }
@@ -107,6 +122,14 @@ final class SegmentScanner {
             return 0;
         } catch (IOException e) {
             throw new StorageException("Could not read segment: " + file, e);
+        }
+    }
+
+    private static LogLine.Envelope decodeOrNull(byte[] line, Path file, long offset) {
+        try {
+            return LogLine.decode(line, file, offset, false);
+        } catch (StorageException e) {
+            return null;
         }
     }
 }

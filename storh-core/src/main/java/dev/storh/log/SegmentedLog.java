@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
@@ -34,7 +35,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * An append-only log of records in checksummed segment files ({@code spec/log-queue.md} §2), for
+ * An append-only log of records in checksummed segment files, for
  * events, audit trails and versions read back in order or by time. Byte-compatible with the PHP
  * original's {@code SegmentedLogStore}.
  *
@@ -51,7 +52,9 @@ import java.util.stream.StreamSupport;
  * A put appends {@code {"op":"put","id":…,"data":…}}; overwriting appends another put with the same
  * id; a delete appends a tombstone. Nothing is changed in place. The id → location map (the state
  * index, {@link StateIndex}) is rebuilt by scanning at open ({@link SegmentScanner}), which also cuts
- * torn tails.
+ * torn tails. A damaged line inside a segment (followed by valid lines) is never cut with what follows
+ * it: it is skipped, {@link #verify()} names it ({@code <file>:<offset>}), and {@link #repair()} takes it
+ * out of the segment, keeping the bytes in {@code .storh/corrupt/}.
  *
  * <p><b>Durability.</b> With {@link Durability#FSYNC} (the default) an append returns only once its
  * line is fsynced; concurrent appends share one fsync (group commit, {@link LogWriter}), and nothing
@@ -67,6 +70,11 @@ import java.util.stream.StreamSupport;
  * {@code appendMany} and {@code appendStream} block until durable; streams keep one segment file open
  * until closed or exhausted.
  *
+ * <p><b>Read-only file systems.</b> On a read-only mount the log opens for reading (no sweep, writer
+ * marker, cut or manifest write; the lock file is opened for reading, which {@code flock} allows);
+ * reads, streams, counts and {@code verify()} work, and every write throws a {@link StorageException}
+ * saying the file system is read-only and naming the folder.
+ *
  * <p><b>Ids</b> are UUIDv7, accepted in either case and written lowercase. <b>Errors</b> are
  * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
  * before anything is written.
@@ -74,6 +82,7 @@ import java.util.stream.StreamSupport;
 public final class SegmentedLog implements AutoCloseable {
 
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
 
     private final Path dir;
     private final SegmentedLogOptions options;
@@ -82,14 +91,16 @@ public final class SegmentedLog implements AutoCloseable {
     private final LogWriter writer;
     private final Path marker;
     private final AtomicLong segmentsOpened = new AtomicLong();
+    /** Read handles for get(), per file name; closed after a rebuild (a read that loses its handle retries). */
     private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
+    private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
-    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock) {
+    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
         this.dir = dir;
         this.options = options;
         this.lock = lock;
-        this.state = new LogState(dir, options.sparseIndexInterval());
+        this.state = new LogState(dir, options.sparseIndexInterval(), readOnly);
         this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
                 options.durability() == Durability.FSYNC);
         this.marker = WriterMarkers.writersDirectory(dir).resolve(WriterMarkers.newWriterPrefix());
@@ -106,7 +117,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Opens (creating when missing) a log (§2.6): under the collection lock, sweeps orphan temp files
+     * Opens (creating when missing) a log: under the collection lock, sweeps orphan temp files
      * when a writer crashed, registers this instance's writer marker, deletes compaction leftovers the
      * manifest does not reference, scans every segment (cutting torn tails) and rewrites the manifest's
      * statistics when they changed.
@@ -127,17 +138,29 @@ public final class SegmentedLog implements AutoCloseable {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
             dir = dir.resolve("partitions").resolve(opts.partition().folderFor(ts));
         }
-        AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
-        CollectionLock lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
-        SegmentedLog log = new SegmentedLog(dir, opts, lock);
+        boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
+        }
+        CollectionLock lock;
+        try {
+            lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
+        } catch (StorageException e) {
+            throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
+        }
+        SegmentedLog log = new SegmentedLog(dir, opts, lock, readOnly);
         try {
             lock.lock(opts.lockTimeout());
             try {
-                WriterMarkers.sweepOnOpen(dir);
-                WriterMarkers.register(log.marker);
-                Leftovers.delete(log.state);
-                log.state.load(true);
-                log.state.writeManifest();
+                if (readOnly) {
+                    log.state.load(false); // read what is there: no sweep, marker, cut or manifest write
+                } else {
+                    WriterMarkers.sweepOnOpen(dir);
+                    WriterMarkers.register(log.marker);
+                    Leftovers.delete(log.state);
+                    log.state.load(true);
+                    log.state.writeManifest();
+                }
             } finally {
                 lock.unlock();
             }
@@ -157,7 +180,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Appends a record under a new id (§2.7).
+     * Appends a record under a new id.
      *
      * @param data the record data, a JSON object in the JSON model
      * @return the stored record
@@ -172,7 +195,7 @@ public final class SegmentedLog implements AutoCloseable {
      * the line is durable (group commit).
      *
      * @param data the record data; top-level keys that look like integers ({@code "0"}, {@code "-1"})
-     *     are refused, as the original would silently drop them when reading (§1.2)
+     *     are refused, as the original would silently drop them when reading
      * @param id a UUIDv7 in either case, or {@code null} to generate one
      * @return the stored record: lowercase id, a copy of the data
      * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, an encoding error naming
@@ -187,7 +210,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Appends many records in one batch (§2.7). Each item is either {@code {"id": String, "data": Map}}
+     * Appends many records in one batch. Each item is either {@code {"id": String, "data": Map}}
      * or plain data: when {@code item.id} is a string it is the id, and when {@code item.data} is a map
      * it is the data, otherwise the whole item (its {@code id} key included) is the data. Every item is
      * validated and encoded before anything is written; segment boundaries are those of single puts.
@@ -211,7 +234,7 @@ public final class SegmentedLog implements AutoCloseable {
 
     /**
      * Appends records from an iterable without holding them all: items are validated as they are
-     * consumed and written in durable chunks of about 1 MiB (§2.7). When an item is invalid the call
+     * consumed and written in durable chunks of about 1 MiB. When an item is invalid the call
      * throws; chunks already written stay, the current chunk is dropped.
      *
      * @param items the rows, as for {@link #appendMany}
@@ -262,7 +285,7 @@ public final class SegmentedLog implements AutoCloseable {
         for (Object k : data.keySet()) {
             if (k instanceof String s && LogLine.isIntegerLike(s)) {
                 throw new StorageException("Record " + key + ": top-level field \"" + s + "\" looks like an integer;"
-                        + " the original drops such keys when reading (spec §1.2), so it cannot be stored.");
+                        + " the original drops such keys when reading, so it cannot be stored.");
             }
         }
         return new LogWriter.Line(key, false, LogLine.encodePut(key, data));
@@ -277,7 +300,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Reads a record's latest version through the state index (§2.8).
+     * Reads a record's latest version through the state index.
      *
      * @param id a UUIDv7 in either case
      * @return the record, or empty when unknown or deleted
@@ -315,26 +338,41 @@ public final class SegmentedLog implements AutoCloseable {
 
     private LogLine.Envelope readAt(StateIndex.Location at) {
         Path file = state.path(at.file());
-        try {
-            FileChannel ch = readChannels.computeIfAbsent(at.file(), f -> {
+        long generation = state.generation;
+        if (generation != readChannelsGeneration) {
+            // A rebuild may follow replaced files (a repair, another process): drop the handles on old
+            // ones. A read that was using one meets a closed channel and tries once more below.
+            readChannelsGeneration = generation;
+            closeReadChannels();
+        }
+        for (int attempt = 0;; attempt++) {
+            Map<String, FileChannel> channels = readChannels;
+            FileChannel ch = channels.computeIfAbsent(at.file(), f -> {
                 try {
                     return FileChannel.open(file, StandardOpenOption.READ);
                 } catch (IOException ex) {
                     throw new StorageException("Could not read segment record. Cannot open " + file, ex);
                 }
             });
-            SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
-            if (!reader.next() || !reader.terminated()) {
-                return null;
+            try {
+                SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
+                if (!reader.next() || !reader.terminated()) {
+                    return null;
+                }
+                return LogLine.decode(reader.line(), file, at.offset(), true);
+            } catch (java.nio.channels.ClosedChannelException closed) {
+                channels.remove(at.file(), ch);
+                if (attempt > 0) {
+                    throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), closed);
+                }
+            } catch (IOException ex) {
+                throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
             }
-            return LogLine.decode(reader.line(), file, at.offset(), true);
-        } catch (IOException ex) {
-            throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
         }
     }
 
     /**
-     * Deletes a record by appending a tombstone, even when the id is unknown (§2.7). Blocks until durable.
+     * Deletes a record by appending a tombstone, even when the id is unknown. Blocks until durable.
      *
      * @param id a UUIDv7 in either case
      * @return whether a live record with that id existed
@@ -357,7 +395,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Streams live records (§2.8) in segment order, then byte order: the order of each record's latest
+     * Streams live records in segment order, then byte order: the order of each record's latest
      * write (not id order after overwrites or out-of-order ids). The stream sees the log as it was when
      * it was created, even while this instance keeps writing or compacting. Segments whose id range
      * cannot match the cursor or time range are not opened; ordered segments are entered by seeking.
@@ -386,7 +424,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return the number of live records, from the state index (§2.9)
+     * @return the number of live records, from the state index
      */
     public long count() {
         ensureOpen();
@@ -395,7 +433,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Counts what {@link #stream(RecordQuery)} would yield (§2.9). Without equality filters the count
+     * Counts what {@link #stream(RecordQuery)} would yield. Without equality filters the count
      * comes from the state index without reading segments; with them, it is a scan.
      *
      * @param query the query
@@ -425,7 +463,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * An empty query over the log ({@code spec/indexes-queries-schema.md} §10.4, "other stores"): the
+     * An empty query over the log (as for other stores without indexes): the
      * same builder and semantics as {@code DocStore.query()}, answered by streaming the live records
      * in id order (a log has no secondary indexes, so {@code explain()} reports {@code full_scan}).
      *
@@ -451,7 +489,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return a retention builder: {@code retain().olderThanDays(90).compact()} (§2.12)
+     * @return a retention builder: {@code retain().olderThanDays(90).compact()}
      */
     public Retention retain() {
         ensureOpen();
@@ -477,7 +515,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Compacts the log (§2.10): rolls the active segment, rewrites the sealed segments keeping only
+     * Compacts the log: rolls the active segment, rewrites the sealed segments keeping only
      * live records, and swaps the manifest (the commit point). A crash before the swap leaves the old
      * manifest in force; the next open deletes the unreferenced output. Appends wait meanwhile.
      *
@@ -497,7 +535,7 @@ public final class SegmentedLog implements AutoCloseable {
      */
     public void compact(ProgressListener listener) {
         ensureOpen();
-        withLock(() -> {
+        withWriteLock("compact log", () -> {
             state.refresh(true, -1);
             state.roll();
             long bytes = 0;
@@ -514,21 +552,21 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the state index from disk and cuts torn tails (§2.11), then rewrites the manifest's
+     * Rebuilds the state index from disk and cuts torn tails, then rewrites the manifest's
      * statistics. Damaged lines followed by valid ones are skipped and logged, not cut (W6).
      *
      * @throws StorageException on a lock timeout, an unreadable manifest or an I/O error
      */
     public void recover() {
         ensureOpen();
-        withLock(() -> {
+        withWriteLock("recover log", () -> {
             state.load(true);
             state.writeManifest();
         });
     }
 
     /**
-     * @return segments, live records, tombstones and bytes (§2.9)
+     * @return segments, live records, tombstones and bytes
      */
     public LogStats stats() {
         ensureOpen();
@@ -538,7 +576,21 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Checks the log without changing it (§2.13): rebuilds the state from disk and compares it with
+     * The statistics as this instance last saw them, for metrics that are read often: the same
+     * shape as {@link #stats()}, but without checking the disk for other writers' appends, so it
+     * takes no lock and makes no system call. Records appended by other instances or processes show
+     * once this instance next reads or writes.
+     *
+     * @return segments, live records, deleted records and bytes as of this instance's last operation
+     */
+    public LogStats lastStats() {
+        ensureOpen();
+        StateIndex index = state.index;
+        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+    }
+
+    /**
+     * Checks the log without changing it: rebuilds the state from disk and compares it with
      * this instance's, reads every live record, and gathers the stats. Errors are collected, not thrown.
      *
      * @return {@code ok} with the errors found and the stats
@@ -557,17 +609,22 @@ public final class SegmentedLog implements AutoCloseable {
     public LogVerifyReport verify(ProgressListener listener) {
         ensureOpen();
         List<String> errors = new ArrayList<>();
+        java.util.Set<String> damagedAt = new java.util.HashSet<>();
         ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
         try {
             refreshIfStale();
             StateIndex fresh = new StateIndex();
-            List<Segment> segments = new ArrayList<>(state.sealed);
-            segments.add(state.active);
+            List<Segment> segments = allSegments();
             progress.total(segments.size(), state.bytes());
             for (Segment s : segments) {
                 Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
                 SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
                 progress.advance(1, LogState.sizeOf(state.path(s.file)));
+                for (Segment.Damage d : copy.damaged) {
+                    damagedAt.add(state.path(s.file) + ":" + d.offset());
+                    errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
+                            + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
+                }
             }
             String differs = state.index.firstDifference(fresh);
             if (differs != null) {
@@ -576,7 +633,12 @@ public final class SegmentedLog implements AutoCloseable {
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
         }
-        try (Stream<StorageRecord> all = stream()) {
+        RecordQuery everything = RecordQuery.all().continueOnError((at, e) -> {
+            if (!damagedAt.contains(at)) {
+                errors.add(String.valueOf(e.getMessage()));
+            }
+        });
+        try (Stream<StorageRecord> all = stream(everything)) {
             all.forEach(r -> { });
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
@@ -593,16 +655,25 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return the same as {@link #verify()} (§2.13)
+     * @return the same as {@link #verify()}
      */
     public LogVerifyReport health() {
         return verify();
     }
 
     /**
-     * Runs {@link #recover()} and reports the result (§2.13). Failures are thrown.
+     * Mends the log (doing more than the original): under the collection lock, deletes temp
+     * files a crashed writer left ({@code .manifest.jsonc.*.tmp}, {@code segments/.*.tmp}), rebuilds
+     * the state and cuts torn tails (as {@link #recover()}), then takes every damaged line inside a
+     * segment out of it: the bytes are copied to {@code .storh/corrupt/<file>.<offset>-<ms>.bad} and the
+     * segment is rewritten without them, every valid line kept in order; the state and the sparse
+     * indexes are rebuilt from the new files and the manifest is rewritten, so other instances rebuild
+     * too. Afterwards {@code stream()} and {@code verify()} are clean. Failures are thrown.
      *
-     * @return {@code ok} (always true), the bytes cut from torn tails, and the stats
+     * @return {@code ok} (always true), the bytes cut from torn tails, the stats, and one line per
+     *     removed stretch naming {@code <path>:<offset>}, its size, its problem and where it was kept
+     * @throws StorageException on a lock timeout or an I/O error naming the path; {@code "Cannot repair
+     *     log <dir>: the file system is read-only ..."} on a read-only file system
      */
     public LogRepairReport repair() {
         return repair(ProgressListener.NONE);
@@ -613,18 +684,47 @@ public final class SegmentedLog implements AutoCloseable {
      * the bytes of its segments (the rebuild reads them all in one go).
      *
      * @param listener receives the progress
-     * @return {@code ok}, the bytes cut and the stats
+     * @return {@code ok}, the bytes cut, the stats and what was removed
+     * @throws StorageException see {@link #repair()}
      */
     public LogRepairReport repair(ProgressListener listener) {
+        ensureOpen();
         ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
         try {
             long before = state.bytesCut;
-            recover();
+            List<String> removed = new ArrayList<>();
+            withWriteLock("repair log", () -> {
+                Leftovers.sweepTemps(state);
+                state.load(true);
+                List<Segment> damaged = new ArrayList<>();
+                for (Segment s : allSegments()) {
+                    if (!s.damaged.isEmpty()) {
+                        removed.addAll(Quarantine.removeDamage(state.path(s.file), s.damaged));
+                        damaged.add(s);
+                    }
+                }
+                if (!damaged.isEmpty()) {
+                    state.load(true);
+                    for (Segment s : state.sealed) {
+                        if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
+                            SparseIndex.write(state.path(s.index), s.sparse); // the offsets moved
+                        }
+                    }
+                    LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), dir, removed);
+                }
+                state.writeManifest(!damaged.isEmpty());
+            });
             progress.advance(1, state.bytes());
-            return new LogRepairReport(true, state.bytesCut - before, stats());
+            return new LogRepairReport(true, state.bytesCut - before, stats(), removed);
         } finally {
             progress.finish();
         }
+    }
+
+    private List<Segment> allSegments() {
+        List<Segment> segments = new ArrayList<>(state.sealed);
+        segments.add(state.active);
+        return segments;
     }
 
     /**
@@ -640,17 +740,23 @@ public final class SegmentedLog implements AutoCloseable {
         try {
             writer.close();
         } finally {
-            for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
-                try {
-                    it.next().close();
-                } catch (IOException ignored) {
-                    // read-only handle
-                }
-                it.remove();
+            closeReadChannels();
+            if (!state.readOnly) {
+                AtomicFiles.deleteQuietly(marker);
+                AtomicFiles.syncDirectory(marker.getParent());
             }
-            AtomicFiles.deleteQuietly(marker);
-            AtomicFiles.syncDirectory(marker.getParent());
             lock.close();
+        }
+    }
+
+    private void closeReadChannels() {
+        for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
+            try {
+                it.next().close();
+            } catch (IOException ignored) {
+                // read-only handle
+            }
+            it.remove();
         }
     }
 
@@ -683,6 +789,16 @@ public final class SegmentedLog implements AutoCloseable {
             }
         }
         withLock(() -> state.refresh(false, -1));
+    }
+
+    private void withWriteLock(String what, Runnable action) {
+        if (state.readOnly) {
+            throw ReadOnlyFileSystem.refused(what, dir);
+        }
+        withLock(() -> {
+            lock.checkLockFile();
+            action.run();
+        });
     }
 
     private void withLock(Runnable action) {

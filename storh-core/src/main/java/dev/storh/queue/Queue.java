@@ -6,6 +6,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A durable job queue on one append-only event log, file-compatible with the original's
- * {@code LogQueue} ({@code spec/log-queue.md} §3): producers {@link #enqueue} jobs (a UUIDv7 id and
+ * {@code LogQueue}: producers {@link #enqueue} jobs (a UUIDv7 id and
  * a JSON object payload), workers {@link #claim} them in FIFO order and {@link #complete} them, a
  * janitor {@link #requeueTimedOut requeues} claims that took too long.
  *
@@ -37,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p><b>State.</b> Each instance keeps the state in memory ({@link QueueState}), rebuilt on open by
- * replaying the log; a bad or torn tail is cut then (§3.7). Before every operation, under the
+ * replaying the log; a bad or torn tail is cut then (complete lines in it are kept in
+ * {@code queue.log.cut-*}). A damaged line inside the log (followed by good events) is skipped, never
+ * cut with what follows it (the original drops every later event): {@link #verify()} reports it
+ * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the bytes. Before every operation, under the
  * lock, the instance applies the events other instances and processes appended since its last
  * read, so every call sees the durable state of all writers.
  *
@@ -72,6 +76,12 @@ import org.slf4j.LoggerFactory;
  * later events until it is reopened: turn {@link QueueOptions.Builder#autoCompact(boolean)} off
  * while PHP workers share the queue.
  *
+ * <p><b>Read-only file systems.</b> On a read-only mount the queue opens for reading (the lock file
+ * is opened for reading, which {@code flock} allows; nothing is cut); counts, stats and
+ * {@code verify()} work, and every write throws a {@link StorageException} saying the file system is
+ * read-only and naming {@code queue.log}. Writes also stop, naming the lock file, when the queue's
+ * folder was deleted or moved while it was open.
+ *
  * <p><b>Ids</b> are UUIDv7, written lowercase; lookups match exactly, then in lowercase.
  * <b>Errors</b> are {@link StorageException}s naming the id, job index or path; a rejected call
  * writes nothing.
@@ -90,15 +100,25 @@ public final class Queue implements AutoCloseable {
     private final List<Runnable> enqueueListeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
+    private final boolean readOnly;
+
+    /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
+    private volatile QueueCounts lastCounts = new QueueCounts(0, 0, 0);
+
     // Guarded by the queue lock.
     private QueueState state;
     private long offset;
     private long lines;
+    /** The 1-based number of the line that starts at {@link #offset}. */
+    private long lineNo = 1;
+    /** Damaged stretches of the open file that were skipped (kept in the log until a repair). */
+    private final List<QueueLogFile.Damage> damaged = new ArrayList<>();
 
-    private Queue(Path directory, QueueOptions options, CollectionLock lock) {
+    private Queue(Path directory, QueueOptions options, CollectionLock lock, boolean readOnly) {
         this.directory = directory;
         this.options = options;
-        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME));
+        this.readOnly = readOnly;
+        this.log = new QueueLogFile(directory.resolve(QueueLogFile.LOG_NAME), readOnly);
         this.lock = lock;
         this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
     }
@@ -115,8 +135,9 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Opens a queue, creating {@code <root>/<name>/} and an empty log when missing, and replays the
-     * log under the lock; an undecodable tail is cut (copied aside first when it held complete
-     * lines) (§3.1, §3.7).
+     * log under the lock; damaged lines inside it are skipped, an undecodable tail is cut (copied
+     * aside first when it held complete lines). On a read-only file system it opens for
+     * reading only.
      *
      * @param root the folder holding queues
      * @param name one folder name: not empty, not {@code .} or {@code ..}, without {@code /},
@@ -137,19 +158,25 @@ public final class Queue implements AutoCloseable {
                     + "\" (a queue is one folder name under the root; '/', '\\', NUL, '.', '..' and empty names are refused)");
         }
         Path directory = root.toAbsolutePath().normalize().resolve(name);
-        AtomicFiles.ensureDirectory(directory);
+        boolean readOnly = Files.isDirectory(directory) && ReadOnlyFileSystem.isReadOnly(directory);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(directory);
+        }
         Path lockFile = directory.resolve(QueueLogFile.LOCK_NAME);
         CollectionLock lock;
         try {
             lock = CollectionLock.open(lockFile);
         } catch (StorageException e) {
-            throw new StorageException("Could not open log queue lock: " + lockFile, e);
+            throw new StorageException("Could not open log queue lock: " + lockFile
+                    + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
         }
-        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock);
+        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock, readOnly);
         try {
             queue.locked(() -> {
-                QueueLogFile.deleteLeftovers(directory);
-                queue.reload(true);
+                if (!readOnly) {
+                    QueueLogFile.deleteLeftovers(directory);
+                }
+                queue.reload(!readOnly);
                 return null;
             });
         } catch (RuntimeException e) {
@@ -170,7 +197,7 @@ public final class Queue implements AutoCloseable {
     // ---------------------------------------------------------------- producing
 
     /**
-     * Enqueues a job with a generated id (§3.4).
+     * Enqueues a job with a generated id.
      *
      * @param payload the job's data, a JSON object in the model; top-level keys must not look like
      *     integers (the original drops such keys on read)
@@ -199,7 +226,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Enqueues jobs in order with one fsync (§3.4). Each item is either {@code {"id": ..., "payload":
+     * Enqueues jobs in order with one fsync. Each item is either {@code {"id": ..., "payload":
      * {...}}} (id optional) or, when its {@code payload} is not an object, the payload itself, id
      * key included, as in the original. Unlike the original, every item is checked before anything
      * is written, and the batch is appended in one write: all or nothing (W9).
@@ -270,7 +297,7 @@ public final class Queue implements AutoCloseable {
             }
             if (QueueEventCodec.isIntegerLike(text)) {
                 throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where
-                        + "; the original drops such top-level keys when it reads the job (spec §1.2)");
+                        + "; the original drops such top-level keys when it reads the job");
             }
         }
         byte[] json;
@@ -287,7 +314,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Claims the first pending job: it becomes processing, stamped with the current time, and no
-     * other thread, instance or process can claim it until it is requeued (§3.4, §3.5). Blocks
+     * other thread, instance or process can claim it until it is requeued. Blocks
      * until the claim is durable (group commit).
      *
      * @return the job (its id and a copy of its payload; {@code {}} when it had none), or empty
@@ -300,7 +327,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Claims up to {@code limit} pending jobs in order, with one fsync (§3.4). Jobs a
+     * Claims up to {@code limit} pending jobs in order, with one fsync. Jobs a
      * {@link #retry} delayed are skipped until their retry time.
      *
      * @param limit the most jobs to claim, at least 1
@@ -416,7 +443,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Completes a processing job: its payload is dropped and it becomes done, or is forgotten when
-     * {@code keepDone} is false (§3.4). Blocks until durable (group commit).
+     * {@code keepDone} is false. Blocks until durable (group commit).
      *
      * <p>The original silently ignores completing a job that is not processing; here nothing is
      * written either, but the caller learns it: such a call throws (a worker whose claim timed out
@@ -445,7 +472,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Completes processing jobs with one fsync (§3.4). Ids that are not processing, and repeats,
+     * Completes processing jobs with one fsync. Ids that are not processing, and repeats,
      * are skipped, as in the original. Every id is validated before anything is written; an empty
      * input returns 0 without taking the lock.
      *
@@ -471,7 +498,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Requeues every processing job claimed at least {@code timeout} ago, to the back of the line,
-     * with one fsync (§3.4). Claims are stamped in whole seconds, so the timeout is rounded up to
+     * with one fsync. Claims are stamped in whole seconds, so the timeout is rounded up to
      * whole seconds; zero requeues every processing job.
      *
      * @param timeout the least claim age, not negative
@@ -487,7 +514,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Forgets every done job (§3.4).
+     * Forgets every done job.
      *
      * @return how many were purged
      * @throws StorageException on I/O failure
@@ -498,7 +525,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Forgets done jobs completed at least {@code olderThan} ago (whole seconds, rounded up; zero
-     * selects all), writing one purge event each with one fsync (§3.4).
+     * selects all), writing one purge event each with one fsync.
      *
      * @param olderThan the least age since completion, not negative
      * @return how many were purged
@@ -518,7 +545,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * @return pending, processing and done counts, after reading other writers' events (§3.4)
+     * @return pending, processing and done counts, after reading other writers' events
      * @throws StorageException on I/O failure or lock timeout
      */
     public QueueCounts counts() {
@@ -529,7 +556,18 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * @return the counts plus the size of {@code queue.log} in bytes (§3.4)
+     * The job counts as this instance last saw them, for metrics that are read often: unlike
+     * {@link #counts()}, no lock is taken and the disk is not read, so events other instances or
+     * processes appended since this instance's last operation are not counted yet.
+     *
+     * @return pending, processing and done jobs at the end of this instance's last operation
+     */
+    public QueueCounts lastCounts() {
+        return lastCounts;
+    }
+
+    /**
+     * @return the counts plus the size of {@code queue.log} in bytes
      * @throws StorageException on I/O failure or lock timeout
      */
     public QueueStats stats() {
@@ -540,10 +578,12 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Checks the log and the in-memory state (§3.8): replays {@code queue.log} from the start into
-     * a scratch state, reporting the first bad line as {@code "line <n>: <problem>"}; then, when the
-     * log is clean, compares the scratch state with this instance's (payloads, statuses with their
-     * times, pending order), reporting {@code "Log queue state drift."}. Changes nothing on disk.
+     * Checks the log and the in-memory state: replays {@code queue.log} from the start into
+     * a scratch state and reports every damaged line, as {@code "line <n> (byte <offset> of <path>):
+     * <problem>"} (damage inside the log, which reads skip and {@link #repair()} removes, and a bad
+     * tail, which the next write cuts); then compares the scratch state with this instance's
+     * (payloads, statuses with their times, pending order), reporting {@code "Log queue state drift."}.
+     * Changes nothing on disk.
      *
      * @return ok, errors, stats
      * @throws StorageException on lock timeout
@@ -568,26 +608,41 @@ public final class Queue implements AutoCloseable {
             ProgressTracker progress = ProgressTracker.start("verify", -1, offset, listener);
             long[] events = {0};
             long read = 0;
+            boolean readable = true;
             try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
-                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, nowSeconds(), event -> {
+                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, 1, nowSeconds(), event -> {
                     scratch.apply(event);
                     events[0]++;
                 });
                 read = scan.end();
+                for (QueueLogFile.Damage d : scan.damaged()) {
+                    errors.add(where(d.line(), d.offset()) + d.problem() + " (" + d.length()
+                            + " damaged bytes skipped; the events after them are kept; repair() removes them)");
+                }
                 if (scan.error() != null) {
-                    errors.add("line " + (scan.lines() + 1) + ": " + scan.error());
+                    errors.add(where(scan.endLine(), scan.end()) + scan.error());
                 }
             } catch (IOException | RuntimeException e) {
-                errors.add("Could not read log queue file.");
+                readable = false;
+                errors.add("Could not read log queue file. " + log.path() + ": " + e);
             }
             progress.advance(events[0], read);
             progress.finish();
-            sync(false);
-            if (errors.isEmpty() && !state.sameAs(scratch)) {
-                errors.add("Log queue state drift.");
+            try {
+                sync(false);
+                if (readable && !state.sameAs(scratch)) {
+                    errors.add("Log queue state drift.");
+                }
+            } catch (RuntimeException e) {
+                errors.add("Could not read log queue file. " + log.path() + ": " + e);
+                return new QueueVerifyReport(false, errors, new QueueStats(0, 0, 0, 0));
             }
             return new QueueVerifyReport(errors.isEmpty(), errors, statsLocked());
         });
+    }
+
+    private String where(long line, long byteOffset) {
+        return "line " + line + " (byte " + byteOffset + " of " + log.path() + "): ";
     }
 
     /**
@@ -612,13 +667,15 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the state by replaying the log from the start, cutting it at its first undecodable
-     * line (§3.7), then requeues processing jobs claimed at least {@code processingTimeout} ago
-     * (§3.4). Fixes state drift.
+     * Rebuilds the state by replaying the log from the start and leaves a clean log: a bad tail is
+     * cut, damaged lines inside the log are copied aside ({@code queue.log.cut-<offset>-<ms>}) and the
+     * log is rewritten without them, every intact event kept in order; compaction temp files
+     * left by a crash are deleted. Then requeues processing jobs claimed at least
+     * {@code processingTimeout} ago. Fixes state drift.
      *
      * @param processingTimeout the least claim age to requeue (whole seconds, rounded up), not negative
-     * @return ok, requeued, bytes cut
-     * @throws StorageException when the timeout is negative, or on I/O failure
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
     public QueueRepairReport repair(Duration processingTimeout) {
         return repair(processingTimeout, ProgressListener.NONE);
@@ -630,18 +687,33 @@ public final class Queue implements AutoCloseable {
      *
      * @param processingTimeout the least claim age to requeue, not negative
      * @param listener receives the progress
-     * @return ok, requeued, bytes cut
-     * @throws StorageException when the timeout is negative, or on I/O failure
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
     public QueueRepairReport repair(Duration processingTimeout, ProgressListener listener) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return locked(() -> {
+            checkWritable();
             ProgressTracker progress = ProgressTracker.start("repair", -1, offset, listener);
             try {
-                long cut = reload(true);
+                QueueLogFile.deleteLeftovers(directory);
+                List<String> removed = new ArrayList<>();
+                QueueLogFile.Cut cut = reload(true);
+                if (cut.bytes() > 0) {
+                    removed.add(log.path() + ":" + offset + ": " + cut.bytes() + " bytes at the end"
+                            + (cut.keptIn() == null ? " (a torn line)" : ", kept in " + cut.keptIn().getFileName()));
+                }
+                if (!damaged.isEmpty()) {
+                    removed.addAll(log.keepAside(damaged));
+                    long end = offset;
+                    state = null;
+                    log.rewriteWithout(List.copyOf(damaged), end);
+                    reload(false);
+                    LOG.warn("Removed {} damaged stretch(es) from {}: {}", removed.size(), log.path(), removed);
+                }
                 int requeued = requeueLocked(seconds);
                 progress.advance(lines, offset);
-                return new QueueRepairReport(true, requeued, cut);
+                return new QueueRepairReport(true, requeued, cut.bytes(), removed);
             } finally {
                 progress.finish();
             }
@@ -715,12 +787,31 @@ public final class Queue implements AutoCloseable {
 
     // ---------------------------------------------------------------- internals
 
-    /** Test hook for the drift statement (§5 39): damages the in-memory state. */
+    /** Test hook for the drift check of verify: damages the in-memory state. */
     void dropPendingForTesting() {
         locked(() -> {
             sync(false);
             state.dropPendingForTesting();
             return null;
+        });
+    }
+
+    /** Before any write, under the lock: refuse on a read-only file system or when the folder was replaced. */
+    private void checkWritable() {
+        if (readOnly) {
+            throw ReadOnlyFileSystem.refused("write to log queue", log.path());
+        }
+        lock.checkLockFile();
+    }
+
+    /** Test hook: every known job's status ("pending", "processing", "done"), pending jobs first, in claim order. */
+    Map<String, String> statusesForTesting() {
+        return locked(() -> {
+            sync(false);
+            Map<String, String> statuses = new java.util.LinkedHashMap<>();
+            state.pendingJobs().forEach(j -> statuses.put(j.id, "pending"));
+            state.settledJobs().forEach(j -> statuses.put(j.id, j.status == QueueState.Status.DONE ? "done" : "processing"));
+            return statuses;
         });
     }
 
@@ -741,6 +832,10 @@ public final class Queue implements AutoCloseable {
             }
             return body.get();
         } finally {
+            QueueState current = state;
+            if (current != null) {
+                lastCounts = current.counts();
+            }
             lock.unlock();
         }
     }
@@ -763,7 +858,7 @@ public final class Queue implements AutoCloseable {
                 for (QueueOp op : ops) {
                     op.run(state, batch, now, nowMs);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 state = null; // events applied but never written: re-read the log next time
                 throw e;
             }
@@ -773,12 +868,16 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Brings the state up to date with the log (§3.6). A different file behind the name (a
+     * Brings the state up to date with the log. A different file behind the name (a
      * compaction), or a shorter one, means a full re-read; otherwise the new lines are applied.
-     * Reading stops at the first undecodable line; a writer ({@code forWrite}) then cuts it, since
-     * under the lock it can only be a crashed writer's leftover (W8), as the next open would.
+     * Damaged lines followed by good ones are skipped; reading stops before a bad tail, which a
+     * writer ({@code forWrite}) then cuts, since under the lock it can only be a crashed writer's
+     * leftover (W8), as the next open would. A writer first checks it may write at all.
      */
     private void sync(boolean forWrite) {
+        if (forWrite) {
+            checkWritable();
+        }
         if (state == null || !log.isCurrent()) {
             reload(forWrite);
             return;
@@ -793,45 +892,57 @@ public final class Queue implements AutoCloseable {
         }
         QueueLogFile.Scan scan;
         try {
-            scan = QueueLogFile.scan(log.channel(), offset, nowSeconds(), state::apply);
+            scan = QueueLogFile.scan(log.channel(), offset, lineNo, nowSeconds(), state::apply);
         } catch (IOException e) {
             state = null;
             throw new StorageException("Could not read log queue file: " + log.path(), e);
         }
-        offset = scan.end();
-        lines += scan.lines();
+        took(scan);
         if (scan.error() != null && forWrite) {
             cutAt(scan);
         }
     }
 
+    private void took(QueueLogFile.Scan scan) {
+        offset = scan.end();
+        lines += scan.lines();
+        lineNo = scan.endLine();
+        for (QueueLogFile.Damage d : scan.damaged()) {
+            damaged.add(d);
+            LOG.warn("Skipped {} damaged bytes in {} at byte {} (line {}): {}; the events after them are kept",
+                    d.length(), log.path(), d.offset(), d.line(), d.problem());
+        }
+    }
+
     /**
-     * Replays the whole log into a fresh state (§3.7).
+     * Replays the whole log into a fresh state, skipping damaged lines inside it.
      *
-     * @param cut whether to cut the log at its first undecodable line
-     * @return the bytes cut
+     * @param cut whether to cut a bad tail
+     * @return what was cut
      */
-    private long reload(boolean cut) {
+    private QueueLogFile.Cut reload(boolean cut) {
         state = null;
         log.open();
         QueueState fresh = new QueueState();
         QueueLogFile.Scan scan;
         try {
-            scan = QueueLogFile.scan(log.channel(), 0, nowSeconds(), fresh::apply);
+            scan = QueueLogFile.scan(log.channel(), 0, 1, nowSeconds(), fresh::apply);
         } catch (IOException e) {
             throw new StorageException("Could not read log queue file: " + log.path(), e);
         }
         state = fresh;
-        offset = scan.end();
-        lines = scan.lines();
-        return scan.error() != null && cut ? cutAt(scan) : 0;
+        offset = 0;
+        lines = 0;
+        damaged.clear();
+        took(scan);
+        return scan.error() != null && cut ? cutAt(scan) : new QueueLogFile.Cut(0, null);
     }
 
-    private long cutAt(QueueLogFile.Scan scan) {
-        long cut = log.cut(scan.end());
-        if (cut > 0) {
-            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}", cut, log.path(), scan.end(),
-                    lines + 1, scan.error());
+    private QueueLogFile.Cut cutAt(QueueLogFile.Scan scan) {
+        QueueLogFile.Cut cut = log.cut(scan.end());
+        if (cut.bytes() > 0) {
+            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}{}", cut.bytes(), log.path(), scan.end(),
+                    scan.endLine(), scan.error(), cut.keptIn() == null ? "" : "; kept in " + cut.keptIn());
         }
         return cut;
     }
@@ -886,10 +997,20 @@ public final class Queue implements AutoCloseable {
         byte[] bytes = batch.out.toByteArray();
         try {
             log.append(bytes, offset); // commit point
-        } catch (IOException | RuntimeException e) {
-            log.rollBack(offset);
+        } catch (IOException | RuntimeException | Error e) {
             state = null;
-            throw new StorageException("Could not write log queue file: " + log.path(), e);
+            Throwable failure = e instanceof Error ? e : new StorageException("Could not write log queue file: "
+                    + log.path() + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
+            try {
+                log.rollBack(offset);
+            } catch (IOException | RuntimeException rollBackFailure) {
+                failure.addSuppressed(new StorageException("Could not roll back " + log.path() + " to byte " + offset
+                        + "; the next call re-reads the file", rollBackFailure));
+            }
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw (StorageException) failure;
         }
         offset += bytes.length;
         lines += batch.events;
@@ -905,15 +1026,22 @@ public final class Queue implements AutoCloseable {
     }
 
     private void compactLocked() {
+        checkWritable();
         QueueCompaction.Rendered rendered = QueueCompaction.render(state);
         try {
+            if (!damaged.isEmpty()) {
+                // The new log holds only live events: keep the damaged bytes, which it drops, aside first.
+                LOG.warn("Compaction of {} removes damaged lines: {}", log.path(), log.keepAside(damaged));
+            }
             log.replace(rendered.bytes());
+            damaged.clear();
         } catch (RuntimeException e) {
             state = null;
             throw e;
         }
         offset = rendered.bytes().length;
         lines = rendered.events();
+        lineNo = rendered.events() + 1;
         state.trimLine();
     }
 

@@ -69,4 +69,51 @@ class GroupCommitTest {
         commit.submit("b");
         assertThat(calls.get()).isEqualTo(2);
     }
+
+    @Test
+    void anErrorReachesEveryCallerOfTheBatchUnwrappedAndTheNextBatchStillRuns() throws Exception {
+        OutOfMemoryError oom = new OutOfMemoryError("Java heap space (thrown by the test writer)");
+        CyclicBarrier gathered = new CyclicBarrier(2);
+        AtomicInteger calls = new AtomicInteger();
+        GroupCommit<String> commit = new GroupCommit<>(batch -> {
+            if (calls.incrementAndGet() == 1) {
+                gathered.await(); // the second caller queues up behind this batch
+                Thread.sleep(50);
+                throw oom;
+            }
+            if (batch.contains("second")) {
+                throw oom;
+            }
+        }, 10);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Throwable> first = pool.submit(() -> caught(() -> commit.submit("first")));
+            gathered.await();
+            Future<Throwable> second = pool.submit(() -> caught(() -> commit.submit("second")));
+            assertThat(first.get()).isSameAs(oom);
+            assertThat(second.get()).as("a follower of a failed batch gets the Error itself").isSameAs(oom);
+        } finally {
+            pool.shutdownNow();
+        }
+        commit.submit("third");
+        assertThat(calls.get()).isEqualTo(3);
+    }
+
+    @Test
+    void aCheckedFailureIsWrappedWithItsCause() {
+        java.io.IOException cause = new java.io.IOException("disk full");
+        GroupCommit<String> commit = new GroupCommit<>(batch -> {
+            throw cause;
+        }, 10);
+        assertThatThrownBy(() -> commit.submit("a")).isInstanceOf(StorageException.class).hasCause(cause);
+    }
+
+    private static Throwable caught(Runnable r) {
+        try {
+            r.run();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
 }

@@ -85,4 +85,49 @@ class SegmentedLogConcurrencyTest {
             assertThat(log.state().sealed.size()).isGreaterThan(3);
         }
     }
+
+    @Test
+    void readersKeepReadingWhileRebuildsAfterAnotherInstancesCompactionsReplaceTheirHandles() throws Exception {
+        SegmentedLogOptions options = SegmentedLogOptions.builder().maxSegmentBytes(2048).build();
+        int records = 200;
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try (SegmentedLog reader = SegmentedLog.open(root, "events", options);
+                SegmentedLog compactor = SegmentedLog.open(root, "events", options)) {
+            for (int i = 0; i < records; i++) {
+                reader.put(Map.of("n", (long) i), LogTestSupport.id(i));
+            }
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int seed = t;
+                futures.add(pool.submit(() -> {
+                    java.util.Random r = new java.util.Random(seed);
+                    while (running.get()) {
+                        int n = r.nextInt(records);
+                        try {
+                            Map<String, Object> data = reader.get(LogTestSupport.id(n)).orElseThrow().data();
+                            if (!data.equals(Map.of("n", (long) n))) {
+                                errors.add(new AssertionError("record " + n + " read as " + data));
+                            }
+                        } catch (RuntimeException e) {
+                            errors.add(e);
+                        }
+                    }
+                }));
+            }
+            for (int round = 0; round < 6; round++) {
+                compactor.put(Map.of("round", (long) round), LogTestSupport.id(1000 + round));
+                compactor.compact(); // the reader's next call rebuilds and drops its read handles
+                Thread.sleep(20);
+            }
+            running.set(false);
+            for (Future<?> f : futures) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(errors).isEmpty();
+    }
 }

@@ -68,10 +68,12 @@ class QueueTest {
             q.complete(id(0), false);
             assertThat(q.counts()).isEqualTo(counts(0, 0, 0));
 
+            long at = Files.size(logOf("jobs"));
             append(logOf("jobs"), "broken\n");
             QueueVerifyReport report = q.verify();
             assertThat(report.ok()).isFalse();
-            assertThat(report.errors()).containsExactly("line 10: Malformed log queue line.");
+            assertThat(report.errors()).containsExactly("line 10 (byte " + at + " of " + logOf("jobs")
+                    + "): Malformed log queue line.");
         }
     }
 
@@ -147,8 +149,10 @@ class QueueTest {
     void anUnsupportedOpFailsVerifyAndIsCutOnReopen() throws Exception {
         try (Queue q = open("jobs")) {
             q.enqueue(Map.of("task", "one"), id(0));
+            long at = Files.size(logOf("jobs"));
             append(logOf("jobs"), framed("{\"op\":\"unsupported\",\"id\":\"" + id(1) + "\",\"ts\":1}"));
-            assertThat(q.verify().errors()).containsExactly("line 2: Unsupported log queue event: unsupported");
+            assertThat(q.verify().errors()).containsExactly("line 2 (byte " + at + " of " + logOf("jobs")
+                    + "): Unsupported log queue event: unsupported");
         }
         try (Queue q = open("jobs")) {
             assertThat(q.counts()).isEqualTo(counts(1, 0, 0));
@@ -163,7 +167,9 @@ class QueueTest {
             Files.delete(logOf("jobs"));
             QueueVerifyReport report = q.verify();
             assertThat(report.ok()).isFalse();
-            assertThat(report.errors()).contains("Could not read log queue file.");
+            assertThat(report.errors()).singleElement().satisfies(e -> assertThat(e)
+                    .startsWith("Could not read log queue file.").contains(logOf("jobs").toString())
+                    .contains("NoSuchFileException"));
             assertThat(q.counts()).as("the deleted log held everything").isEqualTo(counts(0, 0, 0));
         }
         Files.createDirectories(root.resolve("locked/queue.lock"));
@@ -188,8 +194,10 @@ class QueueTest {
             assertThat(q.completeMany(List.of())).isZero();
             q.claim();
             assertThat(q.requeueTimedOut(Duration.ofSeconds(3600))).isZero();
+            long at = Files.size(logOf("jobs"));
             append(logOf("jobs"), framed("{\"op\":\"claim\",\"id\":\"not-a-uuid\",\"ts\":1}"));
-            assertThat(q.verify().errors()).containsExactly("line 3: Invalid log queue event.");
+            assertThat(q.verify().errors()).containsExactly("line 3 (byte " + at + " of " + logOf("jobs")
+                    + "): Invalid log queue event.");
         }
     }
 

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The whole-run benchmark harness: the original's workloads under its metric names
- * ({@code spec/bench.md}), plus SQLite and a raw fsync probe on the same disk, a repeat mode with
+ * The whole-run benchmark harness: the original's workloads under its metric names,
+ * plus SQLite and a raw fsync probe on the same disk, a repeat mode with
  * warm-up runs and medians, a compare command and a regression gate. The jar's main class.
  *
  * <pre>
@@ -29,16 +29,12 @@ import java.util.concurrent.ExecutionException;
  * </pre>
  *
  * Options are listed on {@link HarnessOptions}. Exit codes: 0 done (gate passed), 1 the gate
- * failed or a workload threw, 2 a usage error or an engine that is not available
- * ({@code mirror}: storh for Java has no SQL mirror yet, and the harness does not fake its numbers).
+ * failed or a workload threw, 2 a usage error.
  *
  * <p>Each section runs in a fresh temp folder under {@code --dir} (deleted afterwards), with a
  * forced GC between sections, as the original does. One harness runs at a time per JVM.
  */
 public final class Harness {
-
-    private static final String MIRROR_UNAVAILABLE = "engine 'mirror' is not available: storh for Java has no SQL "
-            + "mirror engine yet, so there are no mirror.* numbers to measure (none are faked).";
 
     private Harness() {
     }
@@ -110,10 +106,6 @@ public final class Harness {
      * @throws Exception when a workload fails
      */
     static int run(HarnessOptions options, PrintStream out, PrintStream err) throws Exception {
-        if (options.engine().equals("mirror")) {
-            err.println("storh-benchmarks: " + MIRROR_UNAVAILABLE);
-            return 2;
-        }
         Files.createDirectories(options.dir());
         Rows rows = options.data() == null ? Rows.synthetic() : Rows.fromFile(options.data(), options.dataset());
         List<Results> measured = new ArrayList<>();
@@ -167,6 +159,7 @@ public final class Harness {
                     case "cache" -> RecoveryAndCacheWorkloads.cache(b);
                     case "uuid" -> CpuWorkloads.uuid(b);
                     case "filter" -> CpuWorkloads.filter(b);
+                    case "mirror" -> MirrorWorkload.run(b);
                     case "sqlite" -> SqliteWorkload.run(b);
                     case "fsync" -> FsyncProbe.run(b);
                     default -> throw new IllegalStateException("No workload for section " + section);
@@ -219,8 +212,11 @@ public final class Harness {
                         + "as the original's single run does"
                 : String.format(Locale.ROOT, "mode: median of %d run(s) after %d warm-up run(s) in the same JVM "
                         + "(discarded), so the JIT has compiled the hot paths", options.repeat(), options.warmup()));
-        if (options.engine().equals("all")) {
-            lines.add("skipped: mirror (" + MIRROR_UNAVAILABLE + ")");
+        if (options.sections().contains("mirror")) {
+            String pg = System.getProperty(MirrorWorkload.POSTGRES_PROPERTY, System.getenv(MirrorWorkload.POSTGRES_ENV));
+            lines.add("mirror: SQLite file" + (pg == null || pg.isBlank() ? " (no PostgreSQL: set -D"
+                    + MirrorWorkload.POSTGRES_PROPERTY + "= or " + MirrorWorkload.POSTGRES_ENV + " for mirror.postgresql.*)"
+                    : " and PostgreSQL"));
         }
         lines.add("");
         return lines;

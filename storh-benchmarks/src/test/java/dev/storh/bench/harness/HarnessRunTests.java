@@ -96,13 +96,16 @@ class HarnessRunTests {
                 .containsPattern("queue\\.enqueue_t2\\s+\\S+/s\\s+\\S+/s\\s+\\d+%");
     }
 
-    @Test // issue 10: no SQL mirror engine yet, so no faked numbers
-    void mirrorSaysItIsNotAvailableAndExitsTwo() {
+    @Test // the mirror section with the original's metric names, against SQLite
+    @SuppressWarnings("unchecked")
+    void mirrorMeasuresTheOriginalsMetrics() throws Exception {
         Path output = dir.resolve("mirror.json");
-        Run run = harness("--engine=mirror", "--output=" + output);
-        assertThat(run.code()).isEqualTo(2);
-        assertThat(run.err()).contains("engine 'mirror' is not available");
-        assertThat(output).doesNotExist();
+        Run run = harness("--dataset=120", "--engine=mirror", "--output=" + output, "--dir=" + dir.resolve("stores"));
+        assertThat(run.code()).as(run.err()).isZero();
+        Results r = Results.read(output);
+        assertThat(r.seconds().get("mirror")).containsKeys("push", "reconcile", "flush", "query", "rebuild", "pull");
+        assertThat(r.opsOf("mirror.push")).isEqualTo(120);
+        assertThat(run.out()).contains("mirror: SQLite file");
     }
 
     @Test

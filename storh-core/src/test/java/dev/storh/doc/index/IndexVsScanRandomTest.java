@@ -125,23 +125,7 @@ class IndexVsScanRandomTest {
                 }
             }
             assertThat(store.verify().errors()).as("seed %d verify", seed).isEmpty();
-            DocStore finalStore = store;
-            QueryBuilder scan = QueryBuilder.on(new ScanQueryExecutor("scan", new ScanQueryExecutor.RecordSource() {
-                @Override
-                public Stream<StorageRecord> scan(String afterId) {
-                    return afterId == null ? finalStore.stream() : finalStore.stream(RecordQuery.all().after(afterId));
-                }
-
-                @Override
-                public Optional<StorageRecord> byId(String id) {
-                    return finalStore.get(id);
-                }
-
-                @Override
-                public long count() {
-                    return finalStore.count();
-                }
-            }));
+            QueryBuilder scan = QueryBuilder.on(scanReference(store));
             for (int i = 0; i < 120; i++) {
                 QueryBuilder shape = randomQuery(random, store.query(), written);
                 QueryBuilder indexed = replay(shape, store.query());
@@ -172,6 +156,26 @@ class IndexVsScanRandomTest {
         } finally {
             store.close();
         }
+    }
+
+    /** The reference: the same store's records, queried by scanning only. */
+    static ScanQueryExecutor scanReference(DocStore store) {
+        return new ScanQueryExecutor("scan", new ScanQueryExecutor.RecordSource() {
+            @Override
+            public Stream<StorageRecord> scan(String afterId) {
+                return afterId == null ? store.stream() : store.stream(RecordQuery.all().after(afterId));
+            }
+
+            @Override
+            public Optional<StorageRecord> byId(String id) {
+                return store.get(id);
+            }
+
+            @Override
+            public long count() {
+                return store.count();
+            }
+        });
     }
 
     private static Object pick(Random random) {
@@ -229,7 +233,7 @@ class IndexVsScanRandomTest {
     }
 
     /** The same groups, order, limit and cursor on another executor. */
-    private static QueryBuilder replay(QueryBuilder source, QueryBuilder target) {
+    static QueryBuilder replay(QueryBuilder source, QueryBuilder target) {
         List<List<Condition>> groups = source.groups();
         QueryBuilder out = copyGroup(groups.get(0), target);
         for (List<Condition> group : groups.subList(1, groups.size())) {

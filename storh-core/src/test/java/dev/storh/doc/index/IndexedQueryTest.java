@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -360,27 +359,10 @@ class IndexedQueryTest {
                 }
             }
             assertThat(store.verify().errors()).as("seed %d", seed).isEmpty();
-            DocStore finalStore = store;
-            ScanQueryExecutor reference = new ScanQueryExecutor("scan", new ScanQueryExecutor.RecordSource() {
-                @Override
-                public Stream<StorageRecord> scan(String afterId) {
-                    return afterId == null ? finalStore.stream()
-                            : finalStore.stream(dev.storh.query.RecordQuery.all().after(afterId));
-                }
-
-                @Override
-                public Optional<StorageRecord> byId(String id) {
-                    return finalStore.get(id);
-                }
-
-                @Override
-                public long count() {
-                    return finalStore.count();
-                }
-            });
+            ScanQueryExecutor reference = IndexVsScanRandomTest.scanReference(store);
             for (int i = 0; i < 140; i++) {
                 QueryBuilder indexed = randomQuery(random, store.query(), kinds, ranks, written);
-                QueryBuilder scanned = randomQueryReplay(indexed, QueryBuilder.on(reference));
+                QueryBuilder scanned = IndexVsScanRandomTest.replay(indexed, QueryBuilder.on(reference));
                 assertThat(ids(indexed.get())).as("seed %d query %s", seed, indexed).isEqualTo(ids(scanned.get()));
                 assertThat(indexed.count()).as("seed %d count %s", seed, indexed).isEqualTo(scanned.count());
                 assertThat(indexed.first().map(StorageRecord::id)).as("seed %d first %s", seed, indexed)
@@ -449,34 +431,6 @@ class IndexedQueryTest {
 
     private static QueryBuilder apply(QueryBuilder q, dev.storh.query.Condition c) {
         return q.andWhere(x -> QueryBuilderReplay.with(x, c));
-    }
-
-    private static QueryBuilder randomQueryReplay(QueryBuilder source, QueryBuilder target) {
-        QueryBuilder out = null;
-        for (List<dev.storh.query.Condition> group : source.groups()) {
-            QueryBuilder g = target;
-            for (dev.storh.query.Condition c : group) {
-                g = QueryBuilderReplay.with(g, c);
-            }
-            QueryBuilder built = g;
-            out = out == null ? built : out.orWhere(x -> {
-                QueryBuilder y = x;
-                for (dev.storh.query.Condition c : group) {
-                    y = QueryBuilderReplay.with(y, c);
-                }
-                return y;
-            });
-        }
-        if (source.orderField() != null) {
-            out = out.orderBy(source.orderField(), source.direction());
-        }
-        if (source.limit() > 0) {
-            out = out.limit(source.limit());
-        }
-        if (source.cursor() != null) {
-            out = out.cursor(source.cursor());
-        }
-        return out;
     }
 
     /** Re-applies a condition through the public builder API. */

@@ -19,6 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationArguments;
+import dev.storh.spring.boot.mirror.StorhMirror;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.core.io.Resource;
 import org.springframework.stereotype.Component;
@@ -33,7 +35,9 @@ import tools.jackson.databind.json.JsonMapper;
  * declares the {@code country} and {@code name} indexes first, so the import keeps them current:
  * rows are written with {@code putStream} in batches of {@value #BATCH} under one lock hold each,
  * and each batch rewrites every touched index file once, with progress logged every
- * {@value #LOG_EVERY} places.
+ * {@value #LOG_EVERY} places. Then, when the SQL mirror is configured ({@code storh.mirror.*}),
+ * one push brings its table up to date with the files (inserting every place after the first
+ * import, finding nothing to do on later starts).
  */
 @Component
 class CityImporter implements ApplicationRunner {
@@ -45,11 +49,13 @@ class CityImporter implements ApplicationRunner {
     private final StorhTemplate template;
     private final Resource source;
     private final boolean enabled;
+    private final ObjectProvider<StorhMirror> mirror;
     private final JsonMapper json = JsonMapper.builder().build();
 
     CityImporter(StorhTemplate template, @Value("${cities.import.resource:classpath:cities.jsonl.gz}") Resource source,
-            @Value("${cities.import.enabled:true}") boolean enabled) {
+            @Value("${cities.import.enabled:true}") boolean enabled, ObjectProvider<StorhMirror> mirror) {
         this.template = template;
+        this.mirror = mirror;
         this.source = source;
         this.enabled = enabled;
     }
@@ -63,6 +69,7 @@ class CityImporter implements ApplicationRunner {
         Path done = store.collectionRoot().resolveSibling("cities.import-complete");
         if (Files.exists(done)) {
             log.info("Reusing {} places in {}", store.count(), store.collectionRoot());
+            pushMirror();
             return;
         }
         long leftover = store.count();
@@ -78,6 +85,14 @@ class CityImporter implements ApplicationRunner {
         AtomicFiles.writeAtomic(done, ("{\"places\":" + imported + ",\"ms\":" + ms + "}\n").getBytes(StandardCharsets.UTF_8));
         log.info("Imported {} places into {} in {} ms ({} places/s)", imported, store.collectionRoot(), ms,
                 ms == 0 ? imported : imported * 1000 / ms);
+        pushMirror();
+    }
+
+    private void pushMirror() {
+        mirror.ifAvailable(m -> {
+            long started = System.nanoTime();
+            log.info("SQL mirror push: {} in {} ms", m.push().toMap(), (System.nanoTime() - started) / 1_000_000);
+        });
     }
 
     @SuppressWarnings("unchecked")

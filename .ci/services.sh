@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Starts throw-away MariaDB and PostgreSQL servers on 127.0.0.1 for the SQL mirror tests and
+# exports their JDBC URLs:
+#   STORH_TEST_MARIADB_URL   jdbc:mariadb://127.0.0.1:<port>/storh_test?user=root
+#   STORH_TEST_POSTGRES_URL  jdbc:postgresql://127.0.0.1:<port>/postgres?user=storh
+# Source it (`. .ci/services.sh`); the servers stop when the sourcing shell exits (EXIT trap) or
+# when you call storh_services_stop. Data lives in a temporary folder that is removed at stop.
+# Missing servers are installed from Debian packages (apt-get, as root only). A server that cannot
+# be installed or started is reported and left out; its tests then skip with that reason.
+
+storh_services_dir="$(mktemp -d /tmp/storh-services.XXXXXX)"
+storh_services_pids=()
+
+storh_services_stop() {
+  local pid
+  for pid in "${storh_services_pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${storh_services_pids[@]}"; do
+    for _ in $(seq 1 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+  done
+  storh_services_pids=()
+  [ -n "${storh_services_dir:-}" ] && rm -rf "$storh_services_dir"
+}
+trap storh_services_stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+storh_free_port() {
+  local port
+  while :; do
+    port=$(( (RANDOM % 20000) + 30000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return
+    fi
+  done
+}
+
+storh_apt_install() {
+  if [ "$(id -u)" != 0 ]; then
+    echo "services: $* missing and not root, cannot install" >&2
+    return 1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1; }
+}
+
+storh_start_mariadb() {
+  command -v mariadbd >/dev/null 2>&1 || storh_apt_install mariadb-server || return 1
+  local data="$storh_services_dir/mariadb" port
+  port=$(storh_free_port)
+  mkdir -p "$data"
+  mariadb-install-db --no-defaults --datadir="$data" --user="$(id -un)" --auth-root-authentication-method=normal \
+    >"$storh_services_dir/mariadb-install.log" 2>&1 || { echo "services: mariadb-install-db failed" >&2; return 1; }
+  mariadbd --no-defaults --datadir="$data" --port="$port" --bind-address=127.0.0.1 --socket="$data/mysqld.sock" \
+    --pid-file="$data/mysqld.pid" --user="$(id -un)" --skip-log-bin --innodb-buffer-pool-size=64M \
+    >"$storh_services_dir/mariadb.log" 2>&1 &
+  storh_services_pids+=("$!")
+  for _ in $(seq 1 300); do
+    if mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$port" -uroot -e 'CREATE DATABASE IF NOT EXISTS storh_test' 2>/dev/null; then
+      export STORH_TEST_MARIADB_URL="jdbc:mariadb://127.0.0.1:$port/storh_test?user=root"
+      echo "services: MariaDB on 127.0.0.1:$port"
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "services: MariaDB did not start, see $storh_services_dir/mariadb.log" >&2
+  return 1
+}
+
+storh_start_postgres() {
+  local bin
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  if [ -z "$bin" ]; then
+    storh_apt_install postgresql || return 1
+    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  fi
+  local data="$storh_services_dir/postgres" port as=()
+  port=$(storh_free_port)
+  mkdir -p "$data"
+  if [ "$(id -u)" = 0 ]; then
+    chown postgres "$storh_services_dir" "$data"
+    as=(runuser -u postgres --)
+  fi
+  "${as[@]}" "$bin/initdb" -D "$data" -U storh --auth=trust -E UTF8 --locale=C.UTF-8 \
+    >"$storh_services_dir/postgres-init.log" 2>&1 || { echo "services: initdb failed" >&2; return 1; }
+  "${as[@]}" "$bin/postgres" -D "$data" -p "$port" -c listen_addresses=127.0.0.1 -k "$data" -c fsync=off \
+    >"$storh_services_dir/postgres.log" 2>&1 &
+  local launcher=$!
+  for _ in $(seq 1 300); do
+    if "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" 2>/dev/null; then
+      # the server's own pid (the launcher may be runuser)
+      storh_services_pids+=("$(head -n 1 "$data/postmaster.pid")")
+      export STORH_TEST_POSTGRES_URL="jdbc:postgresql://127.0.0.1:$port/postgres?user=storh"
+      echo "services: PostgreSQL on 127.0.0.1:$port"
+      return 0
+    fi
+    sleep 0.2
+  done
+  storh_services_pids+=("$launcher")
+  echo "services: PostgreSQL did not start, see $storh_services_dir/postgres.log" >&2
+  return 1
+}
+
+storh_start_mariadb || true
+storh_start_postgres || true

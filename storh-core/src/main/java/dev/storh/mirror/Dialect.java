@@ -1,0 +1,114 @@
+package dev.storh.mirror;
+
+import dev.storh.StorageException;
+import java.util.Locale;
+
+/**
+ * The SQL dialects the mirror writes: identifier quoting, column types and how indexes and
+ * replacements are expressed. The table layout per dialect is in {@code docs/mirror.md}.
+ */
+public enum Dialect {
+    /** SQLite: double-quoted identifiers, separate {@code CREATE INDEX} statements. */
+    SQLITE("sqlite"),
+    /** MySQL and MariaDB: backticks, indexes inside {@code CREATE TABLE}, InnoDB with utf8mb4. */
+    MYSQL("mysql"),
+    /** PostgreSQL: double quotes, a {@code JSONB} data column, {@code ON CONFLICT} upserts. */
+    POSTGRESQL("postgresql");
+
+    private final String label;
+
+    Dialect(String label) {
+        this.label = label;
+    }
+
+    /**
+     * @return the dialect's name: {@code sqlite}, {@code mysql} or {@code postgresql}
+     */
+    public String label() {
+        return label;
+    }
+
+    /**
+     * @param name a dialect name as given by a caller, any letter case
+     * @return the dialect
+     * @throws StorageException {@code "Unsupported SQL mirror driver: <name>"}
+     */
+    public static Dialect ofName(String name) {
+        String lower = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        for (Dialect d : values()) {
+            if (d.label.equals(lower)) {
+                return d;
+            }
+        }
+        throw new StorageException("Unsupported SQL mirror driver: " + name);
+    }
+
+    /**
+     * @param productName a JDBC database product name, e.g. {@code SQLite}, {@code MariaDB}
+     * @return the dialect for it
+     * @throws StorageException {@code "Unsupported SQL mirror driver: <name>"}
+     */
+    public static Dialect ofProductName(String productName) {
+        String lower = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
+        if (lower.contains("sqlite")) {
+            return SQLITE;
+        }
+        if (lower.contains("mysql") || lower.contains("mariadb")) {
+            return MYSQL;
+        }
+        if (lower.contains("postgres")) {
+            return POSTGRESQL;
+        }
+        throw new StorageException("Unsupported SQL mirror driver: " + productName);
+    }
+
+    String quote(String identifier) {
+        return this == MYSQL ? "`" + identifier + "`" : "\"" + identifier + "\"";
+    }
+
+    String idType() {
+        return switch (this) {
+            case SQLITE, POSTGRESQL -> "TEXT NOT NULL PRIMARY KEY";
+            case MYSQL -> "CHAR(36) NOT NULL PRIMARY KEY";
+        };
+    }
+
+    String hashType() {
+        return this == MYSQL ? "CHAR(32) NOT NULL" : "TEXT NOT NULL";
+    }
+
+    String dataType() {
+        return switch (this) {
+            case SQLITE -> "TEXT NOT NULL";
+            case MYSQL -> "LONGTEXT NOT NULL";
+            case POSTGRESQL -> "JSONB NOT NULL";
+        };
+    }
+
+    String columnType(MirrorColumn column) {
+        return switch (column.type()) {
+            case STRING -> this == MYSQL && column.indexed() ? "VARCHAR(191)" : "TEXT";
+            case INT -> this == SQLITE ? "INTEGER" : "BIGINT";
+            case FLOAT -> switch (this) {
+                case SQLITE -> "REAL";
+                case MYSQL -> "DOUBLE";
+                case POSTGRESQL -> "DOUBLE PRECISION";
+            };
+            case BOOL -> switch (this) {
+                case SQLITE -> "INTEGER";
+                case MYSQL -> "TINYINT(1)";
+                case POSTGRESQL -> "BOOLEAN";
+            };
+        };
+    }
+
+    /** @return the placeholder for the data column: PostgreSQL casts the bound text to JSONB */
+    String dataPlaceholder() {
+        return this == POSTGRESQL ? "CAST(? AS JSONB)" : "?";
+    }
+
+    /** @return whether a changed row is written by one upsert instead of DELETE then INSERT */
+    boolean upserts() {
+        return this == POSTGRESQL;
+    }
+}

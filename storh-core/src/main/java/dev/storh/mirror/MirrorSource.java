@@ -1,0 +1,65 @@
+package dev.storh.mirror;
+
+import dev.storh.StorageRecord;
+import dev.storh.doc.DocStore;
+import dev.storh.log.SegmentedLog;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A store the {@link SqlMirror} can copy into a table and restore from: the four record
+ * operations the mirror needs and nothing else. {@link #of(DocStore)} and
+ * {@link #of(SegmentedLog)} adapt the two engines; any other store can implement it directly.
+ *
+ * <p>Implementations must be safe to call from several threads, as the engines are.
+ */
+public interface MirrorSource {
+
+    /**
+     * Writes data under an id, replacing the record with that id (used by {@link SqlMirror#pull}).
+     *
+     * @param data the record data, a JSON object in the JSON model
+     * @param id a UUIDv7
+     * @return the stored record
+     * @throws dev.storh.StorageException when the store refuses the record (schema, unique index, I/O)
+     */
+    StorageRecord put(Map<String, ?> data, String id);
+
+    /**
+     * @param id a UUIDv7, either case
+     * @return the live record with that id, or empty
+     * @throws dev.storh.StorageException {@code "Invalid UUIDv7 value."} for a malformed id
+     */
+    Optional<StorageRecord> get(String id);
+
+    /**
+     * @param id a UUIDv7
+     * @return whether a live record was deleted
+     */
+    boolean delete(String id);
+
+    /**
+     * @return every live record exactly once, in the store's own order; the caller closes the stream
+     */
+    Stream<StorageRecord> stream();
+
+    /**
+     * @param store a document store; every stored record is mirrored
+     * @return the store as a mirror source (the store stays open and owned by the caller)
+     */
+    static MirrorSource of(DocStore store) {
+        Objects.requireNonNull(store, "store");
+        return new EngineSource(store::put, store::get, store::delete, store::stream, store.toString());
+    }
+
+    /**
+     * @param log a segmented log; only live (not deleted) records are mirrored
+     * @return the log as a mirror source (the log stays open and owned by the caller)
+     */
+    static MirrorSource of(SegmentedLog log) {
+        Objects.requireNonNull(log, "log");
+        return new EngineSource(log::put, log::get, log::delete, log::stream, log.toString());
+    }
+}

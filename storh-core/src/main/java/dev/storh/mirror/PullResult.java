@@ -1,0 +1,31 @@
+package dev.storh.mirror;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What {@link SqlMirror#pull} did, summed over the collections visited.
+ *
+ * @param written rows written into the store (new records, or records whose data differed)
+ * @param unchanged rows whose record already held the same data
+ */
+public record PullResult(long written, long unchanged) {
+
+    /**
+     * @param other another result
+     * @return the counter-wise sum
+     */
+    public PullResult plus(PullResult other) {
+        return new PullResult(written + other.written, unchanged + other.unchanged);
+    }
+
+    /**
+     * @return {@code {"written":…,"unchanged":…}}
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("written", written);
+        map.put("unchanged", unchanged);
+        return map;
+    }
+}

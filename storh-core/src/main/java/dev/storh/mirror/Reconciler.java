@@ -1,0 +1,269 @@
+package dev.storh.mirror;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.json.Jsonc;
+import dev.storh.id.UuidV7;
+import dev.storh.mirror.MirrorConnection.MirrorStatement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The per-collection work of {@link SqlMirror}, over one {@link MirrorConnection}: push, flush,
+ * verify and pull of one table. Stateless; the caller serialises use of the connection.
+ *
+ * <p>Push reads every {@code (id, hash)} pair of the table into memory (about 100 bytes per row),
+ * then streams the store once: a record whose hash matches its row is left alone, a changed one is
+ * rewritten (DELETE then INSERT; PostgreSQL: one upsert), a new one is inserted, and the rows left
+ * over are deleted 500 ids per statement. Writes go out in JDBC batches of {@value #BATCH} rows.
+ */
+final class Reconciler {
+
+    static final int DELETE_CHUNK = 500;
+    static final int BATCH = 500;
+
+    private Reconciler() {
+    }
+
+    /**
+     * Runs work in one transaction: begin, work, commit; on any failure roll back (when a
+     * transaction is open) and rethrow the original failure, with a rollback failure suppressed.
+     */
+    static <T> T transaction(MirrorConnection c, Supplier<T> work) {
+        try {
+            c.begin();
+        } catch (StorageException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new StorageException("SQL mirror transaction failed: " + e.getMessage(), e);
+        }
+        try {
+            T result = work.get();
+            c.commit();
+            return result;
+        } catch (RuntimeException | Error e) {
+            try {
+                if (c.inTransaction()) {
+                    c.rollback();
+                }
+            } catch (RuntimeException rollbackFailure) {
+                e.addSuppressed(rollbackFailure);
+            }
+            throw e;
+        }
+    }
+
+    static PushResult push(MirrorConnection c, MirrorTable t, boolean emptyFirst) {
+        return transaction(c, () -> {
+            if (emptyFirst) {
+                c.execute(t.deleteAll());
+            }
+            Map<String, String> rows = hashes(c, t);
+            long inserted = 0;
+            long updated = 0;
+            long unchanged = 0;
+            try (RowWriter writer = new RowWriter(c, t); Stream<StorageRecord> records = t.source().stream()) {
+                Iterator<StorageRecord> it = records.iterator();
+                while (it.hasNext()) {
+                    StorageRecord r = it.next();
+                    String text = RowCodec.dataText(r.data());
+                    String hash = RowCodec.hash(text);
+                    String old = rows.remove(r.id());
+                    if (old == null) {
+                        writer.write(r.id(), t.rowValues(r, text, hash), false);
+                        inserted++;
+                    } else if (old.equals(hash)) {
+                        unchanged++;
+                    } else {
+                        writer.write(r.id(), t.rowValues(r, text, hash), true);
+                        updated++;
+                    }
+                }
+                writer.finish();
+            }
+            long deleted = deleteIds(c, t, new ArrayList<>(rows.keySet()));
+            return new PushResult(inserted, updated, deleted, unchanged);
+        });
+    }
+
+    static FlushResult flush(MirrorConnection c, MirrorTable t, List<String> ids) {
+        return transaction(c, () -> {
+            if (ids.isEmpty()) {
+                // servers prepare lazily: make a missing table fail here too
+                c.rows(t.selectHashes() + " WHERE 1 = 0", row -> { });
+            }
+            long upserted = 0;
+            long deleted = 0;
+            try (RowWriter writer = new RowWriter(c, t)) {
+                for (String id : new LinkedHashSet<>(ids)) {
+                    Optional<StorageRecord> found = t.source().get(id);
+                    if (found.isPresent()) {
+                        StorageRecord r = found.get();
+                        if (!r.id().equals(id)) {
+                            writer.delete(id);
+                        }
+                        String text = RowCodec.dataText(r.data());
+                        writer.write(r.id(), t.rowValues(r, text, RowCodec.hash(text)), true);
+                        upserted++;
+                    } else {
+                        writer.delete(id);
+                        deleted++;
+                    }
+                }
+                writer.finish();
+            }
+            return new FlushResult(upserted, deleted);
+        });
+    }
+
+    static MirrorVerifyReport.CollectionStats verify(MirrorConnection c, MirrorTable t) {
+        Map<String, String> rows = hashes(c, t);
+        long records = 0;
+        long missing = 0;
+        long stale = 0;
+        try (Stream<StorageRecord> stream = t.source().stream()) {
+            Iterator<StorageRecord> it = stream.iterator();
+            while (it.hasNext()) {
+                StorageRecord r = it.next();
+                records++;
+                String old = rows.remove(r.id());
+                if (old == null) {
+                    missing++;
+                } else if (!old.equals(RowCodec.hash(RowCodec.dataText(r.data())))) {
+                    stale++;
+                }
+            }
+        }
+        long orphaned = rows.size();
+        return new MirrorVerifyReport.CollectionStats(records, records - missing + orphaned, missing, stale, orphaned);
+    }
+
+    static PullResult pull(MirrorConnection c, MirrorTable t) {
+        long[] counts = new long[2];
+        c.rows(t.selectData(), row -> {
+            if (row.size() < 2 || !(row.get(0) instanceof String id) || !(row.get(1) instanceof String text)) {
+                throw new StorageException("SQL mirror pull read a malformed row from: " + t.table());
+            }
+            if (!UuidV7.isValid(id)) {
+                throw new StorageException("SQL mirror pull requires UUIDv7 row ids, got: " + id);
+            }
+            Object parsed;
+            try {
+                parsed = Jsonc.decodeStrict(text);
+            } catch (RuntimeException e) {
+                throw new StorageException("SQL mirror pull found invalid JSON for id " + id + " in " + t.table()
+                        + " (" + e.getMessage() + ")", e);
+            }
+            if (!(parsed instanceof Map) && !(parsed instanceof List)) {
+                throw new StorageException("SQL mirror pull found a non-array data row for id " + id + " in " + t.table());
+            }
+            Map<String, Object> data = RowCodec.recordData(parsed);
+            Optional<StorageRecord> existing = t.source().get(id);
+            if (existing.isPresent() && sameData(t.dialect(), existing.get().data(), data)) {
+                counts[1]++;
+            } else {
+                t.source().put(data, id);
+                counts[0]++;
+            }
+        });
+        return new PullResult(counts[0], counts[1]);
+    }
+
+    /** PostgreSQL's JSONB does not keep member order, so there equal content counts as the same. */
+    private static boolean sameData(Dialect dialect, Map<String, Object> stored, Map<String, Object> row) {
+        if (dialect == Dialect.POSTGRESQL) {
+            return stored.equals(row);
+        }
+        return RowCodec.dataText(stored).equals(RowCodec.dataText(row));
+    }
+
+    /** @return id → hash of every row; rows whose id or hash is not text are ignored */
+    static Map<String, String> hashes(MirrorConnection c, MirrorTable t) {
+        Map<String, String> rows = new HashMap<>();
+        c.rows(t.selectHashes(), row -> {
+            if (row.size() >= 2 && row.get(0) instanceof String id && row.get(1) instanceof String hash) {
+                rows.put(id, hash);
+            }
+        });
+        return rows;
+    }
+
+    private static long deleteIds(MirrorConnection c, MirrorTable t, List<String> ids) {
+        for (int from = 0; from < ids.size(); from += DELETE_CHUNK) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + DELETE_CHUNK));
+            try (MirrorStatement delete = c.prepare(t.deleteManyStatement(chunk.size()))) {
+                delete.execute(new ArrayList<>(chunk));
+            }
+        }
+        return ids.size();
+    }
+
+    /**
+     * Buffers row writes and sends them in batches: first the pending deletes, then the pending
+     * inserts, so a rewritten row is always deleted before it is inserted again.
+     */
+    private static final class RowWriter implements AutoCloseable {
+        private final MirrorStatement insert;
+        private final MirrorStatement deleteOne;
+        private final boolean upserts;
+        private final List<List<Object>> deletes = new ArrayList<>();
+        private final List<List<Object>> inserts = new ArrayList<>();
+
+        RowWriter(MirrorConnection c, MirrorTable t) {
+            this.upserts = t.dialect().upserts();
+            this.insert = c.prepare(t.insertStatement());
+            MirrorStatement d;
+            try {
+                d = c.prepare(t.deleteOneStatement());
+            } catch (RuntimeException e) {
+                insert.close();
+                throw e;
+            }
+            this.deleteOne = d;
+        }
+
+        void write(String id, List<Object> values, boolean replace) {
+            if (replace && !upserts) {
+                deletes.add(List.of(id));
+            }
+            inserts.add(values);
+            if (inserts.size() >= BATCH) {
+                send();
+            }
+        }
+
+        void delete(String id) {
+            deletes.add(List.of(id));
+            if (deletes.size() >= BATCH) {
+                send();
+            }
+        }
+
+        void finish() {
+            send();
+        }
+
+        private void send() {
+            deleteOne.executeBatch(new ArrayList<>(deletes));
+            deletes.clear();
+            insert.executeBatch(new ArrayList<>(inserts));
+            inserts.clear();
+        }
+
+        @Override
+        public void close() {
+            try {
+                insert.close();
+            } finally {
+                deleteOne.close();
+            }
+        }
+    }
+}
