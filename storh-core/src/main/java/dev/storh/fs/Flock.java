@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 /**
  * {@code flock(2)} on a lock file through JNA, so that storh for Java and the PHP original exclude
- * each other ({@code spec/docstore.md} §8): on Linux, Java's {@code FileChannel.lock} takes POSIX
+ * each other: on Linux, Java's {@code FileChannel.lock} takes POSIX
  * record locks, which do not interact with {@code flock}. One instance holds one open file
  * descriptor; it is not thread-safe on its own ({@link CollectionLock} serialises its use).
  */

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * One condition of a query group: a field, an operator and its operands (already in the JSON
- * model). Matching follows {@code spec/indexes-queries-schema.md} §10.2; the field {@code id}
+ * model). Matching follows the original's rules (strict, type-sensitive equality, see
+ * {@link Values}); the field {@code id}
  * means the record id, which always exists.
  *
  * @param field the top-level field name, or {@code id}

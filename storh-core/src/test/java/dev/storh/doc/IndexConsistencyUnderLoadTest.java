@@ -163,6 +163,10 @@ class IndexConsistencyUnderLoadTest {
             java.nio.file.Files.createDirectories(file.getParent());
             java.nio.file.Files.write(file, dev.storh.json.CanonicalJson.recordBytes(id, Map.of("kind", "k9")));
             assertThat(store.verify().errors()).anySatisfy(e -> assertThat(e).startsWith("Index mismatch"));
+            // Also from inside the write lock (the re-check takes it re-entrantly).
+            assertThat(store.withWriteLock(store::verify).errors()).anySatisfy(e -> assertThat(e).startsWith("Index mismatch"));
+            store.repair();
+            assertThat(store.verify().errors()).isEmpty();
         }
     }
 

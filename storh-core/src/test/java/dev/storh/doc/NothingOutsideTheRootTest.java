@@ -194,6 +194,20 @@ class NothingOutsideTheRootTest {
         }
     }
 
+    /** The log and the queue refuse the same names (their own rules; a log may nest with '/'). */
+    @ParameterizedTest
+    @ValueSource(strings = {"", ".", "..", "../escaped", "/etc", "a\\b", "a\0b", "..\\..", "x/../../escaped"})
+    void logAndQueueNamesThatLeaveTheRootAreRefusedToo(String name) throws Exception {
+        assertThatThrownBy(() -> dev.storh.log.SegmentedLog.open(root, name).close())
+                .isInstanceOf(StorageException.class).hasMessageContaining("Invalid log collection name");
+        assertThatThrownBy(() -> dev.storh.queue.Queue.open(root, name).close())
+                .isInstanceOf(StorageException.class).hasMessageContaining("Invalid queue name");
+        try (Stream<Path> inTemp = Files.list(temp); Stream<Path> inRoot = Files.list(root)) {
+            assertThat(inTemp.toList()).containsExactlyInAnyOrder(root, outside);
+            assertThat(inRoot.toList()).isEmpty();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"../../outside/x", "/etc/passwd", "..", "0190f0e0-1234-7abc-8def-abcdef01/345",
         "0190f0e0-1234-7abc-8def-abcdef01\0345", "0190f0e0-1234-7abc-8def-abc/../../345", "..\\..\\x"})

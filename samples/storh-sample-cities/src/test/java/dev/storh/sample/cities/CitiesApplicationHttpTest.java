@@ -2,6 +2,7 @@ package dev.storh.sample.cities;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.doc.DocStore;
 import dev.storh.id.UuidV7;
 import dev.storh.query.QueryPlan;
 import dev.storh.query.Values;
@@ -19,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -186,12 +188,77 @@ class CitiesApplicationHttpTest {
         assertThat(getJson("/cities/" + id)).isEqualTo(place);
 
         assertThat(send("POST", "/cities", "{\"lat\":\"1\"}").statusCode()).isEqualTo(400);
-        assertThat(send("GET", "/cities/not-an-id", null).statusCode()).isEqualTo(400);
+        // a malformed id names no place: 404, not 400 or 500
+        assertThat(send("GET", "/cities/nope", null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "/cities/not-an-id", null).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/cities/nope", null).statusCode()).isEqualTo(404);
 
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
         assertThat(file).doesNotExist();
         assertThat(send("GET", "/cities/" + id, null).statusCode()).isEqualTo(404);
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
+    void toursKeepExactPricesWithAuditingAndTheRangeIndexAnswersAsAScan() throws Exception {
+        List<String> prices = List.of("19.990", "19.99", "0.10", "12345678901234567890.123456789", "20", "-3.50");
+        List<String> ids = new java.util.ArrayList<>();
+        for (String price : prices) {
+            HttpResponse<String> created = send("POST", "/tours",
+                    "{\"cityId\":\"x\",\"title\":\"Tour " + price + "\",\"price\":" + price + "}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            Map<String, Object> tour = json.readValue(created.body(), Map.class);
+            assertThat(tour.get("created")).as("auditing").isNotNull();
+            ids.add((String) tour.get("id"));
+        }
+        for (int i = 0; i < prices.size(); i++) {
+            String id = ids.get(i);
+            HttpResponse<String> read = send("GET", "/tours/" + id, null);
+            assertThat(read.statusCode()).isEqualTo(200);
+            // exact digits, scale included, over HTTP and in the file
+            assertThat(read.body()).contains("\"price\":" + prices.get(i));
+            Path file = root.resolve("tours/data/" + id.substring(24, 26) + "/" + id + ".jsonc");
+            assertThat(Files.readString(file)).contains("\"price\":" + prices.get(i) + ",");
+        }
+        HttpResponse<String> range = send("GET", "/tours?from=19.99&to=20", null);
+        assertThat(range.statusCode()).as(range.body()).isEqualTo(200);
+        List<Map<String, Object>> found = json.readValue(range.body(), List.class);
+        List<String> titles = found.stream().map((t) -> (String) t.get("title")).toList();
+        // 19.990 and 19.99 are the same amount, both in range; the order between equal prices is by id
+        assertThat(titles).containsExactlyInAnyOrder("Tour 19.990", "Tour 19.99", "Tour 20");
+        assertThat(titles.get(2)).isEqualTo("Tour 20");
+        assertThat(send("GET", "/tours/nope", null).statusCode()).isEqualTo(404);
+
+        DocStore tours = DocStore.open(root, "tours");
+        try (tours) {
+            assertThat(tours.verify().ok()).isTrue();
+            assertThat(tours.query().where("price").between(new BigDecimal("19.99"), new BigDecimal("20")).explain().plan())
+                    .isEqualTo("index_scan");
+            // the index answer equals a scan over the stored values
+            long scanned = tours.stream(dev.storh.query.RecordQuery.all()).filter((r) -> {
+                BigDecimal price = new BigDecimal(r.data().get("price").toString());
+                return price.compareTo(new BigDecimal("19.99")) >= 0 && price.compareTo(new BigDecimal("20")) <= 0;
+            }).count();
+            assertThat(scanned).isEqualTo(titles.size());
+        }
+    }
+
+    @Test
+    @Order(5)
+    @SuppressWarnings("unchecked")
+    void healthCountsEachKindOfStoreAndWritesNothing() throws Exception {
+        List<String> before;
+        try (var files = Files.list(root)) {
+            before = files.map(Path::toString).sorted().toList();
+        }
+        Map<String, Object> components = (Map<String, Object>) getJson("/actuator/health").get("components");
+        Map<String, Object> details = (Map<String, Object>) ((Map<String, Object>) components.get("storh")).get("details");
+        assertThat(details).containsEntry("collections", 2).containsEntry("logs", 1).containsEntry("queues", 1);
+        try (var files = Files.list(root)) {
+            assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(before);
+        }
     }
 
     @Test

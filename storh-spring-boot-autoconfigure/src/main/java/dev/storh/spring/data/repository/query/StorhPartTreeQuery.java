@@ -2,13 +2,16 @@ package dev.storh.spring.data.repository.query;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.query.StorhQuery;
+import dev.storh.spring.data.mapping.IndexableTypes;
 
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -38,7 +41,7 @@ import org.springframework.util.ClassUtils;
  * <p>
  * The method name is parsed and checked in the constructor, so a bad method fails when the
  * repository is created, at application startup, with a {@link QueryCreationException} naming the
- * repository, the method and the reason (issue 7): an unknown property, a keyword outside
+ * repository, the method and the reason: an unknown property, a keyword outside
  * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} (core compares strings bytewise),
  * a nested property path (core queries top-level keys), a non-id property named {@code id}
  * (core's {@code id} is the record id), an argument count that does not match the name, a
@@ -61,6 +64,9 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	private final QueryMethod queryMethod;
 
 	private final StorhOperations operations;
+
+	private static final Set<Part.Type> ORDERED = EnumSet.of(Part.Type.GREATER_THAN, Part.Type.GREATER_THAN_EQUAL,
+			Part.Type.LESS_THAN, Part.Type.LESS_THAN_EQUAL, Part.Type.AFTER, Part.Type.BEFORE, Part.Type.BETWEEN);
 
 	private final PartTree tree;
 
@@ -114,7 +120,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	}
 
 	/**
-	 * How core would run a call with these arguments (issue 7: proof that a derived query is
+	 * How core would run a call with these arguments (proof that a derived query is
 	 * served from indexes): {@code index_scan} when indexes answer every OR group. The plan
 	 * includes the method's {@code Top}/{@code First} limit and a one-property sort.
 	 * @param parameters the call's arguments, as the method declares them
@@ -297,6 +303,12 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 			if (part.getProperty().hasNext()) {
 				throw fail("nested property '" + property + "' is not supported by storh: core queries top-level "
 						+ "keys only");
+			}
+			if (ORDERED.contains(part.getType()) && !IndexableTypes.sortsLikeValues(part.getProperty().getType())) {
+				throw fail("keyword " + part.getType() + " on property '" + property + "' ("
+						+ part.getProperty().getType().getName() + ") is refused: "
+						+ IndexableTypes.whyUnordered(part.getProperty().getType())
+						+ "; query it by equality or In, or store a type whose JSON form sorts like its values");
 			}
 			if (part.getProperty().getSegment().equals("id") && !this.idProperty.equals("id")) {
 				throw fail("property 'id' is not the id property ('" + this.idProperty + "'); core's 'id' is the "

@@ -27,7 +27,7 @@ import org.springframework.util.ObjectUtils;
  * {@link StorhCriteria} joined by {@code And}; the sort is the method name's {@code OrderBy}
  * followed by a {@code Sort} or {@code Pageable} argument.
  * <p>
- * Keywords ({@link #SUPPORTED_TYPES}) and the core operator each maps to (issue 7):
+ * Keywords ({@link #SUPPORTED_TYPES}) and the core operator each maps to:
  * <ul>
  * <li>{@code Is}/{@code Equals} (or none) → {@code eq}; a {@code null} argument → {@code IsNull};</li>
  * <li>{@code Not} → {@code neq} (also matches a missing key); {@code null} → {@code IsNotNull};</li>
@@ -40,7 +40,7 @@ import org.springframework.util.ObjectUtils;
  * <li>{@code IsNull} → {@code missing} or {@code eq null}; {@code IsNotNull} → {@code exists} and
  * {@code neq null}.</li>
  * </ul>
- * Semantics are core's (spec/indexes-queries-schema.md §10.2, §11): equality is strict and
+ * Semantics are core's: equality is strict and
  * type-sensitive, and ranges use core's total order. One deliberate difference: core orders
  * JSON {@code null} after numbers and strings, so {@code GreaterThan}, {@code GreaterThanEqual}
  * and {@code After} also get {@code neq null}, and a stored {@code null} never matches them, as
