@@ -41,7 +41,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     }
 
     private Optional<IndexDefinition> supporting(Condition c) {
-        if (c.field().equals("id")) {
+        if (c.path().isId() || c.path().nested() || c.ignoreCase()) {
             return Optional.empty();
         }
         Optional<IndexDefinition> d = indexes.definition(c.field());
@@ -283,7 +283,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         Condition c = query.groups().get(0).get(0);
         Optional<IndexDefinition> d = supporting(c);
-        if (!c.field().equals(query.orderField()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
+        if (!c.path().equals(query.orderPath()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
                 || !containerIds(c).isEmpty()) {
             return null; // lists and objects that match are not in the view: sort the candidates instead
         }
