@@ -38,9 +38,9 @@ import org.springframework.util.ClassUtils;
  * <p>
  * The method name is parsed and checked in the constructor, so a bad method fails when the
  * repository is created, at application startup, with a {@link QueryCreationException} naming the
- * repository, the method and the reason (issue 7): an unknown property, a keyword outside
- * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} (core compares strings bytewise),
- * a nested property path (core queries top-level keys), a non-id property named {@code id}
+ * repository, the method and the reason: an unknown property, a keyword outside
+ * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} on a value-order keyword such as
+ * {@code GreaterThan}, an {@code OrderBy} with {@code IgnoreCase}, a non-id property named {@code id}
  * (core's {@code id} is the record id), an argument count that does not match the name, a
  * {@code Window} ordered by anything but the id, or an unsupported return type.
  * <p>
@@ -114,7 +114,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	}
 
 	/**
-	 * How core would run a call with these arguments (issue 7: proof that a derived query is
+	 * How core would run a call with these arguments (proof that a derived query is
 	 * served from indexes): {@code index_scan} when indexes answer every OR group. The plan
 	 * includes the method's {@code Top}/{@code First} limit and a one-property sort.
 	 * @param parameters the call's arguments, as the method declares them
@@ -290,15 +290,14 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 				throw fail("keyword " + part.getType() + " on property '"
 						+ property + "' is not supported by storh; supported keywords: " + supportedKeywords());
 			}
-			if (part.shouldIgnoreCase() != Part.IgnoreCaseType.NEVER) {
-				throw fail("IgnoreCase on property '" + property + "' is not supported by storh: core compares "
-						+ "strings exactly (UTF-8 bytes)");
+			if (part.shouldIgnoreCase() == Part.IgnoreCaseType.ALWAYS && (!StorhQueryCreator.isText(part)
+					|| StorhQueryCreator.operator(part) == null || !StorhQueryCreator.operator(part).foldsCase())) {
+				throw fail("IgnoreCase on property '" + property + "' with keyword " + part.getType().name()
+						+ " is not supported by storh: case folding applies to text properties with equality, In, "
+						+ "string and element keywords, not to value-order comparisons");
 			}
-			if (part.getProperty().hasNext()) {
-				throw fail("nested property '" + property + "' is not supported by storh: core queries top-level "
-						+ "keys only");
-			}
-			if (part.getProperty().getSegment().equals("id") && !this.idProperty.equals("id")) {
+			if (!part.getProperty().hasNext() && part.getProperty().getSegment().equals("id")
+					&& !this.idProperty.equals("id")) {
 				throw fail("property 'id' is not the id property ('" + this.idProperty + "'); core's 'id' is the "
 						+ "record id, so this property cannot be queried");
 			}
@@ -310,8 +309,8 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 					+ " (not counting Pageable, Sort and Limit)");
 		}
 		for (Sort.Order order : this.tree.getSort()) {
-			if (order.getProperty().contains(".") || order.isIgnoreCase()) {
-				throw fail("OrderBy " + order + " is not supported by storh: sort by a top-level property, without "
+			if (order.isIgnoreCase()) {
+				throw fail("OrderBy " + order + " is not supported by storh: core sorts by value order, without "
 						+ "IgnoreCase");
 			}
 		}
