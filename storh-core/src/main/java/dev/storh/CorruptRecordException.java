@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * A record file exists but cannot be used: it is not a JSONC object, its id is not a valid
- * UUIDv7, or its id does not match its file name ({@code spec/docstore.md} §5.3). The file is left
+ * UUIDv7, or its id does not match its file name. The file is left
  * untouched; {@code repair()} quarantines such files.
  */
 public class CorruptRecordException extends StorageException {

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * A write lock (of a DocStore collection, a log or a queue) could not be taken within the configured timeout, because another
- * thread or process held it that long (the original waits forever: {@code spec/docstore.md} §14.2).
+ * thread or process held it that long (the original waits forever).
  */
 public class LockTimeoutException extends StorageException {
 

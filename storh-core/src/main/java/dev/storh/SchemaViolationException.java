@@ -1,7 +1,7 @@
 package dev.storh;
 
 /**
- * Data does not satisfy a collection's schema ({@code spec/indexes-queries-schema.md} §13): a
+ * Data does not satisfy a collection's schema: a
  * required field is missing or a field has the wrong type. Nothing was written.
  */
 public class SchemaViolationException extends StorageException {

@@ -3,7 +3,7 @@ package dev.storh;
 /**
  * The unchecked exception for every storage failure in storh: invalid ids, unreadable or corrupt
  * files, failed writes, lock problems, bad input. Messages name the id, path or field that failed
- * and keep the substrings the original's callers match on ({@code spec/docstore.md} §12), e.g.
+ * and keep the substrings the original's callers match on, e.g.
  * {@code "Invalid UUIDv7 value."}, {@code "Could not read storage file: <path>"}.
  *
  * <p>Subclasses narrow the cause: {@link CorruptRecordException}, {@link LockTimeoutException}.

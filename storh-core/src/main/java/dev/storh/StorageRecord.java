@@ -8,8 +8,8 @@ import java.util.Objects;
  * ({@code Map<String, Object>} keeping key order, {@code List<Object>}, {@code String}, {@code Long}
  * or {@code BigInteger}, {@code Double}, {@code Boolean}, {@code null}).
  *
- * <p>Records are values: they are not linked to the file they came from
- * ({@code spec/docstore.md} §12). The data map is unmodifiable at its top level.
+ * <p>Records are values: they are not linked to the file they came from.
+ * The data map is unmodifiable at its top level.
  *
  * @param id the record id, a UUIDv7 in text form
  * @param data the record's data, never {@code null}

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * A base directory plus the namespace rules of {@code spec/docstore.md} §1: the base is trimmed,
+ * A base directory plus the namespace rules of the original: the base is trimmed,
  * backslashes become slashes and trailing slashes are dropped; a namespace is sanitised to
  * {@code [A-Za-z0-9_.-]} so it can never leave the base.
  *
@@ -89,7 +89,7 @@ public final class StorageRoot {
 
     /**
      * @param namespace any text, {@code null} allowed
-     * @return the sanitised namespace (§1), never empty, never {@code .} or {@code ..}
+     * @return the sanitised namespace, never empty, never {@code .} or {@code ..}
      */
     public static String sanitiseNamespace(String namespace) {
         if (namespace == null) {

@@ -1,8 +1,8 @@
 package dev.storh;
 
 /**
- * A write would give a unique-indexed field a value another record already has
- * ({@code spec/indexes-queries-schema.md} §5). Nothing was written for that record.
+ * A write would give a unique-indexed field a value another record already has.
+ * Nothing was written for that record.
  */
 public class UniqueConstraintException extends StorageException {
 

@@ -4,7 +4,7 @@ import dev.storh.json.CanonicalJson;
 import java.util.Map;
 
 /**
- * The JSON the command line prints, byte for byte as the original's ({@code spec/cli.md} §2):
+ * The JSON the command line prints, byte for byte as the original's:
  * pretty-printed with 4-space indentation and {@code ": "}, {@code /} not escaped, empty lists
  * {@code []}, and every non-ASCII character escaped as {@code \}{@code uXXXX} (lowercase hex, UTF-16
  * units), so the output is plain ASCII whatever the terminal's encoding.

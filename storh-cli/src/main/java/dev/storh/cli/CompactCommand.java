@@ -7,11 +7,11 @@ import dev.storh.progress.ProgressListener;
 import picocli.CommandLine.Command;
 
 /**
- * {@code storh compact <root> [collection] [doc|log|queue]} ({@code spec/cli.md} §2): a log is
+ * {@code storh compact <root> [collection] [doc|log|queue]}: a log is
  * compacted and its stats printed; a document collection has nothing to compact and prints
  * {@code {ok, records}}; a queue's {@code queue.log} is rewritten to its live jobs' events (the
  * original does nothing there) and the queue's stats printed. The engine defaults to the folder's
- * own rather than the original's {@code log} (§6 C3).
+ * own rather than the original's {@code log}.
  */
 @Command(name = "compact", mixinStandardHelpOptions = true,
         description = {"Compact a log (prints its stats), a queue (rewrites queue.log to the live jobs;"

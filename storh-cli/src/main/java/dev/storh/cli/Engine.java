@@ -5,7 +5,7 @@ import java.util.stream.Collectors;
 
 /**
  * The three storage engines a collection folder can hold, by the word the command line uses for
- * them ({@code spec/cli.md} §1: {@code doc}, {@code log}, {@code queue}).
+ * them ({@code doc}, {@code log}, {@code queue}).
  */
 enum Engine {
 

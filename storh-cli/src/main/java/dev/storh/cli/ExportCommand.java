@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code storh export <root> [collection] [doc] -o <file|->}: writes every record of a document
- * collection as one JSONL line {@code {"id":"<id>","data":{...}}}, in id order
- * ({@code spec/docstore.md} §9.7). The file is replaced atomically; the export is a consistent
+ * collection as one JSONL line {@code {"id":"<id>","data":{...}}}, in id order.
+ * The file is replaced atomically; the export is a consistent
  * snapshot (writers wait). Prints {@code {records, file}}; with {@code -o -} the JSONL itself goes
  * to standard output and no report is printed. A corrupt record stops the export with exit 1 and
  * leaves the target unchanged.

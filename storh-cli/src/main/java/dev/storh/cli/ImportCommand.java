@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code storh import <root> [collection] [doc] -i <file|->}: writes the rows of a JSONL file
- * into a document collection ({@code spec/docstore.md} §9.8: an envelope {@code {"id","data"}}
+ * into a document collection (an envelope {@code {"id","data"}}
  * keeps its id, bare data gets a new one, an existing id is overwritten). The collection folder is
  * created when missing. Prints {@code {imported, records}}: rows written and the collection's
  * record count afterwards. A bad row stops the import with exit 1, naming the file and line; rows

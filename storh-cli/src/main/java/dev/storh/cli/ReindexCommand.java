@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code storh reindex <root> [collection] [doc]}: rebuilds every secondary index of a document
- * collection from its record files and prints {@code {fields, entries}} ({@code spec/cli.md} §2).
- * A log or queue engine is refused rather than ignored (§6 C6).
+ * collection from its record files and prints {@code {fields, entries}}.
+ * A log or queue engine is refused rather than ignored.
  */
 @Command(name = "reindex", mixinStandardHelpOptions = true,
         description = {"Rebuild the secondary indexes of a document collection; prints {fields, entries}.",

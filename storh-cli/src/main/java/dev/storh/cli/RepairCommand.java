@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code storh repair <root> [collection] [doc|log|queue]}: the engines' repair calls, which the
- * original has no command for ({@code spec/cli.md} §6 C7). Prints the engine's report:
+ * original has no command for. Prints the engine's report:
  * doc {@code {ok, quarantined, reindexed: {fields, entries}}} (corrupt record files moved to
  * {@code .storh/corrupt/}, indexes rebuilt), log {@code {ok, stats, bytesCut[, removed]}} (state
  * rebuilt, torn tails cut, damaged lines taken out of segments and kept in {@code .storh/corrupt/}),

@@ -8,8 +8,8 @@ import dev.storh.progress.ProgressListener;
 import picocli.CommandLine.Command;
 
 /**
- * {@code storh stats <root> [collection] [doc|log|queue]}: the engine's statistics
- * ({@code spec/cli.md} §2): doc {@code {records, bytes, corrupt, indexes}}, log
+ * {@code storh stats <root> [collection] [doc|log|queue]}: the engine's statistics:
+ * doc {@code {records, bytes, corrupt, indexes}}, log
  * {@code {segments, records, deleted, bytes}}, queue {@code {pending, processing, done, bytes}}.
  * Exits 1 when a document collection has corrupt record files.
  */

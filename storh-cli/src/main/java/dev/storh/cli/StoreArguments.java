@@ -8,11 +8,11 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.Parameters;
 
 /**
- * The positional arguments every store command shares, in the original's order
- * ({@code spec/cli.md} §1): {@code <root> [collection] [engine]}, and their checks.
+ * The positional arguments every store command shares, in the original's order:
+ * {@code <root> [collection] [engine]}, and their checks.
  *
  * <p>The original opens whatever it is given, creating folders and running crash recovery on
- * the way (§3, §6 C2–C4). Here a store is opened only after these checks pass: the root exists,
+ * the way. Here a store is opened only after these checks pass: the root exists,
  * the collection folder exists (except for {@code import}), and the folder holds the engine asked
  * for. Without an engine argument the engine is read from the folder ({@link StoreLayout}); that
  * picks the original's default ({@code doc} for stats and verify, {@code log} for compact)

@@ -19,19 +19,19 @@ import java.util.Set;
 
 /**
  * Tells which engine a folder holds from the files the engines write, without opening anything
- * (opening creates files and runs crash recovery, {@code spec/cli.md} §3).
+ * (opening creates files and runs crash recovery).
  *
  * <pre>
  * engine  marker files                                   spec
- * doc     data/ or .storh/indexes/ (or only .storh/)     docstore.md §4
- * log     manifest.jsonc or segments/                    log-queue.md §2.2
- * queue   queue.log                                      log-queue.md §3.1
+ * doc     data/ or .storh/indexes/ (or only .storh/)
+ * log     manifest.jsonc or segments/
+ * queue   queue.log
  * </pre>
  *
  * A {@code .storh/} folder alone counts as an empty document collection only when no log marker
  * is present, since a log keeps its writer markers in {@code .storh/writers/} too. A folder can
  * hold more than one engine: the original's {@code compact} wrote log files into document
- * collections ({@code spec/cli.md} §6 C3).
+ * collections.
  */
 final class StoreLayout {
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code storh} command line ({@code java -jar storh-cli.jar <command> ...}), for cron jobs,
- * deploy checks and offline mending of a storage root ({@code spec/cli.md}, plus what the original
+ * deploy checks and offline mending of a storage root (the original's commands, plus what the original
  * lacks: {@code repair}, {@code import}, {@code export}, {@code ls}).
  *
  * <pre>
@@ -35,7 +35,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * ({@code verify} not ok, corrupt records in {@code stats}) or the operation failed (an exception
  * from the library, e.g. an I/O error or a corrupt record stopping {@code reindex}); {@value #EXIT_USAGE}
  * usage error (unknown command or option, missing root, unknown collection, wrong engine). The
- * original exits 0 for verify problems and unknown commands, and 1 for everything else (§4, §6).
+ * original exits 0 for verify problems and unknown commands, and 1 for everything else.
  */
 @Command(name = "storh", mixinStandardHelpOptions = true, versionProvider = StorhCli.Version.class,
         description = "Maintenance of a storh storage root: the folder holding collections, logs and queues.",
@@ -89,7 +89,7 @@ public final class StorhCli implements Callable<Integer> {
         return code;
     }
 
-    /** No command: the usage on standard error, exit {@value #EXIT_USAGE} (the original exits 0, §6 C5). */
+    /** No command: the usage on standard error, exit {@value #EXIT_USAGE} (the original exits 0). */
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());

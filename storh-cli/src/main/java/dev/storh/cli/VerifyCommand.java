@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code storh verify <root> [collection] [doc|log|queue]}: the engine's checks, printed as
- * {@code {ok, errors, stats}} ({@code spec/cli.md} §2). Unlike the original (§6 C1) the exit code
+ * {@code {ok, errors, stats}}. Unlike the original the exit code
  * says the result: 0 when {@code ok}, 1 when problems were found.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,

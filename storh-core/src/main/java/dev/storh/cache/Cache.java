@@ -5,7 +5,7 @@ import dev.storh.StorageException;
 import java.util.Optional;
 
 /**
- * A record cache for DocStore point reads ({@code spec/docstore.md} §10), shared by every store
+ * A record cache for DocStore point reads, shared by every store
  * instance it is given to: pass one {@code Cache.memory(...)} to several stores (of one or many
  * collections) and they share its budget and see each other's writes. Entries are keyed by the
  * collection folder and the id; a write or delete through any store replaces the entry, and

@@ -4,14 +4,13 @@ import dev.storh.StorageException;
 import java.util.Locale;
 
 /**
- * How a cached record is checked against its file before it is returned ({@code spec/docstore.md}
- * §10.3). Writes through a store are seen by the next read in every mode.
+ * How a cached record is checked against its file before it is returned. Writes through a store are seen by the next read in every mode.
  */
 public enum CacheValidation {
     /**
      * The file must still exist with the same size, nanosecond modification time and file key
      * (inode): an atomic rename by another writer always changes the inode, so STAT sees it even
-     * when size and time match (the original compares whole seconds and size only, §14.15).
+     * when size and time match (the original compares whole seconds and size only).
      */
     STAT,
     /** As STAT, and the XXH3-128 of the file's bytes must match: sees in-place rewrites that keep size and time. */

@@ -1,2 +1,2 @@
-/** Record caches (Caffeine) and how cached records are validated against their files ({@code spec/docstore.md} §10). */
+/** Record caches (Caffeine) and how cached records are validated against their files. */
 package dev.storh.cache;

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of {@link DocStore#compact()} ({@code spec/docstore.md} §11): {@code {"ok":true,"records":3}}.
+ * The result of {@link DocStore#compact()}: {@code {"ok":true,"records":3}}.
  * A DocStore has nothing to compact (each record is its own file); the call reports the count.
  *
  * @param ok always true

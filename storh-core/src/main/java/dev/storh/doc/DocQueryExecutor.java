@@ -18,7 +18,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The DocStore planner ({@code spec/indexes-queries-schema.md} §12): per OR group, a compound
+ * The DocStore planner: per OR group, a compound
  * bucket for two plain equality conditions, else the intersection of the id sets of every
  * index-supported condition ({@code eq}/{@code in} on any index, range operators on range
  * indexes); groups are united. A group without a supported condition makes the whole query a
@@ -124,7 +124,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return new Candidates(new ArrayList<>(union), false);
     }
 
-    /** One eq condition, no cursor, no order: read only the first {@code limit} ids (§12.1). */
+    /** One eq condition, no cursor, no order: read only the first {@code limit} ids. */
     @Override
     protected Candidates limitedCandidates(QueryBuilder query) {
         if (indexes.active() && query.limit() > 0 && query.limit() <= Integer.MAX_VALUE && query.cursor() == null

@@ -39,7 +39,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * A collection of JSON documents, one file per record ({@code spec/docstore.md} §4–§9).
+ * A collection of JSON documents, one file per record.
  *
  * <pre>
  * &lt;root&gt;/&lt;collection&gt;/
@@ -62,7 +62,7 @@ import java.util.stream.StreamSupport;
  * lock and see each record either before or after a concurrent write.
  *
  * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
- * case, which breaks order and buckets: §14.12). <b>Errors</b> are {@link StorageException}s
+ * case, which breaks order and buckets). <b>Errors</b> are {@link StorageException}s
  * naming the id or path; invalid input is rejected before any file is touched.
  *
  * <p><b>Links.</b> Nothing below the collection folder is read, written or deleted through a
@@ -143,9 +143,9 @@ public final class DocStore implements AutoCloseable {
     /**
      * Opens a collection, creating {@code <root>/<collection>/.storh/writers/} when missing. Opening
      * takes constant time: the collection is swept for orphan temp files only when a writer marker
-     * shows that a writer crashed, or when the writers folder is missing (§7). After a crashed
+     * shows that a writer crashed, or when the writers folder is missing. After a crashed
      * writer, the indexes are also rebuilt, since it may have died between a record and its index
-     * entries (the original leaves that drift until {@code repair()}, §14.4). That rebuild skips
+     * entries (the original leaves that drift until {@code repair()}). That rebuild skips
      * record files it cannot read (e.g. torn by the crash) instead of failing, so a damaged store
      * still opens: {@link #recovery()} lists them, a warning is logged, {@link #verify()} names
      * them and {@link #repair()} quarantines them.
@@ -172,7 +172,7 @@ public final class DocStore implements AutoCloseable {
         DocStore store = new DocStore(collectionRoot, collection, opts);
         ReindexReport rebuilt = null;
         if (recovery.crashedWriter() && store.indexes.active()) {
-            // A writer died, possibly between a record and its index entries (§14.4): rebuild.
+            // A writer died, possibly between a record and its index entries: rebuild.
             try {
                 rebuilt = store.indexes.rebuildSkippingUnreadable();
             } catch (RuntimeException e) {
@@ -244,7 +244,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Stores data under an id, replacing any record with that id (§9.1). Returns once the file is
+     * Stores data under an id, replacing any record with that id. Returns once the file is
      * durable.
      *
      * @param data the record data
@@ -303,7 +303,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Stores many records under one lock hold. Each item is interpreted as the original does (§9.2):
+     * Stores many records under one lock hold. Each item is interpreted as the original does:
      * {@code id} is the item's {@code id} member when it is a string (else generated), {@code data} is
      * its {@code data} member when that is an object or array, otherwise the whole item. All items
      * are encoded and validated before the first file is written.
@@ -426,7 +426,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Streams records in ascending id order across all buckets (§9.5). Id filters are applied to
+     * Streams records in ascending id order across all buckets. Id filters are applied to
      * file names before reading; records deleted while streaming are skipped (not errors).
      *
      * @param query filters, limit and error handler
@@ -475,7 +475,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Imports a JSONL file under one lock hold (§9.8). Each non-blank line is a JSON object: either an
+     * Imports a JSONL file under one lock hold. Each non-blank line is a JSON object: either an
      * envelope {@code {"id":..., "data":{...}}} or bare data (given a new id); top-level keys that look
      * like integers are dropped; a JSON array becomes an empty record. Records are written in
      * canonical form (the original copies envelope lines verbatim).
@@ -547,8 +547,8 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Exports every record as one JSONL line {@code {"id":"<id>","data":{...}}\n}, in id order
-     * (§9.7). The export is a consistent snapshot (writers wait while it runs) and atomic: it is
+     * Exports every record as one JSONL line {@code {"id":"<id>","data":{...}}\n}, in id order.
+     * The export is a consistent snapshot (writers wait while it runs) and atomic: it is
      * written to a temp file, fsynced and renamed over the target.
      *
      * @param file the target; its folder is created when missing
@@ -625,14 +625,14 @@ public final class DocStore implements AutoCloseable {
 
     /**
      * @return an empty query on this collection, planned with its indexes
-     *     ({@code spec/indexes-queries-schema.md} §10, §12)
+     *
      */
     public QueryBuilder query() {
         return QueryBuilder.on(executor);
     }
 
     /**
-     * Checks every record and every index file in one scan (§11): corrupt records are reported as
+     * Checks every record and every index file in one scan: corrupt records are reported as
      * {@code "Corrupt records: <n>"} followed by one {@code "Corrupt record: <path> (<reason>)"} per
      * file (at most 100; index checks are then skipped), otherwise index drift as the original words
      * it ({@code "Index mismatch (equality): kind s-70616765"}).
@@ -686,7 +686,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Rebuilds every index from the record files, under the write lock (§11). The new indexes are
+     * Rebuilds every index from the record files, under the write lock. The new indexes are
      * built beside the old ones and swapped in, so a corrupt record leaves the old indexes intact.
      *
      * @return {@code fields} (definitions) and {@code entries} (records read)
@@ -716,7 +716,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Reads and validates every record file (§11). No lock is taken; files deleted meanwhile are
+     * Reads and validates every record file. No lock is taken; files deleted meanwhile are
      * not counted.
      *
      * @return records, bytes, corrupt files and index definitions
@@ -726,7 +726,7 @@ public final class DocStore implements AutoCloseable {
     }
 
     /**
-     * Mends the collection under the write lock (§11): removes orphan temp files (§7 rules), moves
+     * Mends the collection under the write lock: removes orphan temp files (those of crashed writers, and any older than a minute), moves
      * every corrupt record file to {@code .storh/corrupt/<name>} (or {@code <id>-<8 hex>.jsonc} when
      * taken), then rebuilds the indexes. Afterwards {@link #verify()} is clean unless new damage
      * happens.
@@ -851,7 +851,7 @@ public final class DocStore implements AutoCloseable {
 
     /**
      * Runs an action while holding this collection's write lock (the in-process lock, then
-     * {@code flock(2)} on {@code .storh/write.lock}, §8), so a read-compare-write (an optimistic
+     * {@code flock(2)} on {@code .storh/write.lock}), so a read-compare-write (an optimistic
      * version check, an insert-if-absent) cannot interleave with another writer in this or another
      * process. The lock is re-entrant: the action may call {@link #put}, {@link #delete} and the
      * other writes of this store.

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How a JSONL import row becomes a record ({@code spec/docstore.md} §9.8): each line is strict
+ * How a JSONL import row becomes a record: each line is strict
  * JSON; an object is an envelope {@code {"id":..,"data":{..}}} or bare data; top-level keys that
  * look like integers are dropped (the original cannot keep them); an array becomes an empty
  * record; anything else is refused with the file and line named.

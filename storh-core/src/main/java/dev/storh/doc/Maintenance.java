@@ -26,8 +26,8 @@ import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 
 /**
- * Stats, verify and repair of one collection ({@code spec/docstore.md} §11). Stats and the index
- * check share one scan of the record files (the original scans twice, §14.3); files deleted while
+ * Stats, verify and repair of one collection. Stats and the index
+ * check share one scan of the record files (the original scans twice); files deleted while
  * scanning are skipped, not counted as corrupt.
  */
 final class Maintenance {

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Point reads through a {@link Cache} ({@code spec/docstore.md} §10.3). A file is stat-ed before
+ * Point reads through a {@link Cache}. A file is stat-ed before
  * it is read, so an entry never claims a newer file than the bytes it holds; a mismatch only costs
  * a re-read. Negative entries (missing files) are kept too and re-checked like positive ones,
  * except in TRUST mode.

@@ -19,11 +19,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The record file format ({@code spec/docstore.md} §5): one JSONC object
+ * The record file format: one JSONC object
  * {@code {"id":"<uuidv7>","data":{...}}} per file, named {@code <id>.jsonc}. Writers always emit the
  * canonical compact form ({@code CanonicalJson.recordBytes}); readers accept any JSONC object.
  *
- * <p>Reading validates, in order (§5.3): the file is readable; it is a JSONC object; {@code id} (a
+ * <p>Reading validates, in order: the file is readable; it is a JSONC object; {@code id} (a
  * string, else empty) is a valid UUIDv7; the id equals the file name without {@code .jsonc}, byte
  * for byte. {@code data} is the {@code data} member when it is an object or array, else empty.
  */

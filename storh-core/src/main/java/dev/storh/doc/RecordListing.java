@@ -12,7 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Lists the record files of a collection in id order ({@code spec/docstore.md} §9.5): every
+ * Lists the record files of a collection in id order: every
  * {@code *.jsonc} file at any depth under {@code data/} (the 256 buckets, or anywhere a copy put
  * them), hidden names included, temp files excluded, sorted by base name as one list so that
  * buckets merge back into id order.

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Writes record files into their buckets ({@code spec/docstore.md} §6.1): temp file
+ * Writes record files into their buckets: temp file
  * {@code data/<bucket>/.<pid>.<8 hex>.<n>.tmp}, fsync, rename, fsync of the bucket. Bucket folders
  * are created (and their parents fsynced) once per instance, and again if removed behind the
  * store's back. Callers hold the collection write lock.
@@ -59,7 +59,7 @@ final class RecordWriter {
             if (Files.isDirectory(dir)) {
                 throw e;
             }
-            // The bucket was removed behind our back (§14.23): create it again and retry once.
+            // The bucket was removed behind our back: create it again and retry once.
             AtomicFiles.ensureDirectory(dir);
             AtomicFiles.writeVia(temp, target, p.bytes());
         } finally {

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of {@link DocStore#repair()} ({@code spec/docstore.md} §11):
+ * The result of {@link DocStore#repair()}:
  * {@code {"ok":true,"quarantined":2,"reindexed":{"fields":2,"entries":3}}}.
  *
  * @param ok always true: failures throw

@@ -4,12 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of {@link DocStore#stats()} ({@code spec/docstore.md} §11), e.g.
+ * The result of {@link DocStore#stats()}, e.g.
  * {@code {"records":3000,"bytes":655976,"corrupt":0,"indexes":5}}.
  *
  * @param records valid record files
  * @param bytes total size of all record files in bytes, corrupt ones included
- * @param corrupt record files that fail validation (§5.3)
+ * @param corrupt record files that fail validation
  * @param indexes index field definitions in the collection's index manifest
  */
 public record StoreStats(long records, long bytes, long corrupt, int indexes) {

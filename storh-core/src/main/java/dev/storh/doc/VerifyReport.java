@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link DocStore#verify()} and {@link DocStore#health()} ({@code spec/docstore.md}
- * §11): {@code {"ok":true,"errors":[],"stats":{...}}}.
+ * The result of {@link DocStore#verify()} and {@link DocStore#health()}: {@code {"ok":true,"errors":[],"stats":{...}}}.
  *
  * @param ok whether no error was found
  * @param errors problems in the original's wording

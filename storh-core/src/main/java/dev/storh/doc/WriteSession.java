@@ -12,7 +12,7 @@ import java.util.function.Function;
 
 /**
  * One write operation under the collection lock: checks unique indexes, writes record files (in
- * batches) and then brings the indexes up to date ({@code spec/indexes-queries-schema.md} §5, §8).
+ * batches) and then brings the indexes up to date.
  * Index maintenance of a bulk operation is applied once, after its records are durable, so each
  * value file is rewritten once per operation instead of once per record (W7). As in the original,
  * a crash between the records and the indexes leaves drift that {@code verify()} reports and

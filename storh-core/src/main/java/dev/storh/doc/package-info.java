@@ -1,2 +1,2 @@
-/** DocStore: one JSONC file per record, sharded into 256 buckets by id ({@code spec/docstore.md} §4–§11). */
+/** DocStore: one JSONC file per record, sharded into 256 buckets by id. */
 package dev.storh.doc;

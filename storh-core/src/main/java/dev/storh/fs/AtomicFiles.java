@@ -17,11 +17,11 @@ import java.util.Deque;
 import java.util.HexFormat;
 
 /**
- * Crash-safe file writing ({@code spec/docstore.md} §6): a new version is written to a temp file
+ * Crash-safe file writing: a new version is written to a temp file
  * in the target's own folder, fsynced, renamed over the target, and then the folder is fsynced,
  * so after a crash the target holds either the old or the new bytes, never a torn mix. A failed
  * write removes its temp file. Folders created on the way are fsynced together with their parents,
- * so a power loss cannot drop a fresh folder with its first file (the original's weak spot §14.7).
+ * so a power loss cannot drop a fresh folder with its first file (the original's weak spot).
  *
  * <p>Stateless and thread-safe. All failures are {@link StorageException}s naming the path.
  */
@@ -34,7 +34,7 @@ public final class AtomicFiles {
 
     /**
      * Atomically replaces {@code target} with {@code bytes}, using the temp name
-     * {@code .<file name>.<12 hex>.tmp} in the same folder (§6.2).
+     * {@code .<file name>.<12 hex>.tmp} in the same folder.
      *
      * @param target the file to write; its folder is created when missing
      * @param bytes the complete new content
@@ -51,7 +51,7 @@ public final class AtomicFiles {
 
     /**
      * Writes {@code bytes} to {@code temp}, fsyncs it, renames it to {@code target} and fsyncs the
-     * target's folder (§6.1 steps 2–5). Both paths must be in the same, existing folder.
+     * target's folder. Both paths must be in the same, existing folder.
      *
      * @param temp the temp file to create (truncated if present)
      * @param target the file to replace
@@ -99,7 +99,7 @@ public final class AtomicFiles {
     }
 
     /**
-     * Appends bytes to a file and fsyncs it (§6.2 {@code append}).
+     * Appends bytes to a file and fsyncs it.
      *
      * @param path the file, created when missing (its folder too)
      * @param bytes what to append; empty writes nothing
@@ -162,7 +162,7 @@ public final class AtomicFiles {
     }
 
     /**
-     * Best-effort fsync of a folder; never throws (a missing folder is fine), as in §6.2.
+     * Best-effort fsync of a folder; never throws (a missing folder is fine), as the original does.
      *
      * @param dir the folder
      */

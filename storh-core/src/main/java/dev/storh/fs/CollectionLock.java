@@ -13,14 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The write lock of one collection ({@code spec/docstore.md} §8): an in-process
+ * The write lock of one collection: an in-process
  * {@link ReentrantLock} that orders the threads of this JVM, then {@code flock(2)} {@code LOCK_EX}
  * on the collection's {@code .storh/write.lock} that orders processes, the PHP original included.
  *
  * <p>One lock and one open lock file exist per collection path per JVM, shared by every store
  * instance on that collection (reference counted), so two instances in one JVM never deadlock on
  * each other's {@code flock}. Re-entrant per thread: nested {@link #lock} calls only count. Unlike
- * the original, waiting is bounded by a timeout (§14.2).
+ * the original, waiting is bounded by a timeout.
  */
 public final class CollectionLock implements AutoCloseable {
 
@@ -144,14 +144,6 @@ public final class CollectionLock implements AutoCloseable {
      */
     public boolean isHeldByCurrentThread() {
         return shared.threads.isHeldByCurrentThread();
-    }
-
-    /**
-     * @return whether the lock file could only be opened for reading (a read-only file system or a
-     *     lock file without write permission); locking still works
-     */
-    public boolean readOnly() {
-        return shared.flock.readOnly();
     }
 
     /**

@@ -6,8 +6,7 @@ import net.jpountz.xxhash.XXHash32;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * The checksummed line shared by log segments and {@code queue.log} ({@code spec/log-queue.md}
- * §1.1):
+ * The checksummed line shared by log segments and {@code queue.log}:
  *
  * <pre>
  * LENGTH TAB CHECKSUM TAB JSON LF

@@ -21,7 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Writer markers and the orphan temp-file sweep ({@code spec/docstore.md} §7).
+ * Writer markers and the orphan temp-file sweep.
  *
  * <p>Every writing store instance has a <em>writer prefix</em> {@code <pid>.<8 hex>}; it names its
  * marker {@code <collection>/.storh/writers/<prefix>} (an empty file that exists while the instance
@@ -32,11 +32,11 @@ import java.util.regex.Pattern;
  * does opening a store sweep the collection (constant-time open otherwise). Liveness uses
  * {@link ProcessHandle} (a live process of another user counts as alive, unlike the original's
  * {@code kill(0)}) and also treats a process that started after the marker was written as a reused
- * pid, i.e. dead (§14.8). Stateless and thread-safe.
+ * pid, i.e. dead. Stateless and thread-safe.
  */
 public final class WriterMarkers {
 
-    /** Age after which a temp file without a live owner pid is an orphan (§7). */
+    /** Age after which a temp file without a live owner pid is an orphan. */
     public static final Duration ORPHAN_TEMP_AGE = Duration.ofSeconds(60);
 
     private static final long OWN_PID = ProcessHandle.current().pid();
@@ -119,7 +119,7 @@ public final class WriterMarkers {
     }
 
     /**
-     * The open-time check (§7): when {@code .storh/writers/} is missing, sweep the whole collection
+     * The open-time check: when {@code .storh/writers/} is missing, sweep the whole collection
      * and create it; when a stale marker exists, sweep and then delete the stale markers; otherwise
      * do nothing else.
      *

@@ -1,2 +1,2 @@
-/** Crash-safe files: atomic writes with fsync, flock(2) collection locks, writer markers and temp sweeps ({@code spec/docstore.md} §6–§8). */
+/** Crash-safe files: atomic writes with fsync, flock(2) collection locks, writer markers and temp sweeps. */
 package dev.storh.fs;

@@ -5,7 +5,7 @@ import java.security.SecureRandom;
 import java.util.Locale;
 
 /**
- * UUID version 7 ids in text form, as storh writes them ({@code spec/docstore.md} §2):
+ * UUID version 7 ids in text form, as storh writes them:
  * {@code tttttttt-tttt-7xxx-Vxxx-xxxxxxxxxxxx}, 36 characters, lowercase, a 48-bit millisecond
  * timestamp followed by 74 random bits.
  *
@@ -16,14 +16,14 @@ import java.util.Locale;
  * nor a future explicit timestamp can make a later clock id smaller, or drag clock ids ahead of
  * the clock. Ids of the two sequences are ordered by their timestamps only.
  *
- * <p>The 74 random bits are split as RFC 9562 §6.2 method 1 suggests: the first 26 (the
+ * <p>The 74 random bits are split as RFC 9562 section 6.2, method 1, suggests: the first 26 (the
  * {@code 7xxx-Vxxx} groups) are a counter that starts at a random value in each new millisecond
  * and is incremented for each further id in it; the last 48 (the final group) are fresh random
  * bits for every id. So ids of one burst still sort in call order, and their characters 24–25,
  * the DocStore bucket, stay uniformly random (the original increments the last byte instead,
  * which keeps a burst in one bucket). When the clock steps back, or the counter would overflow,
  * {@code generate()} advances its timestamp by one millisecond instead of producing a smaller id
- * (the original's weak spot §14.13).
+ * (the original's weak spot).
  *
  * <p>Validation accepts upper and lower case, as the original does.
  */

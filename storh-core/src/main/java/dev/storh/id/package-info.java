@@ -1,2 +1,2 @@
-/** UUIDv7 record ids: monotonic generation, validation, timestamps ({@code spec/docstore.md} §2). */
+/** UUIDv7 record ids: monotonic generation, validation, timestamps. */
 package dev.storh.id;

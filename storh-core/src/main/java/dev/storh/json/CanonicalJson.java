@@ -74,10 +74,10 @@ public final class CanonicalJson {
     }
 
     /**
-     * The canonical bytes of a record file and of a JSONL export line (§5.1):
+     * The canonical bytes of a record file and of a JSONL export line:
      * {@code {"id":"<id>","data":<compact data>}\n}. Empty data is written {@code []}, as the original
      * does. The data may nest at most {@code Jsonc.MAX_NESTING_DEPTH - 1} levels, so that the file
-     * can always be read back (the original writes deeper data it can never read, §14.21).
+     * can always be read back (the original writes deeper data it can never read).
      *
      * @param id a valid id (not escaped)
      * @param data the record data

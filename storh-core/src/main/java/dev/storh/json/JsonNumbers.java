@@ -111,9 +111,6 @@ public final class JsonNumbers {
      * @return the nearest double (a {@code -0.0} stays negative)
      */
     public static double originalDouble(Number n) {
-        if (n instanceof BigDecimal d) {
-            return Double.parseDouble(d.toString());
-        }
-        return n.doubleValue();
+        return n.doubleValue(); // correctly rounded for BigDecimal and BigInteger too
     }
 }

@@ -37,7 +37,7 @@ import tools.jackson.core.json.JsonReadFeature;
  */
 public final class Jsonc {
 
-    /** Deepest nesting of objects and arrays a document may have, as in the original (§3.4). */
+    /** Deepest nesting of objects and arrays a document may have, as in the original. */
     public static final int MAX_NESTING_DEPTH = 511;
 
     static final String NOT_AN_OBJECT = "JSONC document must decode to an object.";
@@ -64,7 +64,7 @@ public final class Jsonc {
      * @return the object, mutable, keys in document order
      * @throws StorageException {@code "JSONC document must decode to an object."} when the document is
      *     an array, a scalar, starts with a BOM, or has a top-level key that looks like an integer
-     *     ({@code "0"}, {@code "-1"}: the original cannot read those, §3.1); {@link JsoncSyntaxException}
+     *     ({@code "0"}, {@code "-1"}: the original cannot read those); {@link JsoncSyntaxException}
      *     on a syntax error
      */
     @SuppressWarnings("unchecked")
@@ -268,7 +268,7 @@ public final class Jsonc {
     }
 
     /**
-     * A key PHP turns into an integer array key (§1.2 of log-queue.md, §3.1 of docstore.md):
+     * A key PHP turns into an integer array key:
      * canonical decimal in signed 64 bits, {@code "0"}, {@code "-1"}, but not {@code "01"} or {@code "-0"}.
      *
      * @param key an object key

@@ -4,7 +4,7 @@ import dev.storh.StorageException;
 
 /**
  * A JSON or JSONC text is not well-formed. Callers that read files wrap it with the file's path
- * ({@code "Invalid JSONC storage file: <path>"}, {@code spec/docstore.md} §5.3).
+ * ({@code "Invalid JSONC storage file: <path>"}).
  */
 public class JsoncSyntaxException extends StorageException {
 

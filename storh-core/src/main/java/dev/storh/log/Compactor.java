@@ -16,7 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * Compaction ({@code spec/log-queue.md} §2.10): rewrites the sealed segments keeping only each record's
+ * Compaction: rewrites the sealed segments keeping only each record's
  * live version, into {@code compact-<token>-NNNNNN.ndjson} files, then swaps the manifest.
  *
  * <pre>

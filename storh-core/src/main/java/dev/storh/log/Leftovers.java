@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * Removes what interrupted compactions and index rebuilds leave behind, at open under the collection
- * lock ({@code spec/log-queue.md} §2.6 step 3): folders {@code segments.compact-*}, {@code index.rebuild-*},
+ * lock: folders {@code segments.compact-*}, {@code index.rebuild-*},
  * {@code index.backup-*}, and {@code compact-*} files the manifest does not reference (a reference covers
  * an entry's {@code file}, its derived {@code .idx.jsonc} name and its {@code index}). When the manifest
  * cannot be parsed, no file is deleted. Stateless.
@@ -66,7 +66,7 @@ final class Leftovers {
         return removed;
     }
 
-    /** Deletes leftover folders, temp files and unreferenced compaction output (§2.6 step 3). */
+    /** Deletes leftover folders, temp files and unreferenced compaction output. */
     static void delete(LogState state) {
         sweepTemps(state);
         try (DirectoryStream<Path> children = Files.newDirectoryStream(state.dir)) {

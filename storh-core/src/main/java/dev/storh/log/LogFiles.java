@@ -7,7 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Every file and folder name of a log collection, built in one place ({@code spec/log-queue.md} §2.2):
+ * Every file and folder name of a log collection, built in one place:
  *
  * <pre>
  * &lt;collectionDir&gt;/collection.lock                  flock(2) target, empty
@@ -86,7 +86,7 @@ final class LogFiles {
 
     /**
      * @param name a folder name in the collection folder
-     * @return whether it is a leftover of an interrupted compaction or index rebuild (§2.6 step 3)
+     * @return whether it is a leftover of an interrupted compaction or index rebuild 
      */
     static boolean isLeftoverDirectory(String name) {
         return name.startsWith("segments.compact-") || name.startsWith("index.rebuild-")

@@ -13,7 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One line of a log segment ({@code spec/log-queue.md} §1.1, §2.4): a framed line whose JSON is a
+ * One line of a log segment: a framed line whose JSON is a
  * put or a delete envelope.
  *
  * <pre>
@@ -28,7 +28,7 @@ import java.util.Map;
  * Data is written in the original's canonical bytes ({@link CanonicalJson}), so the checksums and the
  * original's substring pre-filter agree with what PHP writes. Reading accepts any envelope the
  * original accepts: a missing or non-object {@code data} reads as {@code {}}, and top-level data keys
- * that PHP turns into integers ({@code "0"}, {@code "-1"}) are dropped (§1.2). Stateless and thread-safe.
+ * that PHP turns into integers ({@code "0"}, {@code "-1"}) are dropped. Stateless and thread-safe.
  */
 final class LogLine {
 
@@ -161,7 +161,7 @@ final class LogLine {
         return null;
     }
 
-    /** PHP's view of record data: an object keeps its string keys; anything else is empty (§1.2). */
+    /** PHP's view of record data: an object keeps its string keys; anything else is empty. */
     @SuppressWarnings("unchecked")
     static Map<String, Object> dataOf(Object value) {
         if (!(value instanceof Map)) {

@@ -7,7 +7,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * How a log splits its collection folder by date ({@code spec/log-queue.md} §2.1). The date is taken
+ * How a log splits its collection folder by date. The date is taken
  * in UTC, once, when the log is opened; each partition folder is a complete, independent log.
  */
 public enum LogPartition {

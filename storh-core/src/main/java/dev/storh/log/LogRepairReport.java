@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link SegmentedLog#repair()} ({@code spec/log-queue.md} §2.13): {@code {"ok":true,"stats":{…}}}.
+ * The result of {@link SegmentedLog#repair()}: {@code {"ok":true,"stats":{…}}}.
  * Repair failures are thrown, not reported, so {@code ok} is always true.
  *
  * @param ok always {@code true}

@@ -2,6 +2,7 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.ReadOnlyFileSystem;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ final class LogState {
     }
 
     /**
-     * Full rebuild from disk (§2.6 steps 4–5, §2.11): reads the manifest (creating a fresh one and an
+     * Full rebuild from disk: reads the manifest (creating a fresh one and an
      * empty {@code seg-000001.ndjson} when missing), creates a missing active file, scans every segment.
      *
      * @param truncate whether torn tails are cut
@@ -69,7 +70,7 @@ final class LogState {
         boolean fresh = m == null;
         if (fresh && readOnly) {
             throw new StorageException("No log to read at " + dir + ": " + manifestFile.getFileName()
-                    + " is missing and " + dev.storh.fs.ReadOnlyFileSystem.READ_ONLY);
+                    + " is missing and " + ReadOnlyFileSystem.READ_ONLY);
         }
         if (fresh) {
             m = new Manifest.Data(1, List.of(), List.of(), null, Map.of());
@@ -218,7 +219,7 @@ final class LogState {
     }
 
     /**
-     * Seals the active segment and starts a new one (§2.7 Roll). Nothing happens when the active
+     * Seals the active segment and starts a new one. Nothing happens when the active
      * segment has no records. The manifest rename is the commit point; on failure the in-memory
      * picture is put back.
      *
@@ -283,7 +284,7 @@ final class LogState {
     }
 
     /**
-     * @return the total size of the {@code .ndjson} files the manifest references (§2.9 {@code bytes})
+     * @return the total size of the {@code .ndjson} files the manifest references 
      */
     long bytes() {
         long total = 0;

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of {@link SegmentedLog#stats()} ({@code spec/log-queue.md} §2.9), e.g.
+ * The result of {@link SegmentedLog#stats()}, e.g.
  * {@code {"segments":1,"records":1,"deleted":1,"bytes":412}}.
  *
  * @param segments manifest entries, the active one included

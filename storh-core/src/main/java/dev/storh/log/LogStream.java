@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * One running {@code stream(query)} ({@code spec/log-queue.md} §2.8).
+ * One running {@code stream(query)}.
  *
  * <p>It reads the segments that existed when it started, in manifest order and byte order, and yields
  * each line that was its record's live version at that moment (a state-index snapshot), so writes,

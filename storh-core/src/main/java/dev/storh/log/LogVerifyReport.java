@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link SegmentedLog#verify()} and {@link SegmentedLog#health()}
- * ({@code spec/log-queue.md} §2.13), e.g. {@code {"ok":true,"errors":[],"stats":{…}}}.
+ * The result of {@link SegmentedLog#verify()} and {@link SegmentedLog#health()},
+ * e.g. {@code {"ok":true,"errors":[],"stats":{…}}}.
  *
  * @param ok whether no check reported an error
  * @param errors messages in check order, e.g. {@code "Segmented log state index drift."} or a

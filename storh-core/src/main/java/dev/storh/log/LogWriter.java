@@ -17,7 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The append path of a log ({@code spec/log-queue.md} §2.7) with group commit.
+ * The append path of a log with group commit.
  *
  * <p><b>Group commit.</b> Callers hand in their encoded lines and block. One of them becomes the
  * leader ({@link GroupCommit}): it takes the collection lock, catches up with other processes and

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@code manifest.jsonc}, the list of a log's segments ({@code spec/log-queue.md} §2.3), written as
+ * {@code manifest.jsonc}, the list of a log's segments, written as
  * one compact JSON line plus LF by atomic replace (temp {@code .manifest.jsonc.<12 hex>.tmp}, fsync,
  * rename, folder fsync). The rename is the commit point of a roll and of a compaction.
  *

@@ -3,8 +3,8 @@ package dev.storh.log;
 import dev.storh.query.RecordQuery;
 
 /**
- * The id bounds of a {@link RecordQuery} that a log uses to skip segments and seek
- * ({@code spec/log-queue.md} §2.8): the exclusive cursor, and the inclusive lower and upper ids of its
+ * The id bounds of a {@link RecordQuery} that a log uses to skip segments and seek:
+ * the exclusive cursor, and the inclusive lower and upper ids of its
  * time range. The query itself still decides every match through {@link RecordQuery#matchesId}.
  *
  * @param after the cursor, exclusive, or {@code null}
@@ -34,7 +34,7 @@ record QueryBounds(String after, String lower, String upper) {
     /**
      * @param min a segment's smallest id
      * @param max its largest id
-     * @return whether no id in {@code [min, max]} can match (§2.8 step 2)
+     * @return whether no id in {@code [min, max]} can match 
      */
     boolean excludes(String min, String max) {
         if (min == null || max == null) {

@@ -3,7 +3,7 @@ package dev.storh.log;
 import dev.storh.StorageException;
 
 /**
- * Time-based retention of a log ({@code spec/log-queue.md} §2.12): deletes every record whose id
+ * Time-based retention of a log: deletes every record whose id
  * timestamp is at or before a cutoff, then compacts.
  *
  * <pre>

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the log knows about one segment file, rebuilt by scanning it ({@code spec/log-queue.md} §2.5):
+ * What the log knows about one segment file, rebuilt by scanning it:
  * the smallest and largest id over all its lines (tombstones and superseded versions included), the
  * number of lines, whether ids never decrease in file order, the committed end (the offset just past
  * the last line applied to the state), and the sparse offsets (every {@code interval}-th line).
@@ -52,7 +52,7 @@ final class Segment {
 
     /**
      * @param raw a manifest entry with a string {@code file}
-     * @return a segment with no statistics yet (they are recomputed by the scan, §2.3)
+     * @return a segment with no statistics yet (they are recomputed by the scan)
      */
     static Segment fromManifest(Map<String, Object> raw, boolean sealed) {
         Map<String, Object> extra = new LinkedHashMap<>();

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Torn-tail recovery and the state scan ({@code spec/log-queue.md} §2.5, §2.11), one segment at a time.
+ * Torn-tail recovery and the state scan, one segment at a time.
  *
  * <p>Reading from the segment's committed end, every line's framing (length and XXH32) is checked;
  * canonical lines are not JSON-decoded. Each valid line is applied to the state index and the

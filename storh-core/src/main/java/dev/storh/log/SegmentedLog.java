@@ -35,7 +35,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * An append-only log of records in checksummed segment files ({@code spec/log-queue.md} §2), for
+ * An append-only log of records in checksummed segment files, for
  * events, audit trails and versions read back in order or by time. Byte-compatible with the PHP
  * original's {@code SegmentedLogStore}.
  *
@@ -117,7 +117,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Opens (creating when missing) a log (§2.6): under the collection lock, sweeps orphan temp files
+     * Opens (creating when missing) a log: under the collection lock, sweeps orphan temp files
      * when a writer crashed, registers this instance's writer marker, deletes compaction leftovers the
      * manifest does not reference, scans every segment (cutting torn tails) and rewrites the manifest's
      * statistics when they changed.
@@ -180,7 +180,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Appends a record under a new id (§2.7).
+     * Appends a record under a new id.
      *
      * @param data the record data, a JSON object in the JSON model
      * @return the stored record
@@ -195,7 +195,7 @@ public final class SegmentedLog implements AutoCloseable {
      * the line is durable (group commit).
      *
      * @param data the record data; top-level keys that look like integers ({@code "0"}, {@code "-1"})
-     *     are refused, as the original would silently drop them when reading (§1.2)
+     *     are refused, as the original would silently drop them when reading
      * @param id a UUIDv7 in either case, or {@code null} to generate one
      * @return the stored record: lowercase id, a copy of the data
      * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, an encoding error naming
@@ -210,7 +210,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Appends many records in one batch (§2.7). Each item is either {@code {"id": String, "data": Map}}
+     * Appends many records in one batch. Each item is either {@code {"id": String, "data": Map}}
      * or plain data: when {@code item.id} is a string it is the id, and when {@code item.data} is a map
      * it is the data, otherwise the whole item (its {@code id} key included) is the data. Every item is
      * validated and encoded before anything is written; segment boundaries are those of single puts.
@@ -234,7 +234,7 @@ public final class SegmentedLog implements AutoCloseable {
 
     /**
      * Appends records from an iterable without holding them all: items are validated as they are
-     * consumed and written in durable chunks of about 1 MiB (§2.7). When an item is invalid the call
+     * consumed and written in durable chunks of about 1 MiB. When an item is invalid the call
      * throws; chunks already written stay, the current chunk is dropped.
      *
      * @param items the rows, as for {@link #appendMany}
@@ -285,7 +285,7 @@ public final class SegmentedLog implements AutoCloseable {
         for (Object k : data.keySet()) {
             if (k instanceof String s && LogLine.isIntegerLike(s)) {
                 throw new StorageException("Record " + key + ": top-level field \"" + s + "\" looks like an integer;"
-                        + " the original drops such keys when reading (spec §1.2), so it cannot be stored.");
+                        + " the original drops such keys when reading, so it cannot be stored.");
             }
         }
         return new LogWriter.Line(key, false, LogLine.encodePut(key, data));
@@ -300,7 +300,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Reads a record's latest version through the state index (§2.8).
+     * Reads a record's latest version through the state index.
      *
      * @param id a UUIDv7 in either case
      * @return the record, or empty when unknown or deleted
@@ -372,7 +372,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Deletes a record by appending a tombstone, even when the id is unknown (§2.7). Blocks until durable.
+     * Deletes a record by appending a tombstone, even when the id is unknown. Blocks until durable.
      *
      * @param id a UUIDv7 in either case
      * @return whether a live record with that id existed
@@ -395,7 +395,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Streams live records (§2.8) in segment order, then byte order: the order of each record's latest
+     * Streams live records in segment order, then byte order: the order of each record's latest
      * write (not id order after overwrites or out-of-order ids). The stream sees the log as it was when
      * it was created, even while this instance keeps writing or compacting. Segments whose id range
      * cannot match the cursor or time range are not opened; ordered segments are entered by seeking.
@@ -424,7 +424,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return the number of live records, from the state index (§2.9)
+     * @return the number of live records, from the state index
      */
     public long count() {
         ensureOpen();
@@ -433,7 +433,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Counts what {@link #stream(RecordQuery)} would yield (§2.9). Without equality filters the count
+     * Counts what {@link #stream(RecordQuery)} would yield. Without equality filters the count
      * comes from the state index without reading segments; with them, it is a scan.
      *
      * @param query the query
@@ -463,7 +463,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * An empty query over the log ({@code spec/indexes-queries-schema.md} §10.4, "other stores"): the
+     * An empty query over the log (as for other stores without indexes): the
      * same builder and semantics as {@code DocStore.query()}, answered by streaming the live records
      * in id order (a log has no secondary indexes, so {@code explain()} reports {@code full_scan}).
      *
@@ -489,7 +489,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return a retention builder: {@code retain().olderThanDays(90).compact()} (§2.12)
+     * @return a retention builder: {@code retain().olderThanDays(90).compact()}
      */
     public Retention retain() {
         ensureOpen();
@@ -515,7 +515,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Compacts the log (§2.10): rolls the active segment, rewrites the sealed segments keeping only
+     * Compacts the log: rolls the active segment, rewrites the sealed segments keeping only
      * live records, and swaps the manifest (the commit point). A crash before the swap leaves the old
      * manifest in force; the next open deletes the unreferenced output. Appends wait meanwhile.
      *
@@ -552,7 +552,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the state index from disk and cuts torn tails (§2.11), then rewrites the manifest's
+     * Rebuilds the state index from disk and cuts torn tails, then rewrites the manifest's
      * statistics. Damaged lines followed by valid ones are skipped and logged, not cut (W6).
      *
      * @throws StorageException on a lock timeout, an unreadable manifest or an I/O error
@@ -566,7 +566,7 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return segments, live records, tombstones and bytes (§2.9)
+     * @return segments, live records, tombstones and bytes
      */
     public LogStats stats() {
         ensureOpen();
@@ -576,7 +576,21 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * Checks the log without changing it (§2.13): rebuilds the state from disk and compares it with
+     * The statistics as this instance last saw them, for metrics that are read often: the same
+     * shape as {@link #stats()}, but without checking the disk for other writers' appends, so it
+     * takes no lock and makes no system call. Records appended by other instances or processes show
+     * once this instance next reads or writes.
+     *
+     * @return segments, live records, deleted records and bytes as of this instance's last operation
+     */
+    public LogStats lastStats() {
+        ensureOpen();
+        StateIndex index = state.index;
+        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+    }
+
+    /**
+     * Checks the log without changing it: rebuilds the state from disk and compares it with
      * this instance's, reads every live record, and gathers the stats. Errors are collected, not thrown.
      *
      * @return {@code ok} with the errors found and the stats
@@ -641,14 +655,14 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
-     * @return the same as {@link #verify()} (§2.13)
+     * @return the same as {@link #verify()}
      */
     public LogVerifyReport health() {
         return verify();
     }
 
     /**
-     * Mends the log (§2.13, doing more than the original): under the collection lock, deletes temp
+     * Mends the log (doing more than the original): under the collection lock, deletes temp
      * files a crashed writer left ({@code .manifest.jsonc.*.tmp}, {@code segments/.*.tmp}), rebuilds
      * the state and cuts torn tails (as {@link #recover()}), then takes every damaged line inside a
      * segment out of it: the bytes are copied to {@code .storh/corrupt/<file>.<offset>-<ms>.bad} and the

@@ -7,8 +7,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Immutable options of a {@link SegmentedLog}, built with {@link #builder()}; all defaults live here
- * ({@code spec/log-queue.md} §2.1).
+ * Immutable options of a {@link SegmentedLog}, built with {@link #builder()}; all defaults live here.
  *
  * <pre>
  * SegmentedLogOptions.builder().maxSegmentBytes(4 &lt;&lt; 20).sparseIndexInterval(64)

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The sparse index of a sealed segment, {@code <segment>.idx.jsonc} ({@code spec/log-queue.md} §2.2, §4.5):
+ * The sparse index of a sealed segment, {@code <segment>.idx.jsonc}:
  *
  * <pre>
  * {"entries":[{"id":"&lt;id of line 0&gt;","offset":0},{"id":"&lt;id of line k&gt;","offset":&lt;byte offset&gt;},…]}\n

@@ -5,16 +5,16 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The state index ({@code spec/log-queue.md} §2.5): for every id, where its latest line is and
+ * The state index: for every id, where its latest line is and
  * whether that line is a tombstone. It is built in memory by scanning the segments in manifest order
  * (last line wins) and updated after each durable append; it is not persisted (the original has no
  * persisted state index either).
  *
- * <p><b>Snapshots.</b> A stream must not change while the same instance keeps writing (§2.8 step 1).
+ * <p><b>Snapshots.</b> A stream must not change while the same instance keeps writing.
  * Instead of copying the whole map for each stream, every update gets a sequence number, and while any
  * stream is open an update keeps the entry it replaces as {@code previous}. A stream opened at sequence
  * {@code s} walks back to the newest entry with {@code seq <= s}. Entries rebuilt from disk have
- * sequence 0. <b>Aliases</b> are a record's old locations after a compaction in this process (§2.10),
+ * sequence 0. <b>Aliases</b> are a record's old locations after a compaction in this process,
  * so streams already reading the old files still accept them.
  *
  * <p>Reads are lock-free ({@link ConcurrentHashMap}); updates are made by one thread at a time under
@@ -125,7 +125,7 @@ final class StateIndex {
     }
 
     /**
-     * Moves a live record to its compacted location, keeping the old ones as aliases (§2.10).
+     * Moves a live record to its compacted location, keeping the old ones as aliases.
      *
      * @param id the id
      * @param file new file

@@ -12,8 +12,9 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * One condition of a query group: a field path, an operator and its operands (already in the
- * JSON model). Matching follows {@code docs/} and the original for the original's operators; the
- * top-level field {@code id} means the record id, which always exists.
+ * JSON model). Matching follows the original's rules for the original's operators (strict,
+ * type-sensitive equality, see {@link Values}); the top-level field {@code id} means the record
+ * id, which always exists.
  *
  * <p>A path that reaches several values (through lists) matches when one of them satisfies a
  * positive operator; a negating operator ({@link Operator#negated()}) matches when none satisfies

@@ -1,6 +1,6 @@
 package dev.storh.query;
 
-/** Condition operators ({@code spec/indexes-queries-schema.md} §10.2), named as the original names them. */
+/** Condition operators, named as the original names them. */
 public enum Operator {
     /** Present and strictly identical. */
     EQ("eq"),

@@ -12,7 +12,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * An immutable query over a store ({@code spec/indexes-queries-schema.md} §10): a disjunction of
+ * An immutable query over a store: a disjunction of
  * groups, each a conjunction of {@link Condition}s, plus ordering, a limit and an id cursor.
  * Every method returns a new builder; the receiver is unchanged, so a builder can be shared and
  * extended by many threads.

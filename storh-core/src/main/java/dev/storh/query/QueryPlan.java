@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@link QueryBuilder#explain()} reports ({@code spec/indexes-queries-schema.md} §10.5):
+ * What {@link QueryBuilder#explain()} reports:
  * {@code {"store":"storh.DocStore","plan":"index_scan","indexes":[{"field":"rank","operator":"gte"}],"groups":1}}.
  *
  * <p>Unlike the original, {@code index_scan} is reported only when the planner really uses

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 
 /**
- * An immutable filter for streaming records ({@code spec/docstore.md} §9.5): ids strictly after a
+ * An immutable filter for streaming records: ids strictly after a
  * cursor, ids inside a time range, equality on top-level fields, a limit, and an optional handler
  * that receives corrupt records instead of failing the stream.
  *
@@ -19,7 +19,7 @@ import java.util.function.BiConsumer;
  * </pre>
  *
  * Id filters are applied to file names before any file is read, so a corrupt file outside the
- * requested range never disturbs the stream (the original parses everything first, §14.22).
+ * requested range never disturbs the stream (the original parses everything first).
  * Each method returns a new query; instances are thread-safe.
  */
 public final class RecordQuery {

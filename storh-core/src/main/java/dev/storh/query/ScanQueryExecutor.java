@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Runs queries by reading records ({@code spec/indexes-queries-schema.md} §10.4): the reference
+ * Runs queries by reading records: the reference
  * semantics every planner must reproduce. Subclasses may supply candidate ids from indexes
  * ({@link #candidates}) and index counts ({@link #indexCount}); candidates are always re-checked
  * against the full query, so an index can narrow the reads but never change the answer.

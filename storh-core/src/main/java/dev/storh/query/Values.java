@@ -31,8 +31,6 @@ import java.util.Map;
  */
 public final class Values {
 
-    private static final double EXACT_LONG_LIMIT = 0x1p53;
-
     private Values() {
     }
 
@@ -128,8 +126,9 @@ public final class Values {
      * @return negative, zero or positive
      */
     public static int compare(Object a, Object b) {
-        a = normalise(a);
-        b = normalise(b);
+        // A BigDecimal orders by its own value, which its model form shares: no need to convert it.
+        a = a instanceof BigDecimal ? a : normalise(a);
+        b = b instanceof BigDecimal ? b : normalise(b);
         if (a instanceof Number x && b instanceof Number y) {
             return compareNumbers(x, y);
         }
@@ -154,23 +153,24 @@ public final class Values {
         if (x instanceof Long lx && y instanceof Long ly) {
             return Long.compare(lx, ly);
         }
-        if (x instanceof Double dx && y instanceof Double dy) {
-            // The order of doubles is the order of their canonical decimals; -0.0 equals 0.0.
-            return Double.compare(dx + 0.0, dy + 0.0);
+        // Each number rounds to its nearest double, and rounding keeps the order: different doubles
+        // decide (a double's canonical decimal lies inside its own rounding interval). Only numbers
+        // with the same double need their exact values.
+        double dx = JsonNumbers.originalDouble(x);
+        double dy = JsonNumbers.originalDouble(y);
+        if (dx < dy) {
+            return -1;
         }
-        if (x instanceof Long && y instanceof Double && exactAsDouble(x.doubleValue(), y.doubleValue())
-                || x instanceof Double && y instanceof Long && exactAsDouble(x.doubleValue(), y.doubleValue())) {
-            // Below 2^53 the long converts exactly and no non-integral double denotes an integer.
-            return Double.compare(x.doubleValue() + 0.0, y.doubleValue() + 0.0);
+        if (dx > dy) {
+            return 1;
         }
-        if (!Double.isFinite(x.doubleValue()) && x instanceof Double || !Double.isFinite(y.doubleValue()) && y instanceof Double) {
-            return Double.compare(x.doubleValue(), y.doubleValue()); // never stored; only in query operands
+        if (x instanceof Double && y instanceof Double) {
+            return 0; // equal doubles, -0.0 and 0.0 included
+        }
+        if (x instanceof Double && !Double.isFinite(dx) || y instanceof Double && !Double.isFinite(dy)) {
+            return Double.compare(dx, dy); // never stored; only in query operands
         }
         return JsonNumbers.decimalOf(x).compareTo(JsonNumbers.decimalOf(y));
-    }
-
-    private static boolean exactAsDouble(double a, double b) {
-        return Math.abs(a) < EXACT_LONG_LIMIT && Math.abs(b) < EXACT_LONG_LIMIT;
     }
 
     /**

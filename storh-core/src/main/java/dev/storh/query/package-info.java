@@ -1,2 +1,2 @@
-/** Record filters: cursors, time ranges, equality, limits ({@code spec/docstore.md} §9.5). */
+/** Record filters: cursors, time ranges, equality, limits. */
 package dev.storh.query;

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A durable job queue on one append-only event log, file-compatible with the original's
- * {@code LogQueue} ({@code spec/log-queue.md} §3): producers {@link #enqueue} jobs (a UUIDv7 id and
+ * {@code LogQueue}: producers {@link #enqueue} jobs (a UUIDv7 id and
  * a JSON object payload), workers {@link #claim} them in FIFO order and {@link #complete} them, a
  * janitor {@link #requeueTimedOut requeues} claims that took too long.
  *
@@ -38,12 +38,12 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p><b>State.</b> Each instance keeps the state in memory ({@link QueueState}), rebuilt on open by
- * replaying the log; a bad or torn tail is cut then (§3.7; complete lines in it are kept in
+ * replaying the log; a bad or torn tail is cut then (complete lines in it are kept in
  * {@code queue.log.cut-*}). A damaged line inside the log (followed by good events) is skipped, never
  * cut with what follows it (the original drops every later event): {@link #verify()} reports it
- * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the bytes. Before every operation, under the
- * lock, the instance applies the events other instances and processes appended since its last
- * read, so every call sees the durable state of all writers.
+ * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the
+ * bytes. Before every operation, under the lock, the instance applies the events other instances
+ * and processes appended since its last read, so every call sees the durable state of all writers.
  *
  * <p><b>Concurrency and durability.</b> One instance is safe to share between threads; any number
  * of instances and processes (the original included) can share a queue. Each operation holds the
@@ -102,6 +102,9 @@ public final class Queue implements AutoCloseable {
 
     private final boolean readOnly;
 
+    /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
+    private volatile QueueCounts lastCounts = new QueueCounts(0, 0, 0);
+
     // Guarded by the queue lock.
     private QueueState state;
     private long offset;
@@ -133,7 +136,7 @@ public final class Queue implements AutoCloseable {
     /**
      * Opens a queue, creating {@code <root>/<name>/} and an empty log when missing, and replays the
      * log under the lock; damaged lines inside it are skipped, an undecodable tail is cut (copied
-     * aside first when it held complete lines) (§3.1, §3.7). On a read-only file system it opens for
+     * aside first when it held complete lines). On a read-only file system it opens for
      * reading only.
      *
      * @param root the folder holding queues
@@ -194,7 +197,7 @@ public final class Queue implements AutoCloseable {
     // ---------------------------------------------------------------- producing
 
     /**
-     * Enqueues a job with a generated id (§3.4).
+     * Enqueues a job with a generated id.
      *
      * @param payload the job's data, a JSON object in the model; top-level keys must not look like
      *     integers (the original drops such keys on read)
@@ -223,7 +226,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Enqueues jobs in order with one fsync (§3.4). Each item is either {@code {"id": ..., "payload":
+     * Enqueues jobs in order with one fsync. Each item is either {@code {"id": ..., "payload":
      * {...}}} (id optional) or, when its {@code payload} is not an object, the payload itself, id
      * key included, as in the original. Unlike the original, every item is checked before anything
      * is written, and the batch is appended in one write: all or nothing (W9).
@@ -294,7 +297,7 @@ public final class Queue implements AutoCloseable {
             }
             if (QueueEventCodec.isIntegerLike(text)) {
                 throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where
-                        + "; the original drops such top-level keys when it reads the job (spec §1.2)");
+                        + "; the original drops such top-level keys when it reads the job");
             }
         }
         byte[] json;
@@ -311,7 +314,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Claims the first pending job: it becomes processing, stamped with the current time, and no
-     * other thread, instance or process can claim it until it is requeued (§3.4, §3.5). Blocks
+     * other thread, instance or process can claim it until it is requeued. Blocks
      * until the claim is durable (group commit).
      *
      * @return the job (its id and a copy of its payload; {@code {}} when it had none), or empty
@@ -324,7 +327,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Claims up to {@code limit} pending jobs in order, with one fsync (§3.4). Jobs a
+     * Claims up to {@code limit} pending jobs in order, with one fsync. Jobs a
      * {@link #retry} delayed are skipped until their retry time.
      *
      * @param limit the most jobs to claim, at least 1
@@ -440,7 +443,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Completes a processing job: its payload is dropped and it becomes done, or is forgotten when
-     * {@code keepDone} is false (§3.4). Blocks until durable (group commit).
+     * {@code keepDone} is false. Blocks until durable (group commit).
      *
      * <p>The original silently ignores completing a job that is not processing; here nothing is
      * written either, but the caller learns it: such a call throws (a worker whose claim timed out
@@ -469,7 +472,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Completes processing jobs with one fsync (§3.4). Ids that are not processing, and repeats,
+     * Completes processing jobs with one fsync. Ids that are not processing, and repeats,
      * are skipped, as in the original. Every id is validated before anything is written; an empty
      * input returns 0 without taking the lock.
      *
@@ -495,7 +498,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Requeues every processing job claimed at least {@code timeout} ago, to the back of the line,
-     * with one fsync (§3.4). Claims are stamped in whole seconds, so the timeout is rounded up to
+     * with one fsync. Claims are stamped in whole seconds, so the timeout is rounded up to
      * whole seconds; zero requeues every processing job.
      *
      * @param timeout the least claim age, not negative
@@ -511,7 +514,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Forgets every done job (§3.4).
+     * Forgets every done job.
      *
      * @return how many were purged
      * @throws StorageException on I/O failure
@@ -522,7 +525,7 @@ public final class Queue implements AutoCloseable {
 
     /**
      * Forgets done jobs completed at least {@code olderThan} ago (whole seconds, rounded up; zero
-     * selects all), writing one purge event each with one fsync (§3.4).
+     * selects all), writing one purge event each with one fsync.
      *
      * @param olderThan the least age since completion, not negative
      * @return how many were purged
@@ -542,7 +545,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * @return pending, processing and done counts, after reading other writers' events (§3.4)
+     * @return pending, processing and done counts, after reading other writers' events
      * @throws StorageException on I/O failure or lock timeout
      */
     public QueueCounts counts() {
@@ -553,7 +556,18 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * @return the counts plus the size of {@code queue.log} in bytes (§3.4)
+     * The job counts as this instance last saw them, for metrics that are read often: unlike
+     * {@link #counts()}, no lock is taken and the disk is not read, so events other instances or
+     * processes appended since this instance's last operation are not counted yet.
+     *
+     * @return pending, processing and done jobs at the end of this instance's last operation
+     */
+    public QueueCounts lastCounts() {
+        return lastCounts;
+    }
+
+    /**
+     * @return the counts plus the size of {@code queue.log} in bytes
      * @throws StorageException on I/O failure or lock timeout
      */
     public QueueStats stats() {
@@ -564,7 +578,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Checks the log and the in-memory state (§3.8): replays {@code queue.log} from the start into
+     * Checks the log and the in-memory state: replays {@code queue.log} from the start into
      * a scratch state and reports every damaged line, as {@code "line <n> (byte <offset> of <path>):
      * <problem>"} (damage inside the log, which reads skip and {@link #repair()} removes, and a bad
      * tail, which the next write cuts); then compares the scratch state with this instance's
@@ -655,9 +669,9 @@ public final class Queue implements AutoCloseable {
     /**
      * Rebuilds the state by replaying the log from the start and leaves a clean log: a bad tail is
      * cut, damaged lines inside the log are copied aside ({@code queue.log.cut-<offset>-<ms>}) and the
-     * log is rewritten without them, every intact event kept in order (§3.7); compaction temp files
+     * log is rewritten without them, every intact event kept in order; compaction temp files
      * left by a crash are deleted. Then requeues processing jobs claimed at least
-     * {@code processingTimeout} ago (§3.4). Fixes state drift.
+     * {@code processingTimeout} ago. Fixes state drift.
      *
      * @param processingTimeout the least claim age to requeue (whole seconds, rounded up), not negative
      * @return ok, requeued, bytes cut from the tail, and what was removed
@@ -773,7 +787,7 @@ public final class Queue implements AutoCloseable {
 
     // ---------------------------------------------------------------- internals
 
-    /** Test hook for the drift statement (§5 39): damages the in-memory state. */
+    /** Test hook for the drift check of verify: damages the in-memory state. */
     void dropPendingForTesting() {
         locked(() -> {
             sync(false);
@@ -818,6 +832,10 @@ public final class Queue implements AutoCloseable {
             }
             return body.get();
         } finally {
+            QueueState current = state;
+            if (current != null) {
+                lastCounts = current.counts();
+            }
             lock.unlock();
         }
     }
@@ -850,7 +868,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Brings the state up to date with the log (§3.6). A different file behind the name (a
+     * Brings the state up to date with the log. A different file behind the name (a
      * compaction), or a shorter one, means a full re-read; otherwise the new lines are applied.
      * Damaged lines followed by good ones are skipped; reading stops before a bad tail, which a
      * writer ({@code forWrite}) then cuts, since under the lock it can only be a crashed writer's
@@ -897,7 +915,7 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * Replays the whole log into a fresh state (§3.7), skipping damaged lines inside it.
+     * Replays the whole log into a fresh state, skipping damaged lines inside it.
      *
      * @param cut whether to cut a bad tail
      * @return what was cut

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of {@link Queue#counts()} ({@code spec/log-queue.md} §3.4), e.g.
+ * The result of {@link Queue#counts()}, e.g.
  * {@code {"pending":60,"processing":15,"done":20}}.
  *
  * @param pending jobs waiting to be claimed

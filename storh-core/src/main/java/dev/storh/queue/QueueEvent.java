@@ -3,7 +3,7 @@ package dev.storh.queue;
 import java.util.Map;
 
 /**
- * One event of {@code queue.log} ({@code spec/log-queue.md} §3.2), as written or as read back.
+ * One event of {@code queue.log}, as written or as read back.
  *
  * @param op what happened
  * @param id the job id, a UUIDv7 exactly as written (never normalised on read)

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Encodes and decodes the lines of {@code queue.log} ({@code spec/log-queue.md} §1.1, §1.2, §3.2).
+ * Encodes and decodes the lines of {@code queue.log}.
  *
  * <p>Each event is one framed line, {@code LENGTH TAB XXH32 TAB JSON LF} ({@link FramedLine}), whose
  * JSON has this fixed key order and no whitespace ({@code ts} is Unix time in whole seconds):
@@ -24,7 +24,7 @@ import java.util.Map;
  * {"op":"complete","id":ID,"done":true|false,"ts":T}
  * {"op":"requeue","id":ID,"ts":T}
  * {"op":"purge","id":ID,"ts":T}
- * enqueue and requeue may end with storh's extra keys, which the original ignores (§3.2):
+ * enqueue and requeue may end with storh's extra keys, which the original ignores:
  *   ,"attempts":N      the job's attempt count from then on (claims since its enqueue)
  *   ,"retryAt":MS      Unix milliseconds before which storh does not claim the job
  * e.g. 74\t9d6bd05f\t{"op":"claim","id":"01890a5d-ac00-7000-8000-000000000001","ts":1795997943}\n
@@ -47,7 +47,7 @@ final class QueueEventCodec {
     static final String INVALID = "Invalid log queue event.";
     static final String UNSUPPORTED = "Unsupported log queue event: ";
 
-    /** A queue line that cannot be decoded; the message is the original's text (§3.9). */
+    /** A queue line that cannot be decoded; the message is the original's text. */
     static final class QueueLineException extends StorageException {
         private static final long serialVersionUID = 1L;
 
@@ -197,7 +197,7 @@ final class QueueEventCodec {
     }
 
     /**
-     * The original's payload reading (§1.2, §3.3): a non-object becomes {@code {}}, and top-level
+     * The original's payload reading: a non-object becomes {@code {}}, and top-level
      * keys PHP would turn into integers are dropped; nested values are kept as they are.
      *
      * @param payload a decoded value

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link Queue#health()} ({@code spec/log-queue.md} §3.4, §3.8): the same checks and
+ * The result of {@link Queue#health()}: the same checks and
  * shape as {@link QueueVerifyReport}, {@code {"ok":true,"errors":[],"stats":{...}}}.
  *
  * @param ok whether there are no errors

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link Queue#repair(java.time.Duration)} ({@code spec/log-queue.md} §3.4), e.g.
+ * The result of {@link Queue#repair(java.time.Duration)}, e.g.
  * {@code {"ok":true,"requeued":1}}.
  *
  * @param ok always true when returned (a repair that fails throws)

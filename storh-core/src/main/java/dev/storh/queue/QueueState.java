@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The queue's state, rebuilt by replaying {@code queue.log} ({@code spec/log-queue.md} §3.3).
+ * The queue's state, rebuilt by replaying {@code queue.log}.
  *
  * <p>Every known job is one {@link Job}: its payload (absent once completed or purged), its status
  * (pending, processing since a claim time, or done since a completion time) and its place in line.
@@ -309,7 +309,7 @@ final class QueueState {
     }
 
     /**
-     * Compares everything the original's verify compares (§3.8): payloads, pending, processing
+     * Compares everything the original's verify compares: payloads, pending, processing
      * with claim times, done with completion times, and the effective pending order.
      *
      * @param other a freshly replayed state
@@ -330,7 +330,7 @@ final class QueueState {
         return pendingOrder().equals(other.pendingOrder());
     }
 
-    /** For the drift test (§5 statement 39): forgets every pending job, as if memory were damaged. */
+    /** For the drift test: forgets every pending job, as if memory were damaged. */
     void dropPendingForTesting() {
         for (Iterator<Job> it = jobs.values().iterator(); it.hasNext();) {
             Job job = it.next();

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link Queue#verify()} ({@code spec/log-queue.md} §3.8), e.g.
+ * The result of {@link Queue#verify()}, e.g.
  * {@code {"ok":false,"errors":["line 2: Torn log queue line."],"stats":{"pending":1,...,"bytes":112}}}.
  *
  * @param ok whether there are no errors

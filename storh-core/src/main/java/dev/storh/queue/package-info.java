@@ -1,2 +1,2 @@
-/** Queue: a durable job queue on one append-only, checksummed event log ({@code spec/log-queue.md} §3). */
+/** Queue: a durable job queue on one append-only, checksummed event log. */
 package dev.storh.queue;

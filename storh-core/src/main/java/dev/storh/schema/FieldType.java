@@ -1,6 +1,6 @@
 package dev.storh.schema;
 
-/** Field types of a {@link Schema} ({@code spec/indexes-queries-schema.md} §13). */
+/** Field types of a {@link Schema}. */
 public enum FieldType {
     /** A JSON string. */
     STRING("string"),

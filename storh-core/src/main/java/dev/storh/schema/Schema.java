@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The optional schema of a DocStore collection ({@code spec/indexes-queries-schema.md} §13):
+ * The optional schema of a DocStore collection:
  * field types, required fields and index flags. Immutable: every method returns a new schema
  * (or a field step), so a schema can be a shared constant.
  *

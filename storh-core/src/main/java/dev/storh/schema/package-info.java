@@ -1,2 +1,2 @@
-/** Optional collection schemas: field types, required fields, index flags ({@code spec/indexes-queries-schema.md} §13). */
+/** Optional collection schemas: field types, required fields, index flags. */
 package dev.storh.schema;

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Sections {@code uuid} and {@code filter} ({@code spec/bench.md} §3): pure CPU, N calls each.
+ * Sections {@code uuid} and {@code filter}: pure CPU, N calls each.
  * Filter rows (and their ids at timestamps start + i) are built before the timer starts. Single
  * shots like these include first-call JIT costs; {@code --repeat} with warm-up runs, or the JMH
  * benchmarks, give steady-state figures.

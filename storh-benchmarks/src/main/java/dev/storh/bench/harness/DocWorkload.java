@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 
 /**
  * Section {@code doc}: the document store {@code docs} with default options (no schema, no cache,
- * STAT validation), then {@code docs-bulk} and {@code docs-import}, as {@code spec/bench.md} §3
+ * STAT validation), then {@code docs-bulk} and {@code docs-import}, as the original's benchmark
  * "doc" lists them. One difference in what is timed: {@code doc.get} reads and parses the file here
  * (a Java store has no cache unless configured; {@code cache.warm} times cached gets), where the
  * original serves it from a memo kept by {@code put}.

@@ -10,7 +10,7 @@ import java.util.Set;
  * Compares two results files metric by metric, and gates a run against a baseline: a tracked
  * metric fails when its time grew past the threshold ({@code current > baseline × (1 + pct/100)}),
  * or when the current run lacks it. A metric the baseline lacks is reported and skipped. As the
- * original's compare and gate helpers do ({@code spec/bench.md} §1), times are compared, so
+ * original's compare and gate helpers do, times are compared, so
  * "slower" means more seconds for the same work. Stateless and thread-safe.
  */
 public final class Gate {

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The whole-run benchmark harness: the original's workloads under its metric names
- * ({@code spec/bench.md}), plus SQLite and a raw fsync probe on the same disk, a repeat mode with
+ * The whole-run benchmark harness: the original's workloads under its metric names,
+ * plus SQLite and a raw fsync probe on the same disk, a repeat mode with
  * warm-up runs and medians, a compare command and a regression gate. The jar's main class.
  *
  * <pre>

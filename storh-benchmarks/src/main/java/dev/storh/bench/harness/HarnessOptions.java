@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * The options of one harness run, parsed from {@code --name=value} arguments. The first four are
- * the original's ({@code spec/bench.md} §1), with the same defaults except the output folder
+ * the original's, with the same defaults except the output folder
  * ({@code target/} instead of {@code build/}); the rest are ours.
  *
  * <pre>

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 /**
  * Section {@code log}: the segmented log {@code log} with 16,384-byte segments, then
- * {@code log-bulk} with explicit ids, as {@code spec/bench.md} §3 "log" lists them.
+ * {@code log-bulk} with explicit ids, as the original's benchmark lists them.
  *
  * <p>The Java log has no query builder of its own, so the {@code log.query_*} metrics that return
  * records run the core's {@link QueryBuilder} over a {@link ScanQueryExecutor} whose source is the

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Section {@code queue}: {@code queue} one job at a time, then {@code queue-bulk} in batches, as
- * {@code spec/bench.md} §3 "queue" lists them. Automatic compaction is off, so every event stays
+ * the original's benchmark lists them. Automatic compaction is off, so every event stays
  * in the log as in the original's run (3.8 MB after 10k jobs) and no compaction lands inside a
  * timed write. Done jobs are kept.
  *

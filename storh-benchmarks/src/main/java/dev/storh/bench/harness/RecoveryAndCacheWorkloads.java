@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Sections {@code recovery} and {@code cache} ({@code spec/bench.md} §3).
+ * Sections {@code recovery} and {@code cache}.
  *
  * <p>{@code recovery.recover}: N puts into a log with 16 KiB segments, the log closed, a torn line
  * {@code broken\n} appended to the active segment (all untimed), then one timed

@@ -16,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The measurements of one run, or the medians of several: for each section, in run order, each
  * metric's wall time in seconds and the operations it covered.
  *
- * <p>The JSON keeps the original's shape ({@code spec/bench.md} §1) so two files compare line by
+ * <p>The JSON keeps the original's shape so two files compare line by
  * line: {@code {dataset, engine, java, runtime{...}, time, cacheValidation, results{section{metric:
  * seconds}}}}. {@code java} and {@code runtime} stand where the original has {@code php} and its
  * runtime; ours adds {@code data}, {@code threads}, {@code repeat}, {@code warmup}, {@code ops}

@@ -15,7 +15,7 @@ import java.util.NoSuchElementException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The records every workload writes: {@code row(i)} for {@code i = 0..N-1} ({@code spec/bench.md} §2).
+ * The records every workload writes: {@code row(i)} for {@code i = 0..N-1}.
  * Synthetic rows are the original's five fields, so selectivities match its table:
  *
  * <pre>

@@ -12,7 +12,7 @@ import java.util.function.IntConsumer;
  * What a workload sees while it runs one section: the dataset size, the rows, a fresh temp folder
  * for its stores, the options, and the timer that records metrics into the run's {@link Results}.
  *
- * <p>The timer follows the original ({@code spec/bench.md} §1): {@link System#nanoTime()} around
+ * <p>The timer follows the original: {@link System#nanoTime()} around
  * one closure, the metric is the closure's wall time in seconds, everything outside is untimed
  * setup. Values a closure returns go to a sink, so the JIT cannot drop the work. Used from the
  * section's thread only; {@link #concurrently} starts its own threads and joins them.

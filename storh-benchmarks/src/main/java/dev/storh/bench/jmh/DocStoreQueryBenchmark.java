@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * DocStore queries on {@code records} documents (issue 3 targets: indexed equality {@code limit(100)}
+ * DocStore queries on {@code records} documents (targets: indexed equality {@code limit(100)}
  * under 1 ms, indexed {@code count()} under 50 µs). Each record has {@code country} (one of 200
  * values, equality index), {@code admin1} (one of 20, equality index: with {@code country} it forms
  * a compound bucket), {@code population} (range index) and an unindexed {@code name}. The data is

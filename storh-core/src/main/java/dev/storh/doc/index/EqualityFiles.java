@@ -21,7 +21,7 @@ import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * Equality and compound value files ({@code spec/indexes-queries-schema.md} §4, §6): one compact
+ * Equality and compound value files: one compact
  * JSON object per distinct value, keys in exactly this order because the original reads them by
  * text scanning:
  *

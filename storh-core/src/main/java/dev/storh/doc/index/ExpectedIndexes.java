@@ -20,8 +20,7 @@ import java.util.TreeSet;
 
 /**
  * The index content that a set of records implies: built by a full scan, then either written as a
- * fresh {@code entries/} folder (rebuild) or compared with the files on disk (verify,
- * {@code spec/indexes-queries-schema.md} §9).
+ * fresh {@code entries/} folder (rebuild) or compared with the files on disk (verify).
  */
 final class ExpectedIndexes {
 

@@ -1,7 +1,7 @@
 package dev.storh.doc.index;
 
 /**
- * One index definition ({@code spec/indexes-queries-schema.md} §1): a field, indexed for equality
+ * One index definition: a field, indexed for equality
  * (plain or unique) or as a range (sorted; no equality files even when unique).
  *
  * @param field the top-level field name

@@ -13,7 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The original's index key encodings ({@code spec/indexes-queries-schema.md} §3), byte for byte:
+ * The original's index key encodings, byte for byte:
  * field keys, value keys (equality files), range keys (range index lines) and compound keys.
  * XXH3-128 comes from hash4j. Stateless.
  */
@@ -53,7 +53,7 @@ public final class IndexKeys {
     }
 
     /**
-     * The value key of an equality file name (§3.2): {@code i-42}, {@code i-m42}, {@code s-<hex>}
+     * The value key of an equality file name: {@code i-42}, {@code i-m42}, {@code s-<hex>}
      * (strings over 96 bytes: {@code s-<xxh128>}), {@code b-1}, {@code f-1d5}, {@code n}.
      *
      * @param v an indexable value
@@ -112,7 +112,7 @@ public final class IndexKeys {
     }
 
     /**
-     * The range key of a range index line (§3.3).
+     * The range key of a range index line.
      *
      * @param v a value
      * @return e.g. {@code n-00000000000000010d000000}, {@code n-m0000000000000003d000000},

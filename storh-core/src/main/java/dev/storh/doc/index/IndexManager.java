@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * The secondary indexes of one DocStore collection ({@code spec/indexes-queries-schema.md} §1–§9),
+ * The secondary indexes of one DocStore collection,
  * in the original's files under {@code <collection>/.storh/indexes/}.
  *
  * <pre>
@@ -279,7 +279,7 @@ public final class IndexManager {
     // ------------------------------------------------------------------ writes
 
     /**
-     * Checks unique definitions for one record about to be written (§5), under the write lock.
+     * Checks unique definitions for one record about to be written, under the write lock.
      *
      * @param id the record's id
      * @param data its new data
@@ -308,7 +308,7 @@ public final class IndexManager {
     }
 
     /**
-     * Applies a batch of record changes to the index files, under the write lock (§8). Each value
+     * Applies a batch of record changes to the index files, under the write lock. Each value
      * file is rewritten once per batch and each range delta appended once; changes of one id apply
      * in order. Unchanged values are left alone (the original removes and re-adds them, W7).
      *
@@ -429,7 +429,7 @@ public final class IndexManager {
 
     /**
      * @param defs definitions sorted by name
-     * @return every pair of non-unique equality definitions, left name first (§6)
+     * @return every pair of non-unique equality definitions, left name first
      */
     static List<IndexDefinition[]> compoundPairs(List<IndexDefinition> defs) {
         List<IndexDefinition> plain = defs.stream().filter(d -> d.equality() && !d.unique()).toList();
@@ -596,7 +596,7 @@ public final class IndexManager {
      * @param leftValue its value
      * @param right the other definition
      * @param rightValue its value
-     * @return ids of the compound bucket (§6), ascending
+     * @return ids of the compound bucket, ascending
      */
     public List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
         return reading(() -> EqualityFiles.ids(EqualityFiles.compoundDir(entries(), left.field(), right.field())
@@ -803,7 +803,7 @@ public final class IndexManager {
     }
 
     /**
-     * Compares every index file with what the records imply (§9).
+     * Compares every index file with what the records imply.
      *
      * @param recordsOnDisk the records, in id order
      * @return error strings in the original's forms; empty when the indexes match

@@ -17,7 +17,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * {@code <collection>/.storh/indexes/manifest.jsonc} ({@code spec/indexes-queries-schema.md} §1.1):
+ * {@code <collection>/.storh/indexes/manifest.jsonc}:
  * pretty JSON {@code {"fields":[{"field":..,"unique":..,"range":..}, ...]}}, fields sorted by name.
  * Reading is tolerant: non-object items and non-string fields are skipped, flags count only when
  * literally {@code true}, duplicates collapse (last wins).

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Range index files of one field ({@code spec/indexes-queries-schema.md} §7):
+ * Range index files of one field:
  *
  * <pre>
  * entries/range/&lt;hex(field)&gt;.jsonl        main file, sorted by (rangeKey, valueKey, line), one id per line
@@ -227,7 +227,7 @@ final class RangeFiles {
 
     /**
      * Writes the main file and checkpoints from a complete state and removes the delta: main and
-     * checkpoints first, the delta last (§9.1). With no values, all three files are removed.
+     * checkpoints first, the delta last. With no values, all three files are removed.
      *
      * @param state id → value
      */

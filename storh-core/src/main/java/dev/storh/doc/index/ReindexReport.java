@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of a rebuild ({@code spec/docstore.md} §11): {@code {"fields":2,"entries":3}}, plus
+ * The result of a rebuild: {@code {"fields":2,"entries":3}}, plus
  * {@code "corrupt":<n>} when a recovery rebuild skipped unreadable record files.
  *
  * @param fields index definitions

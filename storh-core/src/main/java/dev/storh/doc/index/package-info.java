@@ -1,2 +1,2 @@
-/** DocStore secondary indexes: equality, unique, range and compound files, byte-compatible with the original ({@code spec/indexes-queries-schema.md} §1–§9). */
+/** DocStore secondary indexes: equality, unique, range and compound files, byte-compatible with the original. */
 package dev.storh.doc.index;

@@ -20,12 +20,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.storh.StorageException;
-import dev.storh.id.UuidV7;
 
 /**
  * REST endpoints over {@link CityRepository}:
  * <ul>
- *   <li>{@code GET /cities/{id}}: 200 with the place, 404 when absent, 400 for a malformed id</li>
+ *   <li>{@code GET /cities/{id}}: 200 with the place, 404 when absent (a malformed id names no
+ *       place, so it is absent too)</li>
  *   <li>{@code GET /cities?page=0&size=20[&country=RO]}: one page in id order, as
  *       {@code {"content":[...],"page":{"size","number","totalElements","totalPages"}}}</li>
  *   <li>{@code GET /cities/search?prefix=Cluj[&limit=50]}: places whose name starts with the prefix</li>
@@ -33,9 +33,9 @@ import dev.storh.id.UuidV7;
  *       first ten names from the indexes</li>
  *   <li>{@code POST /cities}: stores a place (name and country required), answers 201 with the
  *       stored place and its {@code Location}, only after the file is durable</li>
- *   <li>{@code DELETE /cities/{id}}: 204, or 404 when absent</li>
+ *   <li>{@code DELETE /cities/{id}}: 204, or 404 when absent or malformed</li>
  *   <li>creating and deleting write a {@code city.created} / {@code city.deleted} event, and creating
- *       enqueues a {@code geocode-check} job ({@link CityActivity})</li>
+ *       enqueues a {@code geocode-check} job ({@link CityActivity}) that {@link GeocodeChecker} handles</li>
  * </ul>
  */
 @RestController
@@ -54,7 +54,6 @@ class CityController {
 
     @GetMapping("/{id}")
     ResponseEntity<City> get(@PathVariable String id) {
-        requireValidId(id);
         return ResponseEntity.of(cities.findById(id));
     }
 
@@ -98,19 +97,12 @@ class CityController {
 
     @DeleteMapping("/{id}")
     ResponseEntity<Void> delete(@PathVariable String id) {
-        requireValidId(id);
         if (!cities.existsById(id)) {
             return ResponseEntity.notFound().build();
         }
         cities.deleteById(id);
         activity.deleted(id);
         return ResponseEntity.noContent().build();
-    }
-
-    private static void requireValidId(String id) {
-        if (!UuidV7.isValid(id)) {
-            throw new IllegalArgumentException("not a UUIDv7: " + id);
-        }
     }
 
     @ExceptionHandler(IllegalArgumentException.class)

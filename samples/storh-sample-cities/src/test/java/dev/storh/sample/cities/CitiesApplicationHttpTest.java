@@ -2,11 +2,13 @@ package dev.storh.sample.cities;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.doc.DocStore;
 import dev.storh.id.UuidV7;
 import dev.storh.query.QueryPlan;
 import dev.storh.query.Values;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
+import dev.storh.spring.listener.StorhListenerEndpointRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.domain.PageRequest;
@@ -19,6 +21,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +34,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * data set, and talks to it over real HTTP.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // close the app (and its listener) before the temporary root is deleted
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CitiesApplicationHttpTest {
 
@@ -54,6 +59,9 @@ class CitiesApplicationHttpTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    StorhListenerEndpointRegistry listeners;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final JsonMapper json = JsonMapper.builder().build();
@@ -186,12 +194,77 @@ class CitiesApplicationHttpTest {
         assertThat(getJson("/cities/" + id)).isEqualTo(place);
 
         assertThat(send("POST", "/cities", "{\"lat\":\"1\"}").statusCode()).isEqualTo(400);
-        assertThat(send("GET", "/cities/not-an-id", null).statusCode()).isEqualTo(400);
+        // a malformed id names no place: 404, not 400 or 500
+        assertThat(send("GET", "/cities/nope", null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "/cities/not-an-id", null).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/cities/nope", null).statusCode()).isEqualTo(404);
 
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
         assertThat(file).doesNotExist();
         assertThat(send("GET", "/cities/" + id, null).statusCode()).isEqualTo(404);
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
+    void toursKeepExactPricesWithAuditingAndTheRangeIndexAnswersAsAScan() throws Exception {
+        List<String> prices = List.of("19.990", "19.99", "0.10", "12345678901234567890.123456789", "20", "-3.50");
+        List<String> ids = new java.util.ArrayList<>();
+        for (String price : prices) {
+            HttpResponse<String> created = send("POST", "/tours",
+                    "{\"cityId\":\"x\",\"title\":\"Tour " + price + "\",\"price\":" + price + "}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            Map<String, Object> tour = json.readValue(created.body(), Map.class);
+            assertThat(tour.get("created")).as("auditing").isNotNull();
+            ids.add((String) tour.get("id"));
+        }
+        for (int i = 0; i < prices.size(); i++) {
+            String id = ids.get(i);
+            HttpResponse<String> read = send("GET", "/tours/" + id, null);
+            assertThat(read.statusCode()).isEqualTo(200);
+            // exact digits, scale included, over HTTP and in the file
+            assertThat(read.body()).contains("\"price\":" + prices.get(i));
+            Path file = root.resolve("tours/data/" + id.substring(24, 26) + "/" + id + ".jsonc");
+            assertThat(Files.readString(file)).contains("\"price\":" + prices.get(i) + ",");
+        }
+        HttpResponse<String> range = send("GET", "/tours?from=19.99&to=20", null);
+        assertThat(range.statusCode()).as(range.body()).isEqualTo(200);
+        List<Map<String, Object>> found = json.readValue(range.body(), List.class);
+        List<String> titles = found.stream().map((t) -> (String) t.get("title")).toList();
+        // 19.990 and 19.99 are the same amount, both in range; the order between equal prices is by id
+        assertThat(titles).containsExactlyInAnyOrder("Tour 19.990", "Tour 19.99", "Tour 20");
+        assertThat(titles.get(2)).isEqualTo("Tour 20");
+        assertThat(send("GET", "/tours/nope", null).statusCode()).isEqualTo(404);
+
+        DocStore tours = DocStore.open(root, "tours");
+        try (tours) {
+            assertThat(tours.verify().ok()).isTrue();
+            assertThat(tours.query().where("price").between(new BigDecimal("19.99"), new BigDecimal("20")).explain().plan())
+                    .isEqualTo("index_scan");
+            // the index answer equals a scan over the stored values
+            long scanned = tours.stream(dev.storh.query.RecordQuery.all()).filter((r) -> {
+                BigDecimal price = new BigDecimal(r.data().get("price").toString());
+                return price.compareTo(new BigDecimal("19.99")) >= 0 && price.compareTo(new BigDecimal("20")) <= 0;
+            }).count();
+            assertThat(scanned).isEqualTo(titles.size());
+        }
+    }
+
+    @Test
+    @Order(5)
+    @SuppressWarnings("unchecked")
+    void healthCountsEachKindOfStoreAndWritesNothing() throws Exception {
+        List<String> before;
+        try (var files = Files.list(root)) {
+            before = files.map(Path::toString).sorted().toList();
+        }
+        Map<String, Object> components = (Map<String, Object>) getJson("/actuator/health").get("components");
+        Map<String, Object> details = (Map<String, Object>) ((Map<String, Object>) components.get("storh")).get("details");
+        assertThat(details).containsEntry("collections", 2).containsEntry("logs", 1).containsEntry("queues", 1);
+        try (var files = Files.list(root)) {
+            assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(before);
+        }
     }
 
     @Test
@@ -269,35 +342,98 @@ class CitiesApplicationHttpTest {
     @Test
     @Order(7)
     @SuppressWarnings("unchecked")
-    void creatingAndDeletingACityWritesEventsAndAGeocodeJob() throws Exception {
+    void creatingAndDeletingACityWritesEventsAndTheListenerChecksItsGeocode() throws Exception {
         String last = (String) getJson("/events?limit=1000").get("next");
         HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Turda\",\"lat\":\"46.57\",\"lng\":\"23.78\",\"country\":\"RO\"}");
         assertThat(created.statusCode()).isEqualTo(201);
         String id = (String) json.readValue(created.body(), Map.class).get("id");
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
 
-        Map<String, Object> page = getJson("/events?after=" + last + "&limit=10");
-        List<Map<String, Object>> events = (List<Map<String, Object>>) page.get("events");
-        assertThat(events).extracting(e -> e.get("type")).containsExactly("city.created", "city.deleted");
-        assertThat(events).allSatisfy(e -> assertThat(e.get("city")).isEqualTo(id));
-        assertThat(page.get("next")).isEqualTo(events.get(1).get("id"));
+        List<Map<String, Object>> writes = eventsAfter(last).stream()
+                .filter(e -> ((String) e.get("type")).matches("city\\.(created|deleted)")).toList();
+        assertThat(writes).extracting(e -> e.get("type")).containsExactly("city.created", "city.deleted");
+        assertThat(writes).allSatisfy(e -> assertThat(e.get("city")).isEqualTo(id));
 
-        Map<String, Object> job = null;
-        for (HttpResponse<String> claim = send("POST", "/jobs/claim", null); claim.statusCode() == 200;
-                claim = send("POST", "/jobs/claim", null)) {
-            Map<String, Object> claimed = json.readValue(claim.body(), Map.class);
-            assertThat(send("POST", "/jobs/" + claimed.get("id") + "/complete", null).statusCode()).isEqualTo(204);
-            if (id.equals(claimed.get("city"))) {
-                job = claimed;
-            }
+        // GeocodeChecker's @StorhListener took the job: checked if it ran before the delete, skipped after
+        Map<String, Object> outcome = awaitEvent(last, id);
+        assertThat((String) outcome.get("type")).isIn("city.geocode-checked", "city.geocode-skipped");
+
+        // a city with a latitude that is no number: three attempts, then the jobs.dead queue
+        HttpResponse<String> bad = send("POST", "/cities", "{\"name\":\"Nowhere\",\"lat\":\"north\",\"lng\":\"1\",\"country\":\"RO\"}");
+        String badId = (String) json.readValue(bad.body(), Map.class).get("id");
+        for (long deadline = System.nanoTime() + 60_000_000_000L; deadLetters() == 0 && System.nanoTime() < deadline;) {
+            Thread.sleep(100);
         }
-        assertThat(job).isNotNull().containsEntry("kind", "geocode-check").containsEntry("lat", "46.57");
-        assertThat(send("POST", "/jobs/" + job.get("id") + "/complete", null).statusCode()).isEqualTo(409);
+        Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
+        assertThat(((Number) jobs.get("dead")).longValue()).isEqualTo(1);
+        assertThat(((Number) jobs.get("pending")).longValue()).isZero();
+        assertThat(((Number) jobs.get("processing")).longValue()).isZero();
+        assertThat(((Number) jobs.get("done")).longValue()).isGreaterThanOrEqualTo(1);
+        Map<String, Object> dead = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs.dead");
+        assertThat(((Number) dead.get("pending")).longValue()).isEqualTo(1);
+        assertThat(eventsAfter(last)).noneMatch(e -> badId.equals(e.get("city")) && "city.geocode-checked".equals(e.get("type")));
+
+        Map<String, Object> health = getJson("/actuator/health");
+        Map<String, Object> listeners = (Map<String, Object>) ((Map<String, Object>) health.get("components")).get("storhListeners");
+        assertThat(listeners.get("status")).isEqualTo("UP");
+        assertThat((Map<String, Object>) ((Map<String, Object>) listeners.get("details")).get("geocode-check"))
+                .containsEntry("state", "running").containsEntry("deadLettered", 1);
+        assertThat(root.resolve("events")).isDirectory();
+        assertThat(root.resolve("jobs")).isDirectory();
+        assertThat(root.resolve("jobs.dead")).isDirectory();
+    }
+
+    @Test
+    @Order(8)
+    @SuppressWarnings("unchecked")
+    void jobsCanStillBeClaimedByHandWhileTheListenerIsPaused() throws Exception {
+        listeners.pause("geocode-check");
+        try {
+            HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Dej\",\"lat\":\"47.14\",\"lng\":\"23.87\",\"country\":\"RO\"}");
+            String id = (String) json.readValue(created.body(), Map.class).get("id");
+            Map<String, Object> job = null;
+            for (long deadline = System.nanoTime() + 30_000_000_000L; job == null && System.nanoTime() < deadline;) {
+                HttpResponse<String> claim = send("POST", "/jobs/claim", null);
+                if (claim.statusCode() == 204) {
+                    Thread.sleep(50); // the listener's batch under way when pausing may hold it briefly
+                    continue;
+                }
+                Map<String, Object> claimed = json.readValue(claim.body(), Map.class);
+                assertThat(send("POST", "/jobs/" + claimed.get("id") + "/complete", null).statusCode()).isEqualTo(204);
+                if (id.equals(claimed.get("city"))) {
+                    job = claimed;
+                }
+            }
+            assertThat(job).isNotNull().containsEntry("kind", "geocode-check").containsEntry("lat", "47.14");
+            assertThat(send("POST", "/jobs/" + job.get("id") + "/complete", null).statusCode()).isEqualTo(409);
+        } finally {
+            listeners.resume("geocode-check");
+        }
         Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
         assertThat(((Number) jobs.get("pending")).longValue()).isZero();
         assertThat(((Number) jobs.get("processing")).longValue()).isZero();
-        assertThat(root.resolve("events")).isDirectory();
-        assertThat(root.resolve("jobs")).isDirectory();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> eventsAfter(String after) throws Exception {
+        return (List<Map<String, Object>>) getJson("/events?after=" + after + "&limit=1000").get("events");
+    }
+
+    private Map<String, Object> awaitEvent(String after, String city) throws Exception {
+        for (long deadline = System.nanoTime() + 30_000_000_000L; System.nanoTime() < deadline; Thread.sleep(50)) {
+            for (Map<String, Object> event : eventsAfter(after)) {
+                if (city.equals(event.get("city")) && ((String) event.get("type")).startsWith("city.geocode-")) {
+                    return event;
+                }
+            }
+        }
+        throw new AssertionError("no geocode outcome for city " + city + " in " + eventsAfter(after));
+    }
+
+    @SuppressWarnings("unchecked")
+    private long deadLetters() throws Exception {
+        Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
+        return ((Number) jobs.get("dead")).longValue();
     }
 
     @Autowired

@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.data.annotation.Id;
 
 /**
- * Issue 7: the cost of the Spring Data repository over the raw {@link DocStore} for
+ * The cost of the Spring Data repository over the raw {@link DocStore} for
  * {@code findById} and {@code save} of one small record, on real files in a temporary folder.
  * Both sides use the same collection layout, no indexes and no events; the repository adds the
  * proxy, Jackson conversion between the entity and the JSON map, and id checks. {@code save}

@@ -5,12 +5,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 import dev.storh.fs.WriterMarkers;
+import dev.storh.spring.boot.stores.StorhStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -19,31 +18,34 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.util.Assert;
 
 /**
- * Health of the storh collections folder: UP when the folder is writable and no collection has a
- * stale writer marker, DOWN otherwise (spec/docstore.md §7).
+ * Health of the storh collections folder: UP when the folder can be written and no store has a
+ * stale writer marker, DOWN otherwise.
  * <p>
- * Each check creates the folder if it is missing, then creates and deletes a probe file
- * {@code .storh-health-<16 hex>.tmp} in it, so the check reflects what the process can really do
- * (permission bits alone would let root pass). It then lists
- * {@code <folder>/<collection>/.storh/writers/} of every collection and collects the markers whose
- * writer process is dead ({@link WriterMarkers#staleMarkers(Path)}): a writer crashed and may
- * have left temp files, swept when the collection is next opened.
+ * Read-only: a check creates, deletes and writes nothing. It asks the file system whether the
+ * folder (or, while it does not exist yet, its nearest existing parent, where storh will create
+ * it on the first write) is a directory this process may write ({@link Files#isWritable}, the
+ * permission bits and ACLs; a process running as root passes it even on a read-only bind mount,
+ * where the first write would fail). It then lists the folder and each store's
+ * {@code .storh/writers/} and collects the markers whose writer process is dead
+ * ({@link WriterMarkers#staleMarkers(Path)}): a writer crashed and may have left temp files,
+ * swept when the store is next opened or repaired.
  * <p>
- * Details: {@code root} (absolute folder path), {@code collections} (number of collection
- * folders, names not starting with {@code .}), {@code staleWriters} (absolute paths of stale
- * markers), and {@code error} when the folder is not usable. A DOWN status is logged at WARN with
- * the path. Thread-safe; every call touches the disk.
+ * Details: {@code root} (absolute folder path), {@code exists} (whether the folder exists yet),
+ * {@code collections}, {@code logs}, {@code queues} (store folders of each kind, told apart by
+ * their files: {@code data/} for a collection, {@code manifest.jsonc}, {@code segments/} or
+ * {@code partitions/} for a log, {@code queue.log} for a queue), {@code others} (folders that are
+ * none of these, e.g. a collection that was opened but never written), {@code staleWriters}
+ * (absolute paths of stale markers), and {@code error} when the folder is not usable. A DOWN
+ * status is logged at WARN with the path. Thread-safe.
  */
 public class StorhHealthIndicator extends AbstractHealthIndicator {
 
 	private static final Log logger = LogFactory.getLog(StorhHealthIndicator.class);
 
-	private static final SecureRandom RANDOM = new SecureRandom();
-
 	private final Path collectionsFolder;
 
 	/**
-	 * @param collectionsFolder the folder holding one sub-folder per collection
+	 * @param collectionsFolder the folder holding one sub-folder per store
 	 */
 	public StorhHealthIndicator(Path collectionsFolder) {
 		super("storh health check failed");
@@ -55,37 +57,62 @@ public class StorhHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		Path folder = this.collectionsFolder;
 		builder.withDetail("root", folder.toString());
-		String error = checkWritable(folder);
+		String error = StorhStore.checkWritable(folder, true);
+		boolean exists = Files.isDirectory(folder);
+		builder.withDetail("exists", exists);
 		if (error != null) {
 			logger.warn("storh collections folder is not usable: " + error);
 			builder.down().withDetail("error", error);
 			return;
 		}
-		List<Path> collections = new ArrayList<>();
+		int collections = 0;
+		int logs = 0;
+		int queues = 0;
+		int others = 0;
 		List<String> staleWriters = new ArrayList<>();
-		try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
-			for (Path entry : entries) {
-				if (!entry.getFileName().toString().startsWith(".")
-						&& Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-					collections.add(entry);
+		if (exists) {
+			List<Path> stores = new ArrayList<>();
+			try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+				for (Path entry : entries) {
+					if (!entry.getFileName().toString().startsWith(".")
+							&& Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+						stores.add(entry);
+					}
+				}
+			}
+			catch (IOException ex) {
+				String message = "Could not list collections folder " + folder + ": " + ex;
+				logger.warn(message);
+				builder.down().withDetail("error", message);
+				return;
+			}
+			stores.sort(null);
+			for (Path store : stores) {
+				if (Files.isRegularFile(store.resolve("queue.log"))) {
+					queues++;
+				}
+				else if (Files.exists(store.resolve("manifest.jsonc")) || Files.isDirectory(store.resolve("segments"))
+						|| Files.isDirectory(store.resolve("partitions"))) {
+					logs++;
+				}
+				else if (Files.isDirectory(store.resolve("data"))) {
+					collections++;
+				}
+				else {
+					others++;
+				}
+				if (Files.isDirectory(WriterMarkers.writersDirectory(store))) {
+					for (Path marker : WriterMarkers.staleMarkers(store)) {
+						staleWriters.add(marker.toAbsolutePath().toString());
+					}
 				}
 			}
 		}
-		catch (IOException ex) {
-			String message = "Could not list collections folder " + folder + ": " + ex;
-			logger.warn(message);
-			builder.down().withDetail("error", message);
-			return;
-		}
-		collections.sort(null);
-		for (Path collection : collections) {
-			if (Files.isDirectory(collection.resolve(".storh").resolve("writers"))) {
-				for (Path marker : WriterMarkers.staleMarkers(collection)) {
-					staleWriters.add(marker.toAbsolutePath().toString());
-				}
-			}
-		}
-		builder.withDetail("collections", collections.size()).withDetail("staleWriters", staleWriters);
+		builder.withDetail("collections", collections)
+			.withDetail("logs", logs)
+			.withDetail("queues", queues)
+			.withDetail("others", others)
+			.withDetail("staleWriters", staleWriters);
 		if (staleWriters.isEmpty()) {
 			builder.up();
 		}
@@ -94,38 +121,6 @@ public class StorhHealthIndicator extends AbstractHealthIndicator {
 					+ staleWriters);
 			builder.down();
 		}
-	}
-
-	/**
-	 * @return {@code null} when the folder exists (or was created) and a probe file can be created
-	 * and deleted in it, else a message naming the path and the failure
-	 */
-	private static String checkWritable(Path folder) {
-		if (Files.exists(folder) && !Files.isDirectory(folder)) {
-			return folder + " exists but is not a directory";
-		}
-		try {
-			Files.createDirectories(folder);
-		}
-		catch (IOException ex) {
-			return "Could not create collections folder " + folder + ": " + ex;
-		}
-		byte[] random = new byte[8];
-		RANDOM.nextBytes(random);
-		Path probe = folder.resolve(".storh-health-" + HexFormat.of().formatHex(random) + ".tmp");
-		try {
-			Files.createFile(probe);
-		}
-		catch (IOException ex) {
-			return "Collections folder " + folder + " is not writable: could not create " + probe + ": " + ex;
-		}
-		try {
-			Files.delete(probe);
-		}
-		catch (IOException ex) {
-			return "Collections folder " + folder + " is not writable: could not delete " + probe + ": " + ex;
-		}
-		return null;
 	}
 
 }

@@ -32,7 +32,7 @@ import org.springframework.util.Assert;
  * <li>{@code storh.records} (gauge; collections and logs): live records;</li>
  * <li>{@code storh.bucket.files} (distribution summary; collections): one sample per bucket
  * folder, so {@code COUNT} is 256, {@code TOTAL} the record files and {@code MAX} the fullest
- * bucket, from a listing at most {@code bucketListingMaxAge} old;</li>
+ * bucket, from a count at most {@code bucketListingMaxAge} old;</li>
  * <li>{@code storh.writers.stale} (gauge; collections and logs): writer markers of crashed
  * writers;</li>
  * <li>{@code storh.queue.jobs} (gauge; queues, tag {@code state} = {@code pending},
@@ -45,8 +45,15 @@ import org.springframework.util.Assert;
  * {@code storh.verify.errors} (gauge: errors of the last verify) and {@code storh.verify.ok}
  * (gauge: 1 when the last verify was clean, 0 when not, NaN before the first).</li>
  * </ul>
- * Gauges read the engines when the registry is scraped; a store that cannot be read (e.g.
- * closed) reports NaN.
+ * Gauges read in-memory state when the registry is scraped: no scrape takes a store's lock or
+ * reads a record. Log and queue gauges show the engine's state as of its last operation in this
+ * process ({@code SegmentedLog.lastStats()}, {@code Queue.lastCounts()}), so appends by other
+ * processes show after this process next touches the store; a collection's {@code storh.records}
+ * comes from the DocStore's cached id listing ({@code DocStore.count()}: one listing of
+ * {@code data/}, one status call per bucket folder, and a new listing only of buckets changed
+ * since), and {@code storh.bucket.files} from the same listing at most
+ * {@code bucketListingMaxAge} old. {@code storh.writers.stale} lists the store's writer markers
+ * (a few files). A store that cannot be read (e.g. closed) reports NaN.
  */
 public class StorhMetrics implements MeterBinder {
 
@@ -66,9 +73,8 @@ public class StorhMetrics implements MeterBinder {
 
 	/**
 	 * @param stores the registry
-	 * @param bucketListingMaxAge the oldest bucket listing {@code storh.bucket.files} and a
-	 * collection's {@code storh.records} may report; listing 256 folders of a large collection
-	 * takes tens of milliseconds
+	 * @param bucketListingMaxAge the oldest per-bucket count {@code storh.bucket.files} may
+	 * report; counting walks every id of the collection in memory
 	 */
 	public StorhMetrics(StorhStores stores, Duration bucketListingMaxAge) {
 		Assert.notNull(stores, "'stores' must not be null");
@@ -108,24 +114,24 @@ public class StorhMetrics implements MeterBinder {
 			Tags tags = tags(store);
 			if (store instanceof CollectionStore collection) {
 				gauge("storh.records", "Live records of the store.", null, collection,
-						(c) -> c.bucketSizes(StorhMetrics.this.bucketListingMaxAge).total(), tags);
+						(c) -> c.docStore().count(), tags);
 				bucketFiles(collection, tags);
 			}
 			if (store instanceof LogStore log) {
-				gauge("storh.records", "Live records of the store.", null, log, (l) -> l.log().stats().records(),
+				gauge("storh.records", "Live records of the store.", null, log, (l) -> l.log().lastStats().records(),
 						tags);
 				gauge("storh.log.segments", "Segment files of the log.", null, log,
-						(l) -> l.log().stats().segments(), tags);
+						(l) -> l.log().lastStats().segments(), tags);
 				gauge("storh.log.bytes", "Bytes of the log's segment files.", "bytes", log,
-						(l) -> l.log().stats().bytes(), tags);
+						(l) -> l.log().lastStats().bytes(), tags);
 			}
 			if (store instanceof QueueStore queue) {
 				gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
-						(q) -> q.queue().counts().pending(), tags.and("state", "pending"));
+						(q) -> q.queue().lastCounts().pending(), tags.and("state", "pending"));
 				gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
-						(q) -> q.queue().counts().processing(), tags.and("state", "processing"));
+						(q) -> q.queue().lastCounts().processing(), tags.and("state", "processing"));
 				gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
-						(q) -> q.queue().counts().done(), tags.and("state", "done"));
+						(q) -> q.queue().lastCounts().done(), tags.and("state", "done"));
 			}
 			else {
 				gauge("storh.writers.stale", "Writer markers of crashed writers.", null, store,

@@ -16,13 +16,14 @@ import org.springframework.util.Assert;
 /**
  * Health of one storh store (collection, log or queue): UP, or DOWN when its folder is not
  * writable, when a writer marker of a crashed writer is left in {@code .storh/writers/}
- * (spec/docstore.md §7; a repair removes it), or when its last verify failed.
+ * (a repair removes it), or when its last verify failed.
  * <p>
  * Details: {@code type}, {@code path} (absolute folder), {@code staleWriters} (absolute marker
  * paths), {@code lastVerify} ({@code at}, {@code ok}, {@code errors}, {@code durationMs},
  * {@code repaired}) once a verify ran, and {@code reasons}, one sentence per DOWN cause naming the
- * path or the errors. A DOWN status is logged at WARN with the reasons. Every call touches the
- * disk (a probe file and a listing), but reads no record.
+ * path or the errors. A DOWN status is logged at WARN with the reasons. Read-only: a call asks
+ * the file system for permissions ({@link StorhStore#checkWritable()}) and lists the writer
+ * markers; it writes nothing and reads no record.
  */
 public class StorhStoreHealthIndicator extends AbstractHealthIndicator {
 

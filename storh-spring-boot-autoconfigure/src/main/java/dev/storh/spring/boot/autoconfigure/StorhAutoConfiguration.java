@@ -1,18 +1,22 @@
 package dev.storh.spring.boot.autoconfigure;
 
+import java.nio.file.Path;
+import java.time.Clock;
+
 import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
 import dev.storh.spring.data.core.StorhEntityConverter;
+import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStores;
 import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,8 +31,9 @@ import org.springframework.context.annotation.Import;
  * collections folder is {@code storh.root} or, with {@code storh.namespace}, the namespace folder
  * below it. Entities are converted by a {@link StorhEntityConverter} over the application's
  * Jackson {@link JsonMapper} bean when there is one (so its settings and modules apply), copied
- * with {@code FAIL_ON_UNKNOWN_PROPERTIES} off so records written by a newer entity version still
- * read; otherwise over {@link StorhEntityConverter#defaultJsonMapper()}. Each bean backs off
+ * with the storage settings of {@link StorhEntityConverter#forStorage} (unknown properties
+ * ignored, ISO-8601 dates, sortable instants); otherwise over
+ * {@link StorhEntityConverter#defaultJsonMapper()}. Each bean backs off
  * when the application defines its own.
  * <p>
  * Also the {@link StorhStores} registry of every collection, log and queue (opened with the
@@ -36,7 +41,11 @@ import org.springframework.context.annotation.Import;
  * {@code storh.queues.<name>}, closed on shutdown), a {@code SegmentedLog} bean per
  * {@code storh.logs.<name>} and a {@code Queue} bean per {@code storh.queues.<name>} (see
  * {@link StorhStoreBeansRegistrar}). Bad values fail startup with an
- * {@link InvalidStorhPropertyException} naming the property.
+ * {@link InvalidStorhPropertyException} naming the property; a storage folder that cannot be
+ * used (a regular file, below a regular file, not writable) with an
+ * {@link UnusableStorhRootException} naming the path, checked without writing anything. A
+ * {@link Clock} bean named {@code storhClock}, when defined, is the clock of log partitions and
+ * retention (default: the system UTC clock).
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({ DocStore.class, StorhTemplate.class })
@@ -61,8 +70,7 @@ public final class StorhAutoConfiguration {
 	StorhEntityConverter storhEntityConverter(StorhMappingContext mappingContext,
 			ObjectProvider<JsonMapper> jsonMapper) {
 		JsonMapper applicationMapper = jsonMapper.getIfUnique();
-		JsonMapper mapper = (applicationMapper != null)
-				? applicationMapper.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build()
+		JsonMapper mapper = (applicationMapper != null) ? StorhEntityConverter.forStorage(applicationMapper.rebuild())
 				: StorhEntityConverter.defaultJsonMapper();
 		return new StorhEntityConverter(mappingContext, mapper);
 	}
@@ -75,8 +83,15 @@ public final class StorhAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties) {
-		return new StorhStores(properties.collectionsFolder(storageRoot), new StorhPropertiesStoreOptions(properties));
+	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties,
+			@Qualifier("storhClock") ObjectProvider<Clock> clock) {
+		Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
+		String problem = StorhStore.checkWritable(folder, true);
+		if (problem != null) {
+			throw new UnusableStorhRootException(folder, problem);
+		}
+		return new StorhStores(folder,
+				new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC)));
 	}
 
 	@Bean

@@ -25,14 +25,15 @@ public class StorhLogProperties {
 
 	/**
 	 * Date partitioning of the log folder: 'none', 'daily' (partitions/YYYY-MM-DD) or 'monthly'
-	 * (partitions/YYYY-MM), by the UTC date at startup.
+	 * (partitions/YYYY-MM), by the UTC date; a running application moves to the next partition
+	 * when the date changes (the bean is then a PartitionedLog).
 	 */
 	private LogPartition partition = LogPartition.NONE;
 
 	/**
 	 * Age after which records are deleted and the log compacted, in whole days (e.g. 90d); applied
-	 * by each scheduled verify run and by the endpoint's compact operation. When unset, records
-	 * are kept.
+	 * every 'storh.maintenance.retention-interval' (default 1h) and by the endpoint's compact
+	 * operation. When unset, records are kept.
 	 */
 	private Duration retention;
 

@@ -78,6 +78,12 @@ public class StorhProperties {
 	private final StorhVerifyProperties verify = new StorhVerifyProperties();
 
 	/**
+	 * Background upkeep: log retention, requeue of timed-out jobs, log partition moves.
+	 */
+	@NestedConfigurationProperty
+	private final StorhMaintenanceProperties maintenance = new StorhMaintenanceProperties();
+
+	/**
 	 * @return the shared record cache settings ({@code storh.cache})
 	 */
 	public StorhCacheProperties getCache() {
@@ -110,6 +116,13 @@ public class StorhProperties {
 	 */
 	public StorhVerifyProperties getVerify() {
 		return this.verify;
+	}
+
+	/**
+	 * @return the background upkeep settings ({@code storh.maintenance})
+	 */
+	public StorhMaintenanceProperties getMaintenance() {
+		return this.maintenance;
 	}
 
 	/**

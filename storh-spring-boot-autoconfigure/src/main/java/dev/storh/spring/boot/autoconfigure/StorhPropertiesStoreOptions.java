@@ -1,5 +1,6 @@
 package dev.storh.spring.boot.autoconfigure;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +33,8 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
 	private final StorhProperties properties;
 
+	private final Clock clock;
+
 	private final Map<String, Cache> caches = new HashMap<>();
 
 	private Cache sharedCache;
@@ -41,7 +44,17 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 	 * @throws InvalidStorhPropertyException naming the first bad property
 	 */
 	StorhPropertiesStoreOptions(StorhProperties properties) {
+		this(properties, Clock.systemUTC());
+	}
+
+	/**
+	 * @param properties the bound properties, checked now
+	 * @param clock the clock of log partitions and retention
+	 * @throws InvalidStorhPropertyException naming the first bad property
+	 */
+	StorhPropertiesStoreOptions(StorhProperties properties, Clock clock) {
 		this.properties = properties;
+		this.clock = clock;
 		validate();
 	}
 
@@ -133,7 +146,7 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 			return SegmentedLogOptions.defaults();
 		}
 		String prefix = "storh.logs." + log;
-		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder();
+		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock);
 		DataSize maxSegment = settings.getMaxSegmentBytes();
 		try {
 			builder.maxSegmentBytes(maxSegment.toBytes());

@@ -12,8 +12,9 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 public class StorhQueueProperties {
 
 	/**
-	 * How long a claimed job may stay in processing before a repair (scheduled after a failed
-	 * verify, or from the endpoint) puts it back to pending; whole seconds, not negative.
+	 * How long a claimed job may stay in processing before it is put back to pending, every
+	 * 'storh.maintenance.requeue-interval' (default 1m) and by a repair; whole seconds, not
+	 * negative.
 	 */
 	private Duration processingTimeout = Duration.ofHours(1);
 

@@ -2,7 +2,9 @@ package dev.storh.spring.boot.autoconfigure;
 
 import java.util.Map;
 
+import dev.storh.log.LogPartition;
 import dev.storh.log.SegmentedLog;
+import dev.storh.spring.boot.stores.PartitionedLog;
 import dev.storh.queue.Queue;
 import dev.storh.spring.boot.stores.StorhStores;
 
@@ -21,9 +23,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * Registers one {@link SegmentedLog} bean per {@code storh.logs.<name>} and one {@link Queue} bean
- * per {@code storh.queues.<name>}, each named {@code <name>} and qualified {@code <name>}, so
- * {@code @Qualifier("events") SegmentedLog events} injects it. Each is opened by the
+ * Registers one {@link SegmentedLog} bean per {@code storh.logs.<name>} (a {@link PartitionedLog}
+ * for a log partitioned by date, so that it moves to each new day's or month's partition) and one
+ * {@link Queue} bean per {@code storh.queues.<name>}, each named {@code <name>} and qualified
+ * {@code <name>}, so {@code @Qualifier("events") SegmentedLog events} injects it. Each is opened by the
  * {@link StorhStores} registry with its configured options when first needed, and closed on
  * context shutdown. A bean the application already defines under that name wins: none is
  * registered then (the registry shows the application's log or queue instead).
@@ -53,22 +56,25 @@ class StorhStoreBeansRegistrar implements ImportBeanDefinitionRegistrar, BeanFac
 		Map<String, StorhQueueProperties> queues = binder
 			.bind("storh.queues", Bindable.mapOf(String.class, StorhQueueProperties.class))
 			.orElse(Map.of());
-		for (String name : logs.keySet()) {
-			register(registry, name, SegmentedLog.class);
-		}
+		logs.forEach((name, log) -> register(registry, name,
+				(log.getPartition() == LogPartition.NONE) ? SegmentedLog.class : PartitionedLog.class));
 		for (String name : queues.keySet()) {
 			register(registry, name, Queue.class);
 		}
 	}
 
-	private <T> void register(BeanDefinitionRegistry registry, String name, Class<T> type) {
+	private void register(BeanDefinitionRegistry registry, String name, Class<?> type) {
 		if (registry.containsBeanDefinition(name)) {
 			return;
 		}
 		BeanFactory beanFactory = this.beanFactory;
-		RootBeanDefinition definition = new RootBeanDefinition(type, () -> {
+		RootBeanDefinition definition = new RootBeanDefinition(type);
+		definition.setInstanceSupplier(() -> {
 			StorhStores stores = beanFactory.getBean(StorhStores.class);
-			return type.cast((type == SegmentedLog.class) ? stores.openLog(name) : stores.queue(name));
+			if (type == PartitionedLog.class) {
+				return stores.partitionedLog(name);
+			}
+			return (type == SegmentedLog.class) ? stores.openLog(name) : stores.queue(name);
 		});
 		definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
 		registry.registerBeanDefinition(name, definition);

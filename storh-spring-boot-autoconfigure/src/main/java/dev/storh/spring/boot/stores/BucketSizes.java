@@ -15,7 +15,8 @@ import dev.storh.StorageException;
 
 /**
  * Record files per bucket of a DocStore collection: the 256 folders {@code data/00} to
- * {@code data/ff} (spec/docstore.md §4), counted by listing, without reading any file. A file
+ * {@code data/ff} (a record's bucket is characters 24–25 of its id), counted by listing or from
+ * the store's cached id listing, without reading any file. A file
  * counts when its name ends with {@code .jsonc} and does not start with {@code .} (temp files);
  * a missing bucket counts 0.
  *
@@ -64,6 +65,19 @@ public record BucketSizes(int[] counts) {
 			catch (IOException ex) {
 				throw new StorageException("Could not list bucket folder " + folder, ex);
 			}
+		}
+		return new BucketSizes(counts);
+	}
+
+	/**
+	 * Counts ids per bucket (characters 24–25 of a UUIDv7, in hex).
+	 * @param ids valid UUIDv7 ids, e.g. {@code DocStore.ids()}; the stream is consumed and closed
+	 * @return the counts
+	 */
+	public static BucketSizes ofIds(java.util.stream.Stream<String> ids) {
+		int[] counts = new int[BUCKETS];
+		try (ids) {
+			ids.forEach((id) -> counts[Character.digit(id.charAt(24), 16) * 16 + Character.digit(id.charAt(25), 16)]++);
 		}
 		return new BucketSizes(counts);
 	}

@@ -41,17 +41,19 @@ public final class CollectionStore extends StorhStore {
 	}
 
 	/**
-	 * Lists the 256 bucket folders now.
+	 * The record files per bucket from the DocStore's id listing, which is cached between calls:
+	 * only bucket folders changed since the last listing are listed again (see
+	 * {@link DocStore#ids()}); no record is read.
 	 * @return the record files per bucket
 	 */
 	public BucketSizes bucketSizes() {
-		BucketSizes sizes = BucketSizes.of(path());
+		BucketSizes sizes = BucketSizes.ofIds(this.store.ids());
 		this.snapshot = new Snapshot(sizes, System.nanoTime());
 		return sizes;
 	}
 
 	/**
-	 * The bucket sizes of a listing at most {@code maxAge} old, listing again when the last one is
+	 * The bucket sizes of a count at most {@code maxAge} old, counting again when the last one is
 	 * older; for metrics, which may be read often.
 	 * @param maxAge the oldest acceptable listing
 	 * @return the record files per bucket

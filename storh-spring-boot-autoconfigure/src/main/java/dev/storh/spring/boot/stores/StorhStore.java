@@ -3,12 +3,11 @@ package dev.storh.spring.boot.stores;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,8 +28,6 @@ import dev.storh.progress.ProgressListener;
  * Thread-safe: the engines are; the last verify is held atomically.
  */
 public abstract sealed class StorhStore permits CollectionStore, LogStore, QueueStore {
-
-	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private final StoreType type;
 
@@ -136,31 +133,52 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	}
 
 	/**
-	 * Creates the store's folder if missing, then creates and deletes a probe file
-	 * {@code .storh-health-<16 hex>.tmp} in it.
-	 * @return {@code null} when the folder is writable, else a message naming the path and the
-	 * failure
+	 * Whether the store's folder can be written, without writing: it must exist and be a
+	 * directory this process may write ({@link Files#isWritable}: permission bits and ACLs, so a
+	 * process running as root passes even on a read-only mount), and so must its
+	 * {@code .storh/writers/} folder when there is one. Creates, deletes and writes nothing.
+	 * @return {@code null} when writable, else a message naming the path and what is wrong
 	 */
 	public String checkWritable() {
-		Path folder = path();
-		if (Files.exists(folder) && !Files.isDirectory(folder)) {
+		String problem = checkWritable(path(), false);
+		if (problem != null) {
+			return problem;
+		}
+		Path writers = WriterMarkers.writersDirectory(path());
+		return (Files.isDirectory(writers) && !Files.isWritable(writers))
+				? "Folder " + writers + " is not writable by this process" : null;
+	}
+
+	/**
+	 * Whether a folder can be written, without writing.
+	 * @param folder the folder
+	 * @param mayBeCreated whether a folder that does not exist yet is fine when its nearest
+	 * existing parent is a writable directory (storh creates it on the first write)
+	 * @return {@code null} when writable, else a message naming the path and what is wrong
+	 */
+	public static String checkWritable(Path folder, boolean mayBeCreated) {
+		if (Files.isDirectory(folder)) {
+			return Files.isWritable(folder) ? null : "Folder " + folder + " is not writable by this process";
+		}
+		if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
 			return folder + " exists but is not a directory";
 		}
-		byte[] random = new byte[8];
-		RANDOM.nextBytes(random);
-		Path probe = folder.resolve(".storh-health-" + HexFormat.of().formatHex(random) + ".tmp");
-		try {
-			Files.createDirectories(folder);
-			Files.createFile(probe);
+		if (!mayBeCreated) {
+			return "Folder " + folder + " does not exist (deleted while the application runs?)";
 		}
-		catch (IOException ex) {
-			return "Folder " + folder + " is not writable: could not create " + probe + ": " + ex;
+		Path parent = folder.toAbsolutePath().getParent();
+		while (parent != null && !Files.exists(parent)) {
+			parent = parent.getParent();
 		}
-		try {
-			Files.delete(probe);
+		if (parent == null) {
+			return "Folder " + folder + " does not exist and no parent of it exists";
 		}
-		catch (IOException ex) {
-			return "Folder " + folder + " is not writable: could not delete " + probe + ": " + ex;
+		if (!Files.isDirectory(parent)) {
+			return "Folder " + folder + " cannot be created: " + parent + " is not a directory";
+		}
+		if (!Files.isWritable(parent)) {
+			return "Folder " + folder + " does not exist and cannot be created: " + parent
+					+ " is not writable by this process";
 		}
 		return null;
 	}
@@ -224,7 +242,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
 	/**
 	 * Mends the store (the engine's {@code repair}); for stores with writer markers, first removes
-	 * the markers of crashed writers and their orphan temp files (spec/docstore.md §7).
+	 * the markers of crashed writers and their orphan temp files.
 	 * @return the engine's report in the spec's JSON shape, plus {@code staleWritersRemoved}
 	 */
 	public Map<String, Object> repair() {

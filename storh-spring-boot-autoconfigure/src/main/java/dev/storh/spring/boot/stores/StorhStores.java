@@ -11,9 +11,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.storh.doc.DocStore;
+import dev.storh.log.LogPartition;
 import dev.storh.log.SegmentedLog;
+import dev.storh.log.SegmentedLogOptions;
 import dev.storh.queue.Queue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -133,9 +136,33 @@ public class StorhStores implements AutoCloseable {
 		synchronized (this.openLock) {
 			checkOpen();
 			requireFree(name, StoreType.LOG);
-			SegmentedLog log = SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
-			add(new LogStore(name, log, this.options.logRetentionDays(name), true));
+			SegmentedLogOptions logOptions = this.options.log(name);
+			Supplier<SegmentedLog> opener = () -> SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
+			SegmentedLog log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
+			add(new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
+					logOptions.clock(), opener));
 			return log;
+		}
+	}
+
+	/**
+	 * The partitioned log of a name, opening it with {@link #openLog(String)} when the registry
+	 * has not yet.
+	 * @param name the log name; its options must partition it by date
+	 * @return a view that writes to the partition of the current date
+	 * @throws IllegalStateException when the name is not a partitioned log the registry opened
+	 */
+	public PartitionedLog partitionedLog(String name) {
+		Assert.hasText(name, "'name' must not be empty");
+		synchronized (this.openLock) {
+			if (!(this.stores.get(name) instanceof LogStore)) {
+				openLog(name);
+			}
+			LogStore store = (LogStore) this.stores.get(name);
+			if (store.partition() == LogPartition.NONE || !store.owned()) {
+				throw new IllegalStateException("storh log '" + name + "' is not a partitioned log opened by the registry");
+			}
+			return new PartitionedLog(store);
 		}
 	}
 

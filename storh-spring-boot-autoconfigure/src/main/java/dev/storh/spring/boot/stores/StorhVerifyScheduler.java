@@ -13,13 +13,14 @@ import org.springframework.util.Assert;
 /**
  * Verifies every store of a {@link StorhStores} registry on a schedule, one store after the
  * other, on its own thread {@code storh-verify-1} (the application needs no
- * {@code @EnableScheduling}). Each run first applies the retention of logs that have one (see
- * {@link LogStore#compact()}), then verifies each store; with {@code repair} set, a store that
+ * {@code @EnableScheduling}). Each run verifies each store; with {@code repair} set, a store that
  * fails is repaired and verified again. Results become each store's last verify (health,
  * metrics) and one log line per store: INFO when clean, WARN naming the errors otherwise. A
  * failure of one store does not stop the others.
  * <p>
- * Started and stopped with the application context.
+ * Log retention and the requeue of timed-out jobs are not part of it: they run on their own
+ * schedules ({@link StorhMaintenanceScheduler}). Started and stopped with the application
+ * context.
  */
 public class StorhVerifyScheduler implements SmartLifecycle {
 
@@ -58,11 +59,6 @@ public class StorhVerifyScheduler implements SmartLifecycle {
 
 	private VerifyResult runOne(StorhStore store) {
 		try {
-			if (store instanceof LogStore log && log.retentionDays() != null) {
-				Object expired = log.compact().get("expired");
-				logger.info("storh retention of " + store + ": " + expired + " record(s) older than "
-						+ log.retentionDays() + " days deleted");
-			}
 			VerifyResult result = store.verify(this.repair);
 			if (result.ok()) {
 				logger.info("storh verify of " + store + ": ok in " + result.duration().toMillis() + " ms"
@@ -83,12 +79,7 @@ public class StorhVerifyScheduler implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-		scheduler.setPoolSize(1);
-		scheduler.setThreadNamePrefix("storh-verify-");
-		scheduler.setDaemon(true);
-		scheduler.setWaitForTasksToCompleteOnShutdown(false);
-		scheduler.initialize();
+		ThreadPoolTaskScheduler scheduler = DaemonSchedulers.start("storh-verify-");
 		scheduler.schedule(this::runOnce, this.trigger);
 		this.scheduler = scheduler;
 	}

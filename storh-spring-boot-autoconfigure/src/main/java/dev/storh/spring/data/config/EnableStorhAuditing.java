@@ -10,7 +10,7 @@ import java.lang.annotation.Target;
 import org.springframework.context.annotation.Import;
 
 /**
- * Turns on Spring Data auditing for storh entities (issue 7): before each save, properties
+ * Turns on Spring Data auditing for storh entities: before each save, properties
  * annotated with {@code @CreatedDate}, {@code @LastModifiedDate}, {@code @CreatedBy} and
  * {@code @LastModifiedBy} are set by an {@code IsNewAwareAuditingHandler} run from the
  * template's {@code BeforeConvertCallback}. Needs the {@code StorhMappingContext} bean named

@@ -1,18 +1,29 @@
 package dev.storh.spring.data.core;
 
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import dev.storh.StorageRecord;
+import dev.storh.query.Values;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
 import dev.storh.spring.data.mapping.StorhPersistentProperty;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.std.StdSerializer;
 
 import org.springframework.dao.DataRetrievalFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -23,14 +34,17 @@ import org.springframework.util.Assert;
  * with a Jackson 3 {@link JsonMapper}.
  * <p>
  * Written shape: the entity serialised by Jackson as a JSON object, minus the id property, whose
- * value lives in the record envelope (the file name, spec/docstore.md §4), and minus Spring
- * Data {@code @Transient} properties. Read shape: the stored object plus the id (text, or a
+ * value lives in the record envelope (the file name), and minus Spring Data {@code @Transient}
+ * properties; numbers are brought to the JSON model the record is read back as ({@code int},
+ * {@code short}, {@code byte} become {@code Long}, {@code float} the {@code Double} of its
+ * shortest text), so indexes see what a later read sees. Read shape: the stored object plus the id (text, or a
  * {@link UUID} for a {@code UUID} id property) under the id property's name, deserialised by
  * Jackson; unknown keys are ignored. The JSON names of the id, {@code @Version} and
  * {@code @Transient} properties must be their Java names (do not rename them with
  * {@code @JsonProperty}). Derived queries, sorts and {@code @Indexed} name the stored key after
  * the Java property, so a property renamed by {@code @JsonProperty} or a naming strategy is
- * stored under its JSON name but cannot be queried or indexed. Thread-safe.
+ * stored under its JSON name but cannot be queried or indexed. How each Java type maps to JSON
+ * is listed in the project's {@code docs/types.md}. Thread-safe.
  */
 public class StorhEntityConverter {
 
@@ -63,14 +77,42 @@ public class StorhEntityConverter {
 	}
 
 	/**
-	 * The mapper used when none is given: Jackson 3 defaults, except that unknown properties are
-	 * ignored and properties keep their declaration order.
+	 * The mapper used when none is given: Jackson 3 defaults with {@link #forStorage} applied, and
+	 * properties in their declaration order.
 	 * @return a new mapper
 	 */
 	public static JsonMapper defaultJsonMapper() {
-		return JsonMapper.builder()
-			.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-			.disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+		return forStorage(JsonMapper.builder().disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY));
+	}
+
+	/**
+	 * The settings storage needs on top of an application's mapper: unknown properties are
+	 * ignored (records written by a newer entity version still read); dates, times and durations
+	 * are written as ISO-8601 text, never as numeric timestamps or arrays, at full precision, with
+	 * their own offset and zone id, and read back unchanged (an {@code OffsetDateTime} keeps its
+	 * offset, a {@code ZonedDateTime} its zone); an {@link Instant} is
+	 * written in UTC with exactly nine fraction digits ({@code 2025-01-01T10:00:00.000000000Z}),
+	 * so that the text of two instants sorts like the instants (the ISO default drops zero
+	 * fractions, and {@code "…00Z"} would sort after {@code "…00.5Z"}). Any ISO-8601 instant,
+	 * with or without fraction, still reads.
+	 * @param builder the mapper to start from, e.g. {@code applicationMapper.rebuild()}
+	 * @return a new mapper
+	 */
+	public static JsonMapper forStorage(JsonMapper.Builder builder) {
+		Assert.notNull(builder, "'builder' must not be null");
+		SimpleModule instants = new SimpleModule("storh-instants").addSerializer(Instant.class,
+				new FixedInstantSerializer());
+		return builder.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS)
+			.disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+			.disable(DateTimeFeature.WRITE_DATE_KEYS_AS_TIMESTAMPS)
+			.disable(DateTimeFeature.WRITE_DATES_WITH_CONTEXT_TIME_ZONE)
+			.enable(DateTimeFeature.WRITE_DATES_WITH_ZONE_ID)
+			.disable(DateTimeFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+			.disable(DateTimeFeature.NORMALIZE_DESERIALIZED_ZONE_ID)
+			.disable(DateTimeFeature.TRUNCATE_TO_MSECS_ON_WRITE)
+			.disable(DateTimeFeature.TRUNCATE_TO_MSECS_ON_READ)
+			.addModule(instants)
 			.build();
 	}
 
@@ -172,7 +214,26 @@ public class StorhEntityConverter {
 		for (String name : persistentEntity.getTransientPropertyNames()) {
 			data.remove(name);
 		}
+		data.replaceAll((key, value) -> jsonModel(value));
 		return data;
+	}
+
+	/**
+	 * A value Jackson wrote, in the JSON model a stored record is read back as: numbers through
+	 * core's {@link Values#normalise}, lists and maps element by element (new mutable copies).
+	 */
+	private static Object jsonModel(Object value) {
+		if (value instanceof Map<?, ?> map) {
+			Map<String, Object> copy = new LinkedHashMap<>();
+			map.forEach((key, element) -> copy.put(String.valueOf(key), jsonModel(element)));
+			return copy;
+		}
+		if (value instanceof List<?> list) {
+			List<Object> copy = new ArrayList<>(list.size());
+			list.forEach((element) -> copy.add(jsonModel(element)));
+			return copy;
+		}
+		return (value instanceof Number) ? Values.normalise(value) : value;
 	}
 
 	/**
@@ -242,13 +303,32 @@ public class StorhEntityConverter {
 		Map<String, Object> holder = new LinkedHashMap<>();
 		holder.put("value", value);
 		try {
-			return this.jsonMapper.convertValue(holder, JSON_OBJECT).get("value");
+			return jsonModel(this.jsonMapper.convertValue(holder, JSON_OBJECT).get("value"));
 		}
 		catch (JacksonException | IllegalArgumentException ex) {
 			throw new InvalidDataAccessApiUsageException(
 					"Cannot write query value of type " + value.getClass().getName() + " as JSON: " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	/**
+	 * Writes an instant as ISO-8601 UTC text with exactly nine fraction digits.
+	 */
+	private static final class FixedInstantSerializer extends StdSerializer<Instant> {
+
+		private static final DateTimeFormatter FORMAT = new DateTimeFormatterBuilder().appendInstant(9)
+			.toFormatter();
+
+		FixedInstantSerializer() {
+			super(Instant.class);
+		}
+
+		@Override
+		public void serialize(Instant value, JsonGenerator generator, SerializationContext context) {
+			generator.writeString(FORMAT.format(value));
+		}
+
 	}
 
 }

@@ -17,7 +17,7 @@ import org.springframework.data.domain.Sort;
 /**
  * Entity operations on storh {@code DocStore} collections: one collection per entity type
  * ({@code @Document(collection)}), one JSONC file per entity, the entity id as the record id
- * (a UUIDv7, spec/docstore.md §2 and §4).
+ * (a UUIDv7).
  * <p>
  * Implementations are thread-safe. Storage failures surface as Spring
  * {@link org.springframework.dao.DataAccessException}s ({@link StorhExceptionTranslator}); an id
@@ -73,10 +73,10 @@ public interface StorhOperations {
 	StorhEntityConverter getConverter();
 
 	/**
-	 * Store an entity, replacing any record with the same id (upsert, spec/docstore.md §9.1). A
+	 * Store an entity, replacing any record with the same id (upsert). A
 	 * {@code null} or empty id is generated as a UUIDv7.
 	 * <p>
-	 * With a {@code @Version} property (issue 7): an entity whose version is {@code null} (or
+	 * With a {@code @Version} property: an entity whose version is {@code null} (or
 	 * {@code 0} for a primitive {@code long}) is new and is stored with version {@code 0} (a
 	 * primitive: {@code 1}); otherwise the stored version must equal the entity's and the record is
 	 * stored with the version plus one. The check and the write happen under the collection write
@@ -109,16 +109,17 @@ public interface StorhOperations {
 
 	/**
 	 * @param <T> the entity type
-	 * @param id the id, a UUIDv7
+	 * @param id the id; text that is not a valid UUIDv7 names no record
 	 * @param type the entity type
-	 * @return the entity, or empty when no record has this id
+	 * @return the entity, or empty when no record has this id (always empty for a malformed id)
 	 */
 	<T> Optional<T> findById(String id, Class<T> type);
 
 	/**
-	 * @param id the id, a UUIDv7
+	 * @param id the id; text that is not a valid UUIDv7 names no record
 	 * @param type the entity type
-	 * @return whether a record file with this id exists (the file is not read)
+	 * @return whether a record file with this id exists (the file is not read); {@code false}
+	 * for a malformed id
 	 */
 	boolean exists(String id, Class<?> type);
 
@@ -156,7 +157,7 @@ public interface StorhOperations {
 
 	/**
 	 * Entities matching a query, run as a core {@code QueryBuilder} (indexes where the planner
-	 * can use them, spec/indexes-queries-schema.md §12).
+	 * can use them).
 	 * @param <T> the entity type
 	 * @param query the query
 	 * @param type the entity type
@@ -205,7 +206,8 @@ public interface StorhOperations {
 	QueryPlan explain(StorhQuery query, Class<?> type);
 
 	/**
-	 * Delete the record of an entity. An entity without id or without record is ignored. For a
+	 * Delete the record of an entity. An entity without id, with a malformed id or without record
+	 * is ignored. For a
 	 * {@code @Version}ed entity the stored version must equal the entity's (checked under the
 	 * collection write lock).
 	 * @param entity the entity
@@ -216,9 +218,10 @@ public interface StorhOperations {
 	boolean delete(Object entity);
 
 	/**
-	 * @param id the id, a UUIDv7
+	 * @param id the id; text that is not a valid UUIDv7 names no record
 	 * @param type the entity type
-	 * @return whether a record was deleted ({@code false} when absent)
+	 * @return whether a record was deleted ({@code false} when absent or malformed: nothing is
+	 * deleted and no event is published)
 	 */
 	boolean deleteById(String id, Class<?> type);
 

@@ -53,18 +53,17 @@ import org.springframework.util.StringUtils;
 
 /**
  * The default {@link StorhOperations}: entities stored in {@link DocStore} collections below one
- * collections folder, {@code <collections folder>/<collection>/data/<bucket>/<id>.jsonc}
- * (spec/docstore.md §4).
+ * collections folder, {@code <collections folder>/<collection>/data/<bucket>/<id>.jsonc}.
  * <p>
  * One {@code DocStore} per collection is opened on first use and shared by all callers; every
  * store is closed by {@link #close()} (called by Spring on shutdown through {@link #destroy()}),
- * which also removes this process's writer markers (spec/docstore.md §7). The first entity
+ * which also removes this process's writer markers. The first entity
  * operation on a type declares the type's {@code @Indexed} properties on the collection's
  * {@link IndexManager} and syncs it ({@link #docStore(Class)}). Queries run as core
- * {@link QueryBuilder}s, so indexes answer them where the planner can
- * (spec/indexes-queries-schema.md §12); {@link #explain(StorhQuery, Class)} shows the plan.
+ * {@link QueryBuilder}s, so indexes answer them where the planner can;
+ * {@link #explain(StorhQuery, Class)} shows the plan.
  * <p>
- * <b>Optimistic locking</b> (issue 7): for an entity with a {@code @Version} property, save reads
+ * <b>Optimistic locking</b>: for an entity with a {@code @Version} property, save reads
  * the stored version, compares it and writes the record while holding the collection write lock
  * ({@link DocStore#withWriteLock}, an in-process lock plus {@code flock(2)}), so of two saves of
  * one version, in this or another process, exactly one is stored and the other fails with
@@ -309,7 +308,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	public <T> Optional<T> findById(String id, Class<T> type) {
 		Assert.notNull(id, "'id' must not be null");
 		String collection = getCollection(type);
-		checkId(id, collection);
+		if (!UuidV7.isValid(id)) {
+			return Optional.empty();
+		}
 		DocStore store = docStore(type);
 		return translated(() -> store.get(id)).map((r) -> read(type, collection, r));
 	}
@@ -317,7 +318,10 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	@Override
 	public boolean exists(String id, Class<?> type) {
 		Assert.notNull(id, "'id' must not be null");
-		checkId(id, getCollection(type));
+		getCollection(type);
+		if (!UuidV7.isValid(id)) {
+			return false;
+		}
 		DocStore store = docStore(type);
 		return translated(() -> store.exists(id));
 	}
@@ -434,7 +438,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			return deleteById(id, type);
 		}
 		String collection = persistentEntity.getCollection();
-		checkId(id, collection);
+		if (!UuidV7.isValid(id)) {
+			return false;
+		}
 		Long expected = this.converter.getVersion(entity);
 		DocStore store = docStore(type);
 		publish(new BeforeDeleteEvent<>(id, type, collection));
@@ -461,7 +467,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	public boolean deleteById(String id, Class<?> type) {
 		Assert.notNull(id, "'id' must not be null");
 		String collection = getCollection(type);
-		checkId(id, collection);
+		if (!UuidV7.isValid(id)) {
+			return false;
+		}
 		DocStore store = docStore(type);
 		publish(new BeforeDeleteEvent<>(id, type, collection));
 		boolean deleted = translated(() -> store.delete(id));
@@ -603,7 +611,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			PropertyPath path = PropertyPath.from(order.getProperty(), type);
 			if (order.isIgnoreCase() || order.getNullHandling() != Sort.NullHandling.NATIVE) {
 				throw new InvalidDataAccessApiUsageException("Cannot sort " + type.getName() + " by " + order
-						+ ": storh sorts by core's value order (spec §11: null after strings and numbers), without "
+						+ ": storh sorts by core's value order (null after strings and numbers), without "
 						+ "ignore-case or null handling");
 			}
 			entity.getRequiredPersistentProperty(path.getSegment());

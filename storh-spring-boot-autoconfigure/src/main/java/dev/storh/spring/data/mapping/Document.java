@@ -11,8 +11,7 @@ import org.springframework.data.annotation.Persistent;
 
 /**
  * Marks a Java record or POJO as stored in one storh {@code DocStore} collection, one JSONC file
- * per instance under {@code <collections folder>/<collection>/data/<bucket>/<id>.jsonc}
- * (spec/docstore.md §4).
+ * per instance under {@code <collections folder>/<collection>/data/<bucket>/<id>.jsonc}.
  * <p>
  * The annotation is optional for repositories (an entity without it is stored under the default
  * name) but it marks the type as a storh entity when several Spring Data modules are on the

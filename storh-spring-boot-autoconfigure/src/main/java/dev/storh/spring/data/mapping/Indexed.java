@@ -7,7 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Declares a storh index on a property of a {@link Document} entity (spec/indexes-queries-schema.md).
+ * Declares a storh index on a property of a {@link Document} entity.
  * <p>
  * The template declares every {@code @Indexed} property of an entity on its collection's
  * {@code IndexManager} ({@code defineField(name, unique, range)} then {@code sync()}, which builds

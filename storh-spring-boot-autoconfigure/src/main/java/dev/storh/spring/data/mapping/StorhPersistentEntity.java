@@ -72,7 +72,7 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 		StorhPersistentProperty version = getVersionProperty();
 		if (version != null && version.getType() != Long.class && version.getType() != long.class) {
 			throw new MappingException("@Version property '" + version.getName() + "' of " + getType().getName()
-					+ " is a " + version.getType().getName() + "; storh versions are long or Long (issue 7)");
+					+ " is a " + version.getType().getName() + "; storh versions are long or Long");
 		}
 		return version;
 	}
@@ -95,7 +95,7 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 
 	/**
 	 * The id property, checked for use as a stored document: it must exist and be a
-	 * {@code String} (a UUIDv7 text, spec/docstore.md §2) or a {@link UUID} (whose
+	 * {@code String} (a UUIDv7 text) or a {@link UUID} (whose
 	 * {@link UUID#version()} must then be 7; checked on save).
 	 * @return the id property, never {@code null}
 	 * @throws MappingException naming the type when it has no id property or the id is neither a
@@ -112,6 +112,21 @@ public class StorhPersistentEntity<T> extends BasicPersistentEntity<T, StorhPers
 					+ id.getType().getName() + "; storh ids are UUIDv7s, declare it as java.lang.String or java.util.UUID");
 		}
 		return id;
+	}
+
+	/**
+	 * Checks the mapping once it is complete: every {@link Indexed @Indexed} property must be of a
+	 * type the index can serve with the answers of a scan (see {@link IndexableTypes}).
+	 * @throws MappingException naming the property, its type and what to change
+	 */
+	@Override
+	public void verify() {
+		super.verify();
+		doWithProperties((StorhPersistentProperty property) -> {
+			if (property.isIndexed() && !property.isIdProperty()) {
+				IndexableTypes.check(property);
+			}
+		});
 	}
 
 	/**

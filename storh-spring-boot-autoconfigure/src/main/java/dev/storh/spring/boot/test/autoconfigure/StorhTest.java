@@ -19,7 +19,7 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
 
 /**
  * A storh test slice, like {@code @DataMongoTest}: only storh's auto-configuration (stores,
- * template, repositories, logs, queues, scheduled verify) is applied, no other
+ * template, repositories, logs, queues, scheduled verify, background maintenance) is applied, no other
  * {@code @Component} is scanned, and {@code storh.root} is a fresh temporary folder, deleted when
  * the test context closes. Properties given here, in {@code @TestPropertySource} or by a
  * {@code @DynamicPropertySource} override the temporary root.

@@ -8,7 +8,7 @@ import org.springframework.core.ResolvableTypeProvider;
 
 /**
  * Base of the application events {@code StorhTemplate} publishes around writes and reads of
- * entities (issue 7, "repository events as other Spring Data modules do"). An event is generic
+ * entities (as other Spring Data modules publish repository events). An event is generic
  * in its entity type, so {@code @EventListener void on(BeforeSaveEvent<City> event)} receives
  * only {@code City} events. Events are published synchronously on the calling thread, unless
  * the application's event multicaster is asynchronous; an exception thrown by a listener of a

@@ -16,7 +16,7 @@ import org.springframework.util.Assert;
 
 /**
  * A condition on stored records in disjunctive normal form over core's
- * {@link Condition}s (spec/indexes-queries-schema.md §10): a record matches when every condition
+ * {@link Condition}s: a record matches when every condition
  * of at least one group matches. This is the shape of a derived query such as
  * {@code findByCountryAndPopulationGreaterThanOrNameStartingWith}, and the shape core's
  * {@link QueryBuilder} plans on indexes ({@link #applyTo(QueryBuilder)}).

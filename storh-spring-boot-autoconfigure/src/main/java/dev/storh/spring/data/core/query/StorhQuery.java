@@ -7,7 +7,7 @@ import org.springframework.util.Assert;
 /**
  * What to read from one collection: {@link StorhCriteria}, a {@link Sort}, an id cursor, an
  * offset and a maximum number of results. The template runs it as a core {@code QueryBuilder}, so
- * indexes answer it where the planner can (spec/indexes-queries-schema.md §12).
+ * indexes answer it where the planner can.
  * <p>
  * Without a sort, results come in ascending id order (the order of {@code DocStore.stream()});
  * with a sort, in the order of core's {@code Values.compare} on each sort property (a missing

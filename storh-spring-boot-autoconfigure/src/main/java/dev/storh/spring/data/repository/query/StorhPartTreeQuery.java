@@ -2,13 +2,16 @@ package dev.storh.spring.data.repository.query;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.query.StorhQuery;
+import dev.storh.spring.data.mapping.IndexableTypes;
 
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -40,7 +43,8 @@ import org.springframework.util.ClassUtils;
  * repository is created, at application startup, with a {@link QueryCreationException} naming the
  * repository, the method and the reason: an unknown property, a keyword outside
  * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} on a value-order keyword such as
- * {@code GreaterThan}, an {@code OrderBy} with {@code IgnoreCase}, a non-id property named {@code id}
+ * {@code GreaterThan}, an {@code OrderBy} with {@code IgnoreCase}, a range keyword on a type whose
+ * JSON form does not sort like its values, a non-id property named {@code id}
  * (core's {@code id} is the record id), an argument count that does not match the name, a
  * {@code Window} ordered by anything but the id, or an unsupported return type.
  * <p>
@@ -61,6 +65,9 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	private final QueryMethod queryMethod;
 
 	private final StorhOperations operations;
+
+	private static final Set<Part.Type> ORDERED = EnumSet.of(Part.Type.GREATER_THAN, Part.Type.GREATER_THAN_EQUAL,
+			Part.Type.LESS_THAN, Part.Type.LESS_THAN_EQUAL, Part.Type.AFTER, Part.Type.BEFORE, Part.Type.BETWEEN);
 
 	private final PartTree tree;
 
@@ -295,6 +302,12 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 				throw fail("IgnoreCase on property '" + property + "' with keyword " + part.getType().name()
 						+ " is not supported by storh: case folding applies to text properties with equality, In, "
 						+ "string and element keywords, not to value-order comparisons");
+			}
+			Class<?> leafType = part.getProperty().getLeafProperty().getType();
+			if (ORDERED.contains(part.getType()) && !IndexableTypes.sortsLikeValues(leafType)) {
+				throw fail("keyword " + part.getType() + " on property '" + property + "' ("
+						+ leafType.getName() + ") is refused: " + IndexableTypes.whyUnordered(leafType)
+						+ "; query it by equality or In, or store a type whose JSON form sorts like its values");
 			}
 			if (!part.getProperty().hasNext() && part.getProperty().getSegment().equals("id")
 					&& !this.idProperty.equals("id")) {

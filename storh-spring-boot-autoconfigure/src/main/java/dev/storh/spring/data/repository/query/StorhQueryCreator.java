@@ -56,7 +56,7 @@ import org.springframework.util.ObjectUtils;
  * <li>{@code IsNull} → {@code missing} or {@code eq null}; {@code IsNotNull} → {@code exists} and
  * {@code neq null}.</li>
  * </ul>
- * Semantics are core's (spec/indexes-queries-schema.md §10.2, §11): equality is strict and
+ * Semantics are core's: equality is strict and
  * type-sensitive, and ranges use core's total order. One deliberate difference: core orders
  * JSON {@code null} after numbers and strings, so {@code GreaterThan}, {@code GreaterThanEqual}
  * and {@code After} also get {@code neq null}, and a stored {@code null} never matches them, as

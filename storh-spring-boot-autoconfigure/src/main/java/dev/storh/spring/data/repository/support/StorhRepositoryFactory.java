@@ -92,7 +92,7 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 
 	/**
 	 * Derive a repository query method as the repository would and explain how core runs it for
-	 * the given arguments (issue 7: tests prove that derived queries are served from indexes).
+	 * the given arguments (tests prove that derived queries are served from indexes).
 	 * @param repositoryInterface the repository interface
 	 * @param methodName the query method's name; when overloaded, the one whose parameters accept
 	 * {@code arguments} (count and types)

@@ -63,6 +63,46 @@ class StorhStoresHealthTests {
 	}
 
 	@Test
+	void storeHealthWritesNothing() throws Exception {
+		contextRunner().run((context) -> {
+			List<String> before = tree(this.root);
+			for (String contributor : List.of("storhCollectionsHealthContributor", "storhLogsHealthContributor",
+					"storhQueuesHealthContributor")) {
+				for (String name : names(context, contributor)) {
+					assertThat(health(context, contributor, name).getStatus()).isEqualTo(Status.UP);
+				}
+			}
+			// no probe file, no created folder, no changed time anywhere below the root
+			assertThat(tree(this.root)).isEqualTo(before);
+		});
+	}
+
+	@Test
+	void aStoreFolderDeletedUnderTheApplicationIsDown() {
+		contextRunner().run((context) -> {
+			dev.storh.fs.AtomicFiles.deleteTree(this.root.resolve("jobs"));
+			Health jobs = health(context, "storhQueuesHealthContributor", "jobs");
+			assertThat(jobs.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(jobs.getDetails().get("reasons").toString()).contains(this.root.resolve("jobs").toString())
+				.contains("does not exist");
+			assertThat(this.root.resolve("jobs")).doesNotExist();
+		});
+	}
+
+	private static List<String> tree(Path folder) throws java.io.IOException {
+		try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(folder)) {
+			return files.sorted().map((path) -> {
+				try {
+					return folder.relativize(path) + " " + java.nio.file.Files.getLastModifiedTime(path);
+				}
+				catch (java.io.IOException ex) {
+					throw new java.io.UncheckedIOException(ex);
+				}
+			}).toList();
+		}
+	}
+
+	@Test
 	void collectionsOpenedLaterShowFromTheNextCall() {
 		contextRunner().run((context) -> {
 			context.getBean(StorhStores.class).docStore("later");

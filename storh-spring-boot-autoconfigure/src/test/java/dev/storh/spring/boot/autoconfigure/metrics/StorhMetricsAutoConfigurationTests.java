@@ -1,9 +1,11 @@
 package dev.storh.spring.boot.autoconfigure.metrics;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import dev.storh.doc.DocStore;
+import dev.storh.fs.CollectionLock;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import dev.storh.spring.boot.actuate.StorhMetrics;
@@ -85,6 +87,45 @@ class StorhMetricsAutoConfigurationTests {
 			assertThat(registry.get("storh.queue.jobs").tags("name", "jobs", "state", "done").gauge().value())
 				.isZero();
 			assertThat(gauge(registry, "storh.verify.ok", "queue", "jobs")).isNaN();
+		});
+	}
+
+	@Test
+	void scrapesReadInMemoryStateWhileAnotherWriterHoldsTheLocks() {
+		contextRunner().run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			SegmentedLog events = context.getBean("events", SegmentedLog.class);
+			events.put(Map.of("type", "a"));
+			Queue jobs = context.getBean("jobs", Queue.class);
+			jobs.enqueue(Map.of("kind", "a"));
+			// another writer appends, then holds both locks (flock on separate open files conflicts
+			// even within one process): a gauge that took a lock would wait 30 s, then report NaN
+			try (SegmentedLog other = SegmentedLog.open(this.root, "events");
+					Queue otherJobs = Queue.open(this.root, "jobs")) {
+				other.put(Map.of("type", "b"));
+				otherJobs.enqueue(Map.of("kind", "b"));
+			}
+			try (CollectionLock logLock = CollectionLock.open(this.root.resolve("events/collection.lock"));
+					CollectionLock queueLock = CollectionLock.open(this.root.resolve("jobs/queue.lock"))) {
+				logLock.lock(Duration.ofSeconds(5));
+				queueLock.lock(Duration.ofSeconds(5));
+				try {
+					// this process's view as of its last operation
+					assertThat(gauge(registry, "storh.records", "log", "events")).isEqualTo(1);
+					assertThat(registry.get("storh.queue.jobs").tags("name", "jobs", "state", "pending").gauge().value())
+						.isEqualTo(1);
+				}
+				finally {
+					queueLock.unlock();
+					logLock.unlock();
+				}
+			}
+			// the next operation of this process sees the other writer's records
+			assertThat(events.count()).isEqualTo(2);
+			assertThat(jobs.counts().pending()).isEqualTo(2);
+			assertThat(gauge(registry, "storh.records", "log", "events")).isEqualTo(2);
+			assertThat(registry.get("storh.queue.jobs").tags("name", "jobs", "state", "pending").gauge().value())
+				.isEqualTo(2);
 		});
 	}
 

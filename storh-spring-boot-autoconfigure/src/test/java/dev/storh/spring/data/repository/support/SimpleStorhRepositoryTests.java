@@ -206,16 +206,23 @@ class SimpleStorhRepositoryTests {
 	}
 
 	@Test
-	void invalidIdIsRejectedWithTheIdAndCollectionInTheMessage() {
-		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
-			.isThrownBy(() -> this.cities.findById("not-a-uuid"))
-			.withMessageContaining("'not-a-uuid'")
-			.withMessageContaining("'cities'")
-			.withMessageContaining("UUIDv7");
+	void malformedIdNamesNoRecordButSavingWithOneIsRejectedWithTheIdAndCollectionInTheMessage() {
+		City paris = this.cities.save(new City(null, "Paris", "FR", 2_102_650L, true));
+		for (String malformed : List.of("not-a-uuid", "nope", "", paris.id().toUpperCase() + "x",
+				"018bcfe5-6800-4286-af1e-f6f686dbda0b", "../" + paris.id())) {
+			assertThat(this.cities.findById(malformed)).as(malformed).isEmpty();
+			assertThat(this.cities.existsById(malformed)).as(malformed).isFalse();
+			this.cities.deleteById(malformed);
+		}
+		assertThat(this.cities.findAllById(List.of("nope", paris.id()))).containsExactly(paris);
+		this.cities.deleteAllById(List.of("nope"));
+		assertThat(this.cities.findAll()).containsExactly(paris);
 		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
 			.isThrownBy(() -> this.cities.save(new City("12345", "X", "FR", 1L, true)))
-			.withMessageContaining("'12345'");
-		assertThat(this.cities.count()).isZero();
+			.withMessageContaining("'12345'")
+			.withMessageContaining("'cities'")
+			.withMessageContaining("UUIDv7");
+		assertThat(this.cities.count()).isEqualTo(1);
 		assertThatIllegalArgumentException().isThrownBy(() -> this.cities.findById(null));
 		assertThatIllegalArgumentException().isThrownBy(() -> this.cities.save(null));
 	}

@@ -1,0 +1,164 @@
+package dev.storh.spring.boot.stores;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import org.springframework.util.Assert;
+
+/**
+ * Runs the routine upkeep of a {@link StorhStores} registry on its own thread
+ * {@code storh-maintenance-1} (the application needs no {@code @EnableScheduling}), each task at
+ * a fixed delay after the previous run ended:
+ * <ul>
+ * <li>{@link #applyRetention()}: every log with a retention deletes its expired records and
+ * compacts ({@link LogStore#compact()});</li>
+ * <li>{@link #requeueTimedOut()}: every queue puts claimed jobs older than its processing timeout
+ * back to pending ({@code Queue.requeueTimedOut});</li>
+ * <li>{@link #rollPartitions()}: every date-partitioned log moves to the partition of the
+ * current date ({@link LogStore#rollIfDue()}).</li>
+ * </ul>
+ * A failure of one store is logged at WARN and does not stop the others or later runs. Started
+ * and stopped with the application context; the public methods also run one pass on the calling
+ * thread.
+ */
+public class StorhMaintenanceScheduler implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(StorhMaintenanceScheduler.class);
+
+	private final StorhStores stores;
+
+	private final Duration retentionInterval;
+
+	private final Duration requeueInterval;
+
+	private final Duration partitionCheckInterval;
+
+	private volatile ThreadPoolTaskScheduler scheduler;
+
+	/**
+	 * @param stores the stores to keep
+	 * @param retentionInterval time between retention runs
+	 * @param requeueInterval time between requeue passes
+	 * @param partitionCheckInterval time between partition checks
+	 */
+	public StorhMaintenanceScheduler(StorhStores stores, Duration retentionInterval, Duration requeueInterval,
+			Duration partitionCheckInterval) {
+		Assert.notNull(stores, "'stores' must not be null");
+		Assert.isTrue(retentionInterval != null && positive(retentionInterval),
+				"'retentionInterval' must be positive");
+		Assert.isTrue(requeueInterval != null && positive(requeueInterval), "'requeueInterval' must be positive");
+		Assert.isTrue(partitionCheckInterval != null && positive(partitionCheckInterval),
+				"'partitionCheckInterval' must be positive");
+		this.stores = stores;
+		this.retentionInterval = retentionInterval;
+		this.requeueInterval = requeueInterval;
+		this.partitionCheckInterval = partitionCheckInterval;
+	}
+
+	/**
+	 * Applies the retention of every log that has one, now.
+	 * @return records deleted per log name, for the logs whose retention ran
+	 */
+	public Map<String, Long> applyRetention() {
+		Map<String, Long> expired = new LinkedHashMap<>();
+		for (StorhStore store : this.stores.stores(StoreType.LOG)) {
+			LogStore log = (LogStore) store;
+			if (log.retentionDays() == null) {
+				continue;
+			}
+			try {
+				Object deleted = log.compact().get("expired");
+				long count = (deleted instanceof Number number) ? number.longValue() : 0;
+				expired.put(log.name(), count);
+				if (count > 0) {
+					logger.info("storh retention of " + log + ": " + count + " record(s) older than "
+							+ log.retentionDays() + " days deleted");
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn("storh retention of " + log + " failed: " + ex.getMessage(), ex);
+			}
+		}
+		return expired;
+	}
+
+	/**
+	 * Puts the timed-out claims of every queue back to pending, now.
+	 * @return jobs requeued per queue name
+	 */
+	public Map<String, Integer> requeueTimedOut() {
+		Map<String, Integer> requeued = new LinkedHashMap<>();
+		for (StorhStore store : this.stores.stores(StoreType.QUEUE)) {
+			QueueStore queue = (QueueStore) store;
+			try {
+				int count = queue.queue().requeueTimedOut(queue.processingTimeout());
+				requeued.put(queue.name(), count);
+				if (count > 0) {
+					logger.info("storh requeued " + count + " job(s) of " + queue + " claimed more than "
+							+ queue.processingTimeout() + " ago");
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn("storh requeue of " + queue + " failed: " + ex.getMessage(), ex);
+			}
+		}
+		return requeued;
+	}
+
+	/**
+	 * Moves every date-partitioned log to the partition of the current date, now.
+	 * @return the number of logs that moved
+	 */
+	public int rollPartitions() {
+		int rolled = 0;
+		for (StorhStore store : this.stores.stores(StoreType.LOG)) {
+			try {
+				if (((LogStore) store).rollIfDue()) {
+					rolled++;
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn("storh could not move " + store + " to its next partition: " + ex.getMessage(), ex);
+			}
+		}
+		return rolled;
+	}
+
+	@Override
+	public void start() {
+		ThreadPoolTaskScheduler scheduler = DaemonSchedulers.start("storh-maintenance-");
+		Instant now = Instant.now();
+		scheduler.scheduleWithFixedDelay(this::applyRetention, now.plus(this.retentionInterval),
+				this.retentionInterval);
+		scheduler.scheduleWithFixedDelay(this::requeueTimedOut, now.plus(this.requeueInterval), this.requeueInterval);
+		scheduler.scheduleWithFixedDelay(this::rollPartitions, now.plus(this.partitionCheckInterval),
+				this.partitionCheckInterval);
+		this.scheduler = scheduler;
+	}
+
+	@Override
+	public void stop() {
+		ThreadPoolTaskScheduler scheduler = this.scheduler;
+		this.scheduler = null;
+		if (scheduler != null) {
+			scheduler.shutdown();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+	private static boolean positive(Duration interval) {
+		return !interval.isNegative() && !interval.isZero();
+	}
+
+}
