@@ -3,11 +3,15 @@ package dev.storh.spring.sample.books;
 import java.util.List;
 
 import dev.storh.spring.data.repository.StorhRepository;
+import dev.storh.spring.data.repository.query.Query;
 
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.repository.query.Param;
 
 /**
- * String, collection and nested-property derived queries.
+ * String, collection and nested-property derived queries, and declared JSON queries.
  */
 public interface BookRepository extends StorhRepository<Book, String> {
 
@@ -56,5 +60,23 @@ public interface BookRepository extends StorhRepository<Book, String> {
 	List<Book> findByPagesGreaterThan(Long pages, Sort sort);
 
 	long countByPublisherCountryIgnoreCase(String country);
+
+	@Query("{\"publisher.country\": ?0, \"pages\": {\"$gt\": ?1}}")
+	List<Book> declaredByCountryAndMorePages(String country, Long pages);
+
+	@Query(value = "{\"$or\": [{\"title\": :title}, {\"tags\": :tag}]}", sort = "{\"pages\": -1}")
+	List<Book> declaredByTitleOrTag(@Param("title") String title, @Param("tag") String tag);
+
+	@Query(value = "{\"title\": {\"$regex\": ?0, \"$options\": \"i\"}}", count = true)
+	long declaredCountTitlesMatching(String regex);
+
+	@Query("{\"title\": {\"$gte\": ?0, \"$lt\": ?1}, \"_id\": {\"$ne\": null}}")
+	List<Book> declaredTitlesBetween(String from, String to, Sort sort);
+
+	@Query("{\"publisher.name\": {\"$in\": ?0}, \"reviews.rating\": 5}")
+	Page<Book> declaredPublishersWithTopReview(List<String> publishers, Pageable pageable);
+
+	@Query(value = "{\"tags\": {\"$exists\": true, \"$ne\": \"rare\"}}", exists = true)
+	boolean declaredAnyWithoutRareTag();
 
 }

@@ -13,6 +13,9 @@ import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.IndexableTypes;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.domain.KeysetScrollPosition;
@@ -56,9 +59,18 @@ import org.springframework.util.ClassUtils;
  * or the entity ({@code null} when none matches; more than one match gives an
  * {@link IncorrectResultSizeDataAccessException}). {@code Top}/{@code First} and a {@code Limit}
  * argument cap the results before a {@code Pageable} splits them into pages, and size a window.
- * Thread-safe.
+ * With the logger {@value #PLAN_LOGGER} at debug level, each call logs its conditions and plan
+ * (computing the plan reads index metadata, so leave it off in production). Thread-safe.
  */
 public class StorhPartTreeQuery implements RepositoryQuery {
+
+	/**
+	 * The logger of query plans: at debug level, every call logs one line with the method, the
+	 * conditions and core's plan ({@code logging.level.dev.storh.query=debug}).
+	 */
+	public static final String PLAN_LOGGER = "dev.storh.query";
+
+	private static final Log planLogger = LogFactory.getLog(PLAN_LOGGER);
 
 	private final Method method;
 
@@ -144,6 +156,9 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		// getLimit() also reports a Pageable's size; only a Limit argument caps the results
 		int maxResults = maxResults(this.queryMethod.getParameters().hasLimitParameter() ? accessor.getLimit()
 				: Limit.unlimited());
+		if (planLogger.isDebugEnabled()) {
+			logPlan(query, accessor.getPageable(), maxResults);
+		}
 		if (this.tree.isCountProjection()) {
 			return this.operations.count(query, this.domainType);
 		}
@@ -156,6 +171,13 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		}
 		Object result = find(query, accessor.getPageable(), maxResults, accessor.getScrollPosition());
 		return this.queryMethod.getResultProcessor().withDynamicProjection(accessor).processResult(result);
+	}
+
+	private void logPlan(StorhQuery query, Pageable pageable, int maxResults) {
+		StorhQuery planned = window(query, pageable, maxResults);
+		QueryPlan plan = this.operations.explain(planned, this.domainType);
+		planLogger.debug("Query method " + describe() + ": " + planned.getCriteria() + ", sort " + planned.getSort()
+				+ " -> " + plan.toMap());
 	}
 
 	private Object find(StorhQuery query, Pageable pageable, int maxResults, ScrollPosition position) {

@@ -15,22 +15,37 @@ import dev.storh.spring.sample.books.Book.Publisher;
 import dev.storh.spring.sample.books.Book.Review;
 import dev.storh.spring.sample.books.BookRepository;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.storh.spring.data.core.StorhTemplate;
+import dev.storh.spring.data.repository.StorhRepository;
+import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
 
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.domain.Example;
 import org.springframework.data.domain.ExampleMatcher;
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.repository.query.Param;
+import org.springframework.data.repository.query.QueryCreationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * String, collection and nested-property queries of a bookshop, on a real application context
  * whose repositories write real files.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class BookshopQueryTests {
 
 	@TempDir
@@ -131,6 +146,119 @@ class BookshopQueryTests {
 			StorhOperations operations = context.getBean(StorhOperations.class);
 			assertThat(operations.find(StorhQuery.where(StorhCriteria.where(FieldPath.of("publisher", "country"))
 				.is("US")), Book.class)).containsExactly(s.dune());
+		});
+	}
+
+	@Test
+	void declaredJsonQueriesBindByIndexAndNameAndSort() {
+		this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
+			BookRepository books = context.getBean(BookRepository.class);
+			Shelf s = stock(books);
+			assertThat(books.declaredByCountryAndMorePages("GB", 300L)).containsExactly(s.hobbit());
+			assertThat(books.declaredByCountryAndMorePages("gb", 300L)).containsExactly(s.silmarillion());
+			assertThat(books.declaredByCountryAndMorePages("GB", 310L)).isEmpty();
+			assertThat(books.declaredByTitleOrTag("Dune", "rare")).containsExactly(s.dune(), s.hobbit());
+			assertThat(books.declaredCountTitlesMatching("^the ")).isEqualTo(2);
+			assertThat(books.declaredTitlesBetween("D", "E", Sort.by("title").descending()))
+				.containsExactly(s.dune(), s.strasse());
+			Page<Book> page = books.declaredPublishersWithTopReview(List.of("Chilton", "Allen & Unwin"),
+					PageRequest.of(0, 1, Sort.by("pages")));
+			assertThat(page.getContent()).containsExactly(s.hobbit());
+			assertThat(page.getTotalElements()).isEqualTo(2);
+			assertThat(books.declaredAnyWithoutRareTag()).isTrue();
+		});
+	}
+
+	@Test
+	void invalidDeclaredQueriesFailWhenTheRepositoryIsCreatedNamingTheMethod() {
+		StorhTemplate template = new StorhTemplate(this.root);
+		try {
+			StorhRepositoryFactory factory = new StorhRepositoryFactory(template);
+			assertThatExceptionOfType(QueryCreationException.class)
+				.isThrownBy(() -> factory.getRepository(UnknownOperatorRepository.class))
+				.withMessageContaining("UnknownOperatorRepository.near")
+				.withMessageContaining("unknown operator $near on field 'title'");
+			assertThatExceptionOfType(QueryCreationException.class)
+				.isThrownBy(() -> factory.getRepository(MissingParameterRepository.class))
+				.withMessageContaining("MissingParameterRepository.second")
+				.withMessageContaining("parameter ?1 but the method declares 1 bindable parameter(s)");
+			assertThatExceptionOfType(QueryCreationException.class)
+				.isThrownBy(() -> factory.getRepository(UnknownNameRepository.class))
+				.withMessageContaining("UnknownNameRepository.named")
+				.withMessageContaining("parameter :nope is not a parameter name");
+			assertThatExceptionOfType(QueryCreationException.class)
+				.isThrownBy(() -> factory.getRepository(BrokenJsonRepository.class))
+				.withMessageContaining("BrokenJsonRepository.broken")
+				.withMessageContaining("invalid JSON");
+			assertThatExceptionOfType(QueryCreationException.class)
+				.isThrownBy(() -> factory.getRepository(BadSortRepository.class))
+				.withMessageContaining("BadSortRepository.sorted")
+				.withMessageContaining("sort direction of 'title' must be 1 or -1");
+		}
+		finally {
+			template.close();
+		}
+	}
+
+	interface UnknownOperatorRepository extends StorhRepository<Book, String> {
+
+		@Query("{\"title\": {\"$near\": ?0}}")
+		List<Book> near(String title);
+
+	}
+
+	interface MissingParameterRepository extends StorhRepository<Book, String> {
+
+		@Query("{\"title\": ?0, \"pages\": ?1}")
+		List<Book> second(String title);
+
+	}
+
+	interface UnknownNameRepository extends StorhRepository<Book, String> {
+
+		@Query("{\"title\": :nope}")
+		List<Book> named(@Param("title") String title);
+
+	}
+
+	interface BrokenJsonRepository extends StorhRepository<Book, String> {
+
+		@Query("{\"title\": ")
+		List<Book> broken();
+
+	}
+
+	interface BadSortRepository extends StorhRepository<Book, String> {
+
+		@Query(value = "{}", sort = "{\"title\": 2}")
+		List<Book> sorted();
+
+	}
+
+	@Test
+	void debugLoggingOfDevStorhQueryLogsEachRepositoryQueryWithItsPlan(CapturedOutput output) {
+		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+		this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
+			BookRepository books = context.getBean(BookRepository.class);
+			stock(books);
+			try {
+				logging.setLogLevel(StorhPartTreeQuery.PLAN_LOGGER, LogLevel.INFO);
+				books.findByTitleStartingWith("Quiet");
+				assertThat(output).doesNotContain("findByTitleStartingWith");
+				logging.setLogLevel(StorhPartTreeQuery.PLAN_LOGGER, LogLevel.DEBUG);
+				books.findByTitleStartingWith("The");
+				books.findByTitleContaining("Hob");
+				books.declaredTitlesBetween("A", "E", Sort.unsorted());
+				assertThat(output).contains("BookRepository.findByTitleStartingWith(String): (title prefix [The])")
+					.contains("plan=index_scan, indexes=[{field=title, operator=prefix}]")
+					.contains("BookRepository.findByTitleContaining(String): (title contains [Hob])")
+					.contains("plan=full_scan")
+					.contains("BookRepository.declaredTitlesBetween: (title gte [A] and title neq [null] and title lt [E]"
+							+ " and id exists [] and id neq [null]), sort UNSORTED -> {store=storh.DocStore, plan=index_scan");
+			}
+			finally {
+				logging.setLogLevel(StorhPartTreeQuery.PLAN_LOGGER, null);
+			}
 		});
 	}
 
