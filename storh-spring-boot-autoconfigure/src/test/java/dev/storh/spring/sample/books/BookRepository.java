@@ -49,6 +49,8 @@ public interface BookRepository extends StorhRepository<Book, String> {
 
 	List<Book> findByReviewsRating(Integer rating);
 
+	List<Book> findByReviewsRatingExists();
+
 	List<Book> findByPublisher_Name(String name);
 
 	List<Book> findByPublisherName(String name);

@@ -54,7 +54,7 @@ import org.springframework.util.ObjectUtils;
  * through a collection of objects ({@code ReviewsRating}) any element matches;</li>
  * <li>{@code True}/{@code False} → {@code eq true}/{@code eq false};</li>
  * <li>{@code IsNull} → {@code missing} or {@code eq null}; {@code IsNotNull} → {@code exists} and
- * {@code neq null}.</li>
+ * {@code neq null}; {@code Exists} → {@code exists} (the key is present, a null counts).</li>
  * </ul>
  * Semantics are core's: equality is strict and
  * type-sensitive, and ranges use core's total order. One deliberate difference: core orders
@@ -77,7 +77,7 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 			Part.Type.TRUE, Part.Type.FALSE, Part.Type.IN, Part.Type.NOT_IN, Part.Type.GREATER_THAN,
 			Part.Type.GREATER_THAN_EQUAL, Part.Type.LESS_THAN, Part.Type.LESS_THAN_EQUAL, Part.Type.AFTER,
 			Part.Type.BEFORE, Part.Type.BETWEEN, Part.Type.STARTING_WITH, Part.Type.ENDING_WITH, Part.Type.CONTAINING,
-			Part.Type.NOT_CONTAINING, Part.Type.LIKE, Part.Type.NOT_LIKE, Part.Type.REGEX));
+			Part.Type.NOT_CONTAINING, Part.Type.LIKE, Part.Type.NOT_LIKE, Part.Type.REGEX, Part.Type.EXISTS));
 
 	private final StorhEntityConverter converter;
 
@@ -195,6 +195,7 @@ public class StorhQueryCreator extends AbstractQueryCreator<StorhQuery, StorhCri
 			}
 			case IS_NULL -> where.isNull();
 			case IS_NOT_NULL -> where.isNotNull();
+			case EXISTS -> where.exists();
 			case TRUE -> where.is(Boolean.TRUE);
 			case FALSE -> where.is(Boolean.FALSE);
 			case IN -> where.in(candidates(part, arguments));

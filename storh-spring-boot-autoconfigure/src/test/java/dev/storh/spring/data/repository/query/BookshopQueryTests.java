@@ -118,6 +118,7 @@ class BookshopQueryTests {
 			assertThat(books.findByTags(List.of("rare"))).isEmpty();
 			assertThat(books.findByReviewsRating(5)).containsExactly(s.hobbit(), s.dune());
 			assertThat(books.findByReviewsRating(4)).containsExactly(s.silmarillion());
+			assertThat(books.findByReviewsRatingExists()).containsExactly(s.hobbit(), s.silmarillion(), s.dune());
 		});
 	}
 
