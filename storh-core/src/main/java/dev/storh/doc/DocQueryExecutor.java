@@ -22,7 +22,10 @@ import java.util.TreeSet;
  * bucket for two plain equality conditions, else the intersection of the id sets of every
  * index-supported condition ({@code eq}/{@code in} on any index, range operators on range
  * indexes); groups are united. A group without a supported condition makes the whole query a
- * scan. Range conditions are checked against the indexed values with {@code compare}, so index
+ * scan. Conditions on nested paths, case-insensitive conditions and the string and element
+ * operators ({@code suffix}, {@code contains}, {@code like}, {@code regex}, {@code has} and their
+ * negations) are never index-supported. Range conditions are checked against the indexed values
+ * with {@code compare}, so index
  * answers equal scan answers (the original's key windows do not, W1–W3); every candidate record
  * is re-checked against the full query anyway.
  *

@@ -102,8 +102,17 @@ public record Condition(FieldPath path, Operator operator, List<Object> values, 
      * @return whether the record satisfies this condition
      */
     public boolean matches(String id, Map<String, Object> data) {
-        List<Object> reached = path.isId() ? List.of(id) : path.resolve(data);
         Operator positive = operator.negated();
+        if (!path.nested()) {
+            String key = path.segments().get(0);
+            boolean isId = key.equals("id");
+            if (!isId && !data.containsKey(key)) {
+                return positive != null;
+            }
+            Object value = isId ? id : data.get(key);
+            return positive != null ? !test(positive, value) : test(operator, value);
+        }
+        List<Object> reached = path.resolve(data);
         if (positive != null) {
             for (Object v : reached) {
                 if (test(positive, v)) {

@@ -126,23 +126,18 @@ final class JsonFilter {
 			if (c == '"') {
 				inString = true;
 			}
-			else if (c == '?' && i + 1 < json.length() && Character.isDigit(json.charAt(i + 1))) {
+			else if (c == '?' && i + 1 < json.length() && Character.isDigit(json.charAt(i + 1))
+					|| c == ':' && (previous == ':' || previous == '[' || previous == ',') && i + 1 < json.length()
+							&& Character.isJavaIdentifierStart(json.charAt(i + 1))) {
+				boolean named = c == ':';
 				int end = i + 1;
-				while (end < json.length() && Character.isDigit(json.charAt(end))) {
+				while (end < json.length() && (named ? Character.isJavaIdentifierPart(json.charAt(end))
+						: Character.isDigit(json.charAt(end)))) {
 					end++;
 				}
-				out.append("{\"").append(PARAMETER).append("\":").append(json, i + 1, end).append('}');
-				i = end - 1;
-				previous = '}';
-				continue;
-			}
-			else if (c == ':' && (previous == ':' || previous == '[' || previous == ',') && i + 1 < json.length()
-					&& Character.isJavaIdentifierStart(json.charAt(i + 1))) {
-				int end = i + 1;
-				while (end < json.length() && Character.isJavaIdentifierPart(json.charAt(end))) {
-					end++;
-				}
-				out.append("{\"").append(PARAMETER).append("\":\"").append(json, i + 1, end).append("\"}");
+				String quote = named ? "\"" : "";
+				out.append("{\"").append(PARAMETER).append("\":").append(quote).append(json, i + 1, end)
+					.append(quote).append('}');
 				i = end - 1;
 				previous = '}';
 				continue;
