@@ -147,14 +147,6 @@ public final class CollectionLock implements AutoCloseable {
     }
 
     /**
-     * @return whether the lock file could only be opened for reading (a read-only file system or a
-     *     lock file without write permission); locking still works
-     */
-    public boolean readOnly() {
-        return shared.flock.readOnly();
-    }
-
-    /**
      * Checks that the lock file is still the one this lock holds open. When a store's folder is
      * deleted or moved while it is open, another opener creates a new lock file and would lock a
      * different file, so both would write at once into files this instance can no longer reach;

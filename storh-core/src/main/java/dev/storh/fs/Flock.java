@@ -43,13 +43,11 @@ final class Flock implements AutoCloseable {
     private static final int EWOULDBLOCK = Platform.isMac() ? 35 : 11;
 
     private final Path path;
-    private final boolean readOnly;
     private int fd;
 
-    private Flock(Path path, int fd, boolean readOnly) {
+    private Flock(Path path, int fd) {
         this.path = path;
         this.fd = fd;
-        this.readOnly = readOnly;
     }
 
     /**
@@ -65,13 +63,13 @@ final class Flock implements AutoCloseable {
     static Flock open(Path path) throws IOException {
         int fd = C.open(path.toString(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (fd >= 0) {
-            return new Flock(path, fd, false);
+            return new Flock(path, fd);
         }
         int errno = Native.getLastError();
         if (errno == EROFS || errno == EACCES) {
             int readFd = C.open(path.toString(), O_RDONLY | O_CLOEXEC, 0);
             if (readFd >= 0) {
-                return new Flock(path, readFd, true);
+                return new Flock(path, readFd);
             }
         }
         throw new IOException("open failed: " + describe(errno) + ": " + path);
@@ -86,13 +84,6 @@ final class Flock implements AutoCloseable {
      */
     static boolean onReadOnlyFileSystem(Path path) {
         return C.access(path.toString(), W_OK) != 0 && Native.getLastError() == EROFS;
-    }
-
-    /**
-     * @return whether the lock file could only be opened for reading
-     */
-    boolean readOnly() {
-        return readOnly;
     }
 
     private static String describe(int errno) {

@@ -2,6 +2,7 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.ReadOnlyFileSystem;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -69,7 +70,7 @@ final class LogState {
         boolean fresh = m == null;
         if (fresh && readOnly) {
             throw new StorageException("No log to read at " + dir + ": " + manifestFile.getFileName()
-                    + " is missing and " + dev.storh.fs.ReadOnlyFileSystem.READ_ONLY);
+                    + " is missing and " + ReadOnlyFileSystem.READ_ONLY);
         }
         if (fresh) {
             m = new Manifest.Data(1, List.of(), List.of(), null, Map.of());

@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * replaying the log; a bad or torn tail is cut then (complete lines in it are kept in
  * {@code queue.log.cut-*}). A damaged line inside the log (followed by good events) is skipped, never
  * cut with what follows it (the original drops every later event): {@link #verify()} reports it
- * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the bytes. Before every operation, under the
- * lock, the instance applies the events other instances and processes appended since its last
- * read, so every call sees the durable state of all writers.
+ * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the
+ * bytes. Before every operation, under the lock, the instance applies the events other instances
+ * and processes appended since its last read, so every call sees the durable state of all writers.
  *
  * <p><b>Concurrency and durability.</b> One instance is safe to share between threads; any number
  * of instances and processes (the original included) can share a queue. Each operation holds the

@@ -105,6 +105,11 @@ final class StorhListenerConsumer implements Runnable {
 				continue;
 			}
 			idleWait = FIRST_IDLE_WAIT_MS;
+			if (this.container.isPaused()) {
+				// paused while claiming: give the batch back untouched
+				release(jobs);
+				continue;
+			}
 			process(jobs);
 		}
 	}
@@ -145,6 +150,17 @@ final class StorhListenerConsumer implements Runnable {
 		}
 		settle(deliveries, false);
 		this.batch = List.of();
+	}
+
+	private void release(List<QueueJob> jobs) {
+		try {
+			this.queue.release(jobs.stream().map(QueueJob::id).toList());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("storh listener '" + this.container.getId() + "' could not give back " + jobs.size()
+					+ " jobs claimed while pausing; they stay processing until requeued after the processing timeout",
+					ex);
+		}
 	}
 
 	/**

@@ -46,8 +46,9 @@ import org.springframework.util.Assert;
  * that. A consumer still busy after the timeout has its jobs settled for it: successes completed,
  * unstarted jobs released, the running job requeued; its thread is left to finish (threads are
  * daemons and are never interrupted, which would close the queue's file channel), and its late
- * result is ignored. {@link #pause()} lets consumers finish their batch and stop claiming until
- * {@link #resume()}.</li>
+ * result is ignored. {@link #pause()} lets consumers finish the batch they are running and stop
+ * claiming until {@link #resume()}; a claim that returns after the pause gives its jobs back
+ * untouched, so nothing enqueued after the pause is handled before the resume.</li>
  * </ul>
  * Thread-safe. Counters ({@link #getProcessed()}, ...) count since construction.
  */
@@ -235,8 +236,9 @@ public class StorhListenerContainer implements SmartLifecycle {
 	}
 
 	/**
-	 * Consumers finish their current batch, then claim nothing until {@link #resume()}. Has no
-	 * effect on a stopped container other than keeping it paused when started.
+	 * Consumers finish the batch they are running, then claim nothing until {@link #resume()}
+	 * (a claim under way gives its jobs back untouched). On a stopped container, it stays paused
+	 * when started.
 	 */
 	public void pause() {
 		this.paused = true;

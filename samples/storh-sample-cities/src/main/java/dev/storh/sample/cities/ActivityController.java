@@ -15,7 +15,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The {@code events} log and the {@code jobs} queue over REST:
+ * The {@code events} log and the {@code jobs} queue over REST. {@link GeocodeChecker} consumes
+ * {@code jobs} with a {@code @StorhListener}; the claim endpoints stay for people who want to claim
+ * by hand (pause the listener through {@code StorhListenerEndpointRegistry} to have every job):
  * <ul>
  *   <li>{@code GET /events?after=<event id>&limit=100}: {@code {"events":[...],"next":<last id or null>}}</li>
  *   <li>{@code POST /jobs/claim}: 200 with the claimed job {@code {"id":..., "kind":"geocode-check", "city":...}},

@@ -35,7 +35,7 @@ import dev.storh.StorageException;
  *       stored place and its {@code Location}, only after the file is durable</li>
  *   <li>{@code DELETE /cities/{id}}: 204, or 404 when absent or malformed</li>
  *   <li>creating and deleting write a {@code city.created} / {@code city.deleted} event, and creating
- *       enqueues a {@code geocode-check} job ({@link CityActivity})</li>
+ *       enqueues a {@code geocode-check} job ({@link CityActivity}) that {@link GeocodeChecker} handles</li>
  * </ul>
  */
 @RestController

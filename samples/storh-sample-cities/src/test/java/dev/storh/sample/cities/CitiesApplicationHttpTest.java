@@ -8,6 +8,7 @@ import dev.storh.query.QueryPlan;
 import dev.storh.query.Values;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
+import dev.storh.spring.listener.StorhListenerEndpointRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.domain.PageRequest;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * data set, and talks to it over real HTTP.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // close the app (and its listener) before the temporary root is deleted
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CitiesApplicationHttpTest {
 
@@ -56,6 +59,9 @@ class CitiesApplicationHttpTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    StorhListenerEndpointRegistry listeners;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final JsonMapper json = JsonMapper.builder().build();
@@ -336,35 +342,98 @@ class CitiesApplicationHttpTest {
     @Test
     @Order(7)
     @SuppressWarnings("unchecked")
-    void creatingAndDeletingACityWritesEventsAndAGeocodeJob() throws Exception {
+    void creatingAndDeletingACityWritesEventsAndTheListenerChecksItsGeocode() throws Exception {
         String last = (String) getJson("/events?limit=1000").get("next");
         HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Turda\",\"lat\":\"46.57\",\"lng\":\"23.78\",\"country\":\"RO\"}");
         assertThat(created.statusCode()).isEqualTo(201);
         String id = (String) json.readValue(created.body(), Map.class).get("id");
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
 
-        Map<String, Object> page = getJson("/events?after=" + last + "&limit=10");
-        List<Map<String, Object>> events = (List<Map<String, Object>>) page.get("events");
-        assertThat(events).extracting(e -> e.get("type")).containsExactly("city.created", "city.deleted");
-        assertThat(events).allSatisfy(e -> assertThat(e.get("city")).isEqualTo(id));
-        assertThat(page.get("next")).isEqualTo(events.get(1).get("id"));
+        List<Map<String, Object>> writes = eventsAfter(last).stream()
+                .filter(e -> ((String) e.get("type")).matches("city\\.(created|deleted)")).toList();
+        assertThat(writes).extracting(e -> e.get("type")).containsExactly("city.created", "city.deleted");
+        assertThat(writes).allSatisfy(e -> assertThat(e.get("city")).isEqualTo(id));
 
-        Map<String, Object> job = null;
-        for (HttpResponse<String> claim = send("POST", "/jobs/claim", null); claim.statusCode() == 200;
-                claim = send("POST", "/jobs/claim", null)) {
-            Map<String, Object> claimed = json.readValue(claim.body(), Map.class);
-            assertThat(send("POST", "/jobs/" + claimed.get("id") + "/complete", null).statusCode()).isEqualTo(204);
-            if (id.equals(claimed.get("city"))) {
-                job = claimed;
-            }
+        // GeocodeChecker's @StorhListener took the job: checked if it ran before the delete, skipped after
+        Map<String, Object> outcome = awaitEvent(last, id);
+        assertThat((String) outcome.get("type")).isIn("city.geocode-checked", "city.geocode-skipped");
+
+        // a city with a latitude that is no number: three attempts, then the jobs.dead queue
+        HttpResponse<String> bad = send("POST", "/cities", "{\"name\":\"Nowhere\",\"lat\":\"north\",\"lng\":\"1\",\"country\":\"RO\"}");
+        String badId = (String) json.readValue(bad.body(), Map.class).get("id");
+        for (long deadline = System.nanoTime() + 60_000_000_000L; deadLetters() == 0 && System.nanoTime() < deadline;) {
+            Thread.sleep(100);
         }
-        assertThat(job).isNotNull().containsEntry("kind", "geocode-check").containsEntry("lat", "46.57");
-        assertThat(send("POST", "/jobs/" + job.get("id") + "/complete", null).statusCode()).isEqualTo(409);
+        Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
+        assertThat(((Number) jobs.get("dead")).longValue()).isEqualTo(1);
+        assertThat(((Number) jobs.get("pending")).longValue()).isZero();
+        assertThat(((Number) jobs.get("processing")).longValue()).isZero();
+        assertThat(((Number) jobs.get("done")).longValue()).isGreaterThanOrEqualTo(1);
+        Map<String, Object> dead = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs.dead");
+        assertThat(((Number) dead.get("pending")).longValue()).isEqualTo(1);
+        assertThat(eventsAfter(last)).noneMatch(e -> badId.equals(e.get("city")) && "city.geocode-checked".equals(e.get("type")));
+
+        Map<String, Object> health = getJson("/actuator/health");
+        Map<String, Object> listeners = (Map<String, Object>) ((Map<String, Object>) health.get("components")).get("storhListeners");
+        assertThat(listeners.get("status")).isEqualTo("UP");
+        assertThat((Map<String, Object>) ((Map<String, Object>) listeners.get("details")).get("geocode-check"))
+                .containsEntry("state", "running").containsEntry("deadLettered", 1);
+        assertThat(root.resolve("events")).isDirectory();
+        assertThat(root.resolve("jobs")).isDirectory();
+        assertThat(root.resolve("jobs.dead")).isDirectory();
+    }
+
+    @Test
+    @Order(8)
+    @SuppressWarnings("unchecked")
+    void jobsCanStillBeClaimedByHandWhileTheListenerIsPaused() throws Exception {
+        listeners.pause("geocode-check");
+        try {
+            HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Dej\",\"lat\":\"47.14\",\"lng\":\"23.87\",\"country\":\"RO\"}");
+            String id = (String) json.readValue(created.body(), Map.class).get("id");
+            Map<String, Object> job = null;
+            for (long deadline = System.nanoTime() + 30_000_000_000L; job == null && System.nanoTime() < deadline;) {
+                HttpResponse<String> claim = send("POST", "/jobs/claim", null);
+                if (claim.statusCode() == 204) {
+                    Thread.sleep(50); // the listener's batch under way when pausing may hold it briefly
+                    continue;
+                }
+                Map<String, Object> claimed = json.readValue(claim.body(), Map.class);
+                assertThat(send("POST", "/jobs/" + claimed.get("id") + "/complete", null).statusCode()).isEqualTo(204);
+                if (id.equals(claimed.get("city"))) {
+                    job = claimed;
+                }
+            }
+            assertThat(job).isNotNull().containsEntry("kind", "geocode-check").containsEntry("lat", "47.14");
+            assertThat(send("POST", "/jobs/" + job.get("id") + "/complete", null).statusCode()).isEqualTo(409);
+        } finally {
+            listeners.resume("geocode-check");
+        }
         Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
         assertThat(((Number) jobs.get("pending")).longValue()).isZero();
         assertThat(((Number) jobs.get("processing")).longValue()).isZero();
-        assertThat(root.resolve("events")).isDirectory();
-        assertThat(root.resolve("jobs")).isDirectory();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> eventsAfter(String after) throws Exception {
+        return (List<Map<String, Object>>) getJson("/events?after=" + after + "&limit=1000").get("events");
+    }
+
+    private Map<String, Object> awaitEvent(String after, String city) throws Exception {
+        for (long deadline = System.nanoTime() + 30_000_000_000L; System.nanoTime() < deadline; Thread.sleep(50)) {
+            for (Map<String, Object> event : eventsAfter(after)) {
+                if (city.equals(event.get("city")) && ((String) event.get("type")).startsWith("city.geocode-")) {
+                    return event;
+                }
+            }
+        }
+        throw new AssertionError("no geocode outcome for city " + city + " in " + eventsAfter(after));
+    }
+
+    @SuppressWarnings("unchecked")
+    private long deadLetters() throws Exception {
+        Map<String, Object> jobs = (Map<String, Object>) ((Map<String, Object>) getJson("/actuator/storh").get("queues")).get("jobs");
+        return ((Number) jobs.get("dead")).longValue();
     }
 
     @Autowired
