@@ -58,15 +58,19 @@ class CrashHarnessTest {
             Files.createDirectories(root);
             AckLedger ledger = new AckLedger();
             Random rnd = new Random(seed);
-            for (int round = 0; round < rounds && failures.isEmpty(); round++) {
+            int failed = failures.size();
+            for (int round = 0; round < rounds && failures.size() == failed; round++) {
                 ledger.sawReady = false;
-                long delay = 200 + rnd.nextInt(2500);
-                runChild(root, seed * 1000 + round, "r" + round, delay, ledger);
+                // a quarter of the kills land anywhere from the start (open, recovery), the rest after READY
+                boolean fromStart = rnd.nextInt(4) == 0;
+                long delay = fromStart ? rnd.nextInt(1500) : 50 + rnd.nextInt(1500);
+                runChild(root, seed * 1000 + round, "r" + round, fromStart, delay, ledger);
                 total++;
                 if (!ledger.sawReady) {
                     killedBeforeReady++;
                 }
-                String where = "seed " + seed + " round " + round + " (kill after " + delay + " ms)";
+                String where = "seed " + seed + " round " + round + " (kill " + delay + " ms after "
+                        + (fromStart ? "start" : "READY") + ")";
                 for (String e : ledger.errors) {
                     failures.add(where + ": child: " + e);
                 }
@@ -85,23 +89,31 @@ class CrashHarnessTest {
         assertThat(failures).as("seeds " + seeds + " (replay one with -Dstorh.seed=N)").isEmpty();
     }
 
-    private static void runChild(Path root, long seed, String round, long delayMs, AckLedger ledger) throws Exception {
+    private static void runChild(Path root, long seed, String round, boolean fromStart, long delayMs, AckLedger ledger)
+            throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path err = root.resolveSibling(root.getFileName() + "-" + round + ".err");
         Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 CrashWorkload.class.getName(), root.toString(), Long.toString(seed), round,
                 Integer.toString(THREADS), "100000").redirectError(err.toFile()).start();
         List<String> lines = new ArrayList<>();
+        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
         Thread reader = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = out.readLine(); line != null; line = out.readLine()) {
                     lines.add(line);
+                    if (line.equals("READY .")) {
+                        ready.countDown();
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         });
         reader.start();
+        if (!fromStart) {
+            ready.await(60, TimeUnit.SECONDS);
+        }
         boolean ended = child.waitFor(delayMs, TimeUnit.MILLISECONDS);
         if (!ended) {
             child.destroyForcibly(); // SIGKILL
