@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.storh.doc.DocStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
@@ -55,5 +56,19 @@ class KnownDefectsTest {
     @Disabled("known defect: a lone surrogate in JSONL input is refused without naming the file and line")
     void aLoneSurrogateInJsonlIsRefusedNamingTheLine() throws Exception {
         assertThat(HostileInputTest.importProblems(root, Map.of("lone surrogate", "{\"a\":\"\\ud800\"}"))).isEmpty();
+    }
+
+    /**
+     * Found by {@link CrashHarnessTest} in the long run, seed 19001 round 9 (kill 783 ms after the
+     * child's start, during open): a record is on disk but missing from every index, and verify
+     * reports "Index mismatch". Opening a collection whose writer crashed deletes the stale writer
+     * marker ({@code WriterMarkers.recoverOnOpen}) before the index rebuild registers the opener's own
+     * marker; a kill in between leaves no marker, so the next open does not rebuild. Timing-dependent:
+     * this test kills every round from the child's start.
+     */
+    @Test
+    @Disabled("known defect: a kill during the recovering open of a DocStore can leave its indexes missing records")
+    void killsDuringARecoveringOpenLeaveNoIndexDrift() throws Exception {
+        assertThat(CrashHarnessTest.run(root, List.of(19_001L), 30, 1)).isEmpty();
     }
 }
