@@ -74,10 +74,12 @@ storh_start_mariadb() {
 
 storh_start_postgres() {
   local bin
-  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  if [ -z "$bin" ]; then
+  # the client package (psql, pg_isready) also fills /usr/lib/postgresql/<v>/bin: look for the server
+  bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1)")
+  if [ ! -x "$bin/initdb" ]; then
     storh_apt_install postgresql || return 1
-    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+    bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1)")
+    [ -x "$bin/initdb" ] || { echo "services: postgresql installed but no initdb found" >&2; return 1; }
   fi
   local data="$storh_services_dir/postgres" port as=()
   port=$(storh_free_port)

@@ -105,7 +105,7 @@ final class MirrorCommand implements Callable<Integer> {
         boolean healthy = true;
         try (Connection connection = connect(props);
                 ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
-                        "mirror " + action + " " + rootPath, "collections")) {
+                        "mirror " + action + " " + rootPath, action == Action.push || action == Action.rebuild ? "records" : "collections")) {
             SqlMirror mirror = SqlMirror.builder().connection(connection).prefix(prefix).build();
             targets.forEach((name, engine) -> {
                 if (engine == Engine.DOC) {
@@ -126,8 +126,8 @@ final class MirrorCommand implements Callable<Integer> {
                     report = new LinkedHashMap<>();
                     report.put("tables", tables);
                 }
-                case push -> report = mirror.push().toMap();
-                case rebuild -> report = mirror.rebuild().toMap();
+                case push -> report = mirror.push(null, progress).toMap();
+                case rebuild -> report = mirror.rebuild(null, progress).toMap();
                 case pull -> report = mirror.pull().toMap();
                 default -> {
                     MirrorVerifyReport verify = mirror.verify();

@@ -5,13 +5,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
-/** A {@link MirrorSource} made of an engine's four operations (see {@link MirrorSource#of}). */
+/** A {@link MirrorSource} made of an engine's operations (see {@link MirrorSource#of}). */
 record EngineSource(BiFunction<Map<String, ?>, String, StorageRecord> putter, Function<String, Optional<StorageRecord>> getter,
-        Predicate<String> deleter, Supplier<Stream<StorageRecord>> streamer, String name) implements MirrorSource {
+        Predicate<String> deleter, Supplier<Stream<StorageRecord>> streamer, LongSupplier counter, String name) implements MirrorSource {
 
     @Override
     public StorageRecord put(Map<String, ?> data, String id) {
@@ -31,6 +32,11 @@ record EngineSource(BiFunction<Map<String, ?>, String, StorageRecord> putter, Fu
     @Override
     public Stream<StorageRecord> stream() {
         return streamer.get();
+    }
+
+    @Override
+    public long count() {
+        return counter.getAsLong();
     }
 
     @Override

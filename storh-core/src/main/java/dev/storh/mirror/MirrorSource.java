@@ -46,12 +46,22 @@ public interface MirrorSource {
     Stream<StorageRecord> stream();
 
     /**
+     * The number of live records {@link #stream()} would give, for progress reports; a source that
+     * cannot tell cheaply answers {@code -1} (unknown).
+     *
+     * @return the record count, or {@code -1}
+     */
+    default long count() {
+        return -1;
+    }
+
+    /**
      * @param store a document store; every stored record is mirrored
      * @return the store as a mirror source (the store stays open and owned by the caller)
      */
     static MirrorSource of(DocStore store) {
         Objects.requireNonNull(store, "store");
-        return new EngineSource(store::put, store::get, store::delete, store::stream, store.toString());
+        return new EngineSource(store::put, store::get, store::delete, store::stream, store::count, store.toString());
     }
 
     /**
@@ -60,6 +70,6 @@ public interface MirrorSource {
      */
     static MirrorSource of(SegmentedLog log) {
         Objects.requireNonNull(log, "log");
-        return new EngineSource(log::put, log::get, log::delete, log::stream, log.toString());
+        return new EngineSource(log::put, log::get, log::delete, log::stream, log::count, log.toString());
     }
 }

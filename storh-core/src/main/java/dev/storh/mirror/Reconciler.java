@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import dev.storh.progress.ProgressTracker;
 
 /**
  * The per-collection work of {@link SqlMirror}, over one {@link MirrorConnection}: push, flush,
@@ -60,7 +61,7 @@ final class Reconciler {
         }
     }
 
-    static PushResult push(MirrorConnection c, MirrorTable t, boolean emptyFirst) {
+    static PushResult push(MirrorConnection c, MirrorTable t, boolean emptyFirst, ProgressTracker progress) {
         return transaction(c, () -> {
             if (emptyFirst) {
                 c.execute(t.deleteAll());
@@ -75,6 +76,7 @@ final class Reconciler {
                     StorageRecord r = it.next();
                     String text = RowCodec.dataText(r.data());
                     String hash = RowCodec.hash(text);
+                    progress.advance(1, text.length());
                     String old = rows.remove(r.id());
                     if (old == null) {
                         writer.write(r.id(), t.rowValues(r, text, hash), false);

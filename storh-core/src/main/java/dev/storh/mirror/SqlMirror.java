@@ -3,6 +3,8 @@ package dev.storh.mirror;
 import dev.storh.StorageException;
 import dev.storh.doc.DocStore;
 import dev.storh.log.SegmentedLog;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
 import dev.storh.schema.Schema;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -260,10 +262,36 @@ public final class SqlMirror {
      *     statement, transaction or store failure (that collection rolled back)
      */
     public PushResult push(String name) {
-        PushResult total = PushResult.ZERO;
-        for (MirrorTable t : targets(name)) {
-            total = total.plus(locked(t, c -> Reconciler.push(c, t, false)));
+        return push(name, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #push(String)}, reporting progress: one snapshot stream per call, {@code done} counting
+     * the store's records read so far over all target collections, {@code bytes} their canonical
+     * JSON text in UTF-16 characters, {@code total} the stores' record counts at the start.
+     *
+     * @param name a registered collection, or {@code null} for all
+     * @param listener receives the snapshots (on the calling thread); {@code null} for none
+     * @return as {@link #push(String)}
+     * @throws StorageException as {@link #push(String)}; also when the listener throws
+     */
+    public PushResult push(String name, ProgressListener listener) {
+        return reconcile("push", name, false, listener);
+    }
+
+    private PushResult reconcile(String operation, String name, boolean emptyFirst, ProgressListener listener) {
+        Collection<MirrorTable> targets = targets(name);
+        long expected = 0;
+        for (MirrorTable t : targets) {
+            long n = t.source().count();
+            expected = n < 0 || expected < 0 ? -1 : expected + n;
         }
+        ProgressTracker progress = ProgressTracker.start(operation, expected, ProgressTracker.UNKNOWN_BYTES, listener);
+        PushResult total = PushResult.ZERO;
+        for (MirrorTable t : targets) {
+            total = total.plus(locked(t, c -> Reconciler.push(c, t, emptyFirst, progress)));
+        }
+        progress.finish();
         return total;
     }
 
@@ -276,11 +304,19 @@ public final class SqlMirror {
      * @throws StorageException as {@link #push(String)}
      */
     public PushResult rebuild(String name) {
-        PushResult total = PushResult.ZERO;
-        for (MirrorTable t : targets(name)) {
-            total = total.plus(locked(t, c -> Reconciler.push(c, t, true)));
-        }
-        return total;
+        return rebuild(name, ProgressListener.NONE);
+    }
+
+    /**
+     * {@link #rebuild(String)}, reporting progress as {@link #push(String, ProgressListener)} does.
+     *
+     * @param name a registered collection, or {@code null} for all
+     * @param listener receives the snapshots (on the calling thread); {@code null} for none
+     * @return as {@link #rebuild(String)}
+     * @throws StorageException as {@link #rebuild(String)}; also when the listener throws
+     */
+    public PushResult rebuild(String name, ProgressListener listener) {
+        return reconcile("rebuild", name, true, listener);
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.doc.DocStore;
+import dev.storh.progress.Progress;
 import dev.storh.schema.Schema;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -173,6 +175,29 @@ class SqlMirrorRegistrationTest {
         stub.rows.add(java.util.Arrays.asList(42L, null));
         SqlMirror m = SqlMirror.builder().mirrorConnection(stub).build().collection(pages, "stub");
         assertThatThrownBy(m::pull).hasMessage("SQL mirror pull read a malformed row from: storh_stub");
+    }
+
+    @Test
+    void pushAndRebuildReportProgressOverTheStoresRecords() {
+        for (int i = 0; i < 250; i++) {
+            pages.put(map("slug", "p" + i));
+        }
+        SqlMirror mirror = SqlMirror.over(conn).collection(pages, "pages");
+        mirror.install();
+        List<Progress> pushed = new CopyOnWriteArrayList<>();
+        assertThat(mirror.push(null, pushed::add).inserted()).isEqualTo(250);
+        assertThat(pushed.get(0).done()).isZero();
+        Progress last = pushed.get(pushed.size() - 1);
+        assertThat(last.operation()).isEqualTo("push");
+        assertThat(last.done()).isEqualTo(250);
+        assertThat(last.total()).isEqualTo(250);
+        assertThat(last.bytes()).isGreaterThan(250L * "{\"slug\":\"p0\"}".length() - 1);
+        assertThat(pushed).extracting(Progress::done).isSorted();
+
+        List<Progress> rebuilt = new CopyOnWriteArrayList<>();
+        assertThat(mirror.rebuild("pages", rebuilt::add).inserted()).isEqualTo(250);
+        assertThat(rebuilt.get(rebuilt.size() - 1).operation()).isEqualTo("rebuild");
+        assertThat(rebuilt.get(rebuilt.size() - 1).done()).isEqualTo(250);
     }
 
     @Test

@@ -162,6 +162,7 @@ class DashboardBrowserTest {
         driver.findElement(By.cssSelector("#collections-cities button[data-operation='verify']")).click();
         waitUntil("Verify now finished", () -> text("#collections-cities .action-result").startsWith("Verify now: done"));
         waitUntil("the last verify is shown", () -> text("#collections-cities [data-field='last-verify']").startsWith("OK"));
+        assertThat(text("#collections-cities [data-field='bytes']")).endsWith("(read by the last verify)");
 
         Path shots = Path.of("target", "dashboard");
         Files.createDirectories(shots);

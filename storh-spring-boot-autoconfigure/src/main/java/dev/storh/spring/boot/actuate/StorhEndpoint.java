@@ -154,6 +154,9 @@ public class StorhEndpoint {
 
 	private Object describe(StorhStore store) {
 		Map<String, Object> lastVerify = store.lastVerify().map(VerifyResult::toMap).orElse(null);
+		if (lastVerify != null) {
+			store.lastVerifyBytes().ifPresent((bytes) -> lastVerify.put("bytes", bytes));
+		}
 		Map<String, Object> progress = store.verifyProgress().map(Progress::toMap).orElse(null);
 		if (store instanceof CollectionStore collection) {
 			BucketSizes sizes = collection.bucketSizes();
@@ -205,7 +208,8 @@ public class StorhEndpoint {
 	 * @param indexes the declared indexes, by field
 	 * @param writers live and stale writer markers
 	 * @param lastVerify the last verify ({@code at}, {@code ok}, {@code errors},
-	 * {@code durationMs}, {@code repaired}), or {@code null} before the first
+	 * {@code durationMs}, {@code repaired}, and {@code bytes}: the bytes of the record files it
+	 * read), or {@code null} before the first
 	 * @param verifyProgress the progress of a verify running now, or {@code null}
 	 */
 	public record CollectionDescriptor(String path, long records, BucketsDescriptor buckets,

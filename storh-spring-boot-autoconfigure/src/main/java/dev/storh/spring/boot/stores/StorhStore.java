@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -38,6 +39,8 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	private final AtomicReference<VerifyResult> lastVerify = new AtomicReference<>();
 
 	private final AtomicReference<Progress> verifyProgress = new AtomicReference<>();
+
+	private volatile long lastVerifyBytes = -1;
 
 	private volatile StorhStores registry;
 
@@ -92,6 +95,15 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	 */
 	public Optional<Progress> verifyProgress() {
 		return Optional.ofNullable(this.verifyProgress.get());
+	}
+
+	/**
+	 * @return the bytes the last finished {@link #verify()} read (a collection's record files, a
+	 * log's segments, a queue's log), empty before the first
+	 */
+	public OptionalLong lastVerifyBytes() {
+		long bytes = this.lastVerifyBytes;
+		return (bytes >= 0) ? OptionalLong.of(bytes) : OptionalLong.empty();
 	}
 
 	/**
@@ -224,7 +236,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 		long start = System.nanoTime();
 		VerifyResult result;
 		try {
-			result = timed("verify", () -> doVerify(this.verifyProgress::set));
+			result = timed("verify", () -> doVerify(this::verifying));
 		}
 		catch (RuntimeException ex) {
 			this.verifyProgress.set(null);
@@ -269,6 +281,13 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	}
 
 	abstract VerifyResult doVerify(ProgressListener progress);
+
+	private void verifying(Progress progress) {
+		this.verifyProgress.set(progress);
+		if (progress.finished()) {
+			this.lastVerifyBytes = progress.bytes();
+		}
+	}
 
 	abstract Map<String, Object> doRepair();
 

@@ -236,6 +236,9 @@
         ['Records', count(c.records), { 'data-field': 'records' }],
         ['Buckets', count(c.buckets.count) + ' (min ' + count(c.buckets.min) + ', mean ' + decimals.format(c.buckets.mean)
           + ', max ' + count(c.buckets.max) + ')', { 'data-field': 'buckets' }],
+        ['Bytes', c.lastVerify && typeof c.lastVerify.bytes === 'number'
+          ? bytes(c.lastVerify.bytes) + ' (read by the last verify)'
+          : el('span', { 'class': 'empty' }, 'known after the first verify'), { 'data-field': 'bytes' }],
         ['Indexes', indexes.length ? indexes.join(', ') : el('span', { 'class': 'empty' }, 'none'), { 'data-field': 'indexes' }],
         ['Writers', writers(c.writers), { 'data-field': 'writers' }],
         ['Last verify', lastVerify(c.lastVerify), { 'data-field': 'last-verify' }]

@@ -59,22 +59,34 @@ class StorhEndpointVerifyProgressTests {
 				StorhEndpoint endpoint = context.getBean(StorhEndpoint.class);
 				assertThat(((CollectionDescriptor) endpoint.store("collections", "notes")).verifyProgress()).isNull();
 
+				byte[] heldRecord = CanonicalJson.recordBytes(held, Map.of("text", "held"));
+				// The pipe gets a valid record and closes: on a thread of its own, so that a failed
+				// assertion below never leaves the test waiting on the pipe.
+				Thread release = new Thread(() -> {
+					try (OutputStream out = Files.newOutputStream(fifo)) {
+						out.write(heldRecord);
+					}
+					catch (java.io.IOException ex) {
+						throw new java.io.UncheckedIOException(ex);
+					}
+				}, "release-held-record");
+				release.setDaemon(true);
 				CompletableFuture<VerifyResult> verify = CompletableFuture.supplyAsync(store::verify);
-				for (int i = 0; i < 3000 && store.verifyProgress().isEmpty(); i++) {
-					Thread.sleep(10);
+				try {
+					for (int i = 0; i < 3000 && store.verifyProgress().isEmpty(); i++) {
+						Thread.sleep(10);
+					}
+					Map<String, Object> progress = ((CollectionDescriptor) endpoint.store("collections", "notes"))
+						.verifyProgress();
+					assertThat(progress).isNotNull()
+						.containsEntry("operation", "verify")
+						.containsEntry("total", (long) RECORDS + 1)
+						.containsEntry("finished", false);
+					assertThat((Long) progress.get("done")).isBetween(0L, (long) RECORDS);
+					assertThat(verify).isNotDone();
 				}
-				Map<String, Object> progress = ((CollectionDescriptor) endpoint.store("collections", "notes"))
-					.verifyProgress();
-				assertThat(progress).isNotNull()
-					.containsEntry("operation", "verify")
-					.containsEntry("total", (long) RECORDS + 1)
-					.containsEntry("finished", false);
-				assertThat((Long) progress.get("done")).isBetween(0L, (long) RECORDS);
-				assertThat(verify).isNotDone();
-
-				// Let the held read finish: the pipe gets a valid record and closes.
-				try (OutputStream out = Files.newOutputStream(fifo)) {
-					out.write(CanonicalJson.recordBytes(held, Map.of("text", "held")));
+				finally {
+					release.start();
 				}
 				VerifyResult result = verify.get(60, TimeUnit.SECONDS);
 				assertThat(result.ok()).as(String.valueOf(result.errors())).isTrue();
@@ -82,8 +94,9 @@ class StorhEndpointVerifyProgressTests {
 				CollectionDescriptor after = (CollectionDescriptor) endpoint.store("collections", "notes");
 				assertThat(after.verifyProgress()).isNull();
 				assertThat(after.lastVerify()).containsEntry("ok", true);
-				assertThat(after.indexes()).isEmpty();
 				Files.delete(fifo);
+				assertThat(after.lastVerify()).containsEntry("bytes", notes.verify().stats().bytes() + heldRecord.length);
+				assertThat(after.indexes()).isEmpty();
 			});
 	}
 
