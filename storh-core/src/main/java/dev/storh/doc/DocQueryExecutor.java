@@ -22,7 +22,10 @@ import java.util.TreeSet;
  * bucket for two plain equality conditions, else the intersection of the id sets of every
  * index-supported condition ({@code eq}/{@code in} on any index, range operators on range
  * indexes); groups are united. A group without a supported condition makes the whole query a
- * scan. Range conditions are checked against the indexed values with {@code compare}, so index
+ * scan. Conditions on nested paths, case-insensitive conditions and the string and element
+ * operators ({@code suffix}, {@code contains}, {@code like}, {@code regex}, {@code has} and their
+ * negations) are never index-supported. Range conditions are checked against the indexed values
+ * with {@code compare}, so index
  * answers equal scan answers (the original's key windows do not, W1–W3); every candidate record
  * is re-checked against the full query anyway.
  *
@@ -41,7 +44,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     }
 
     private Optional<IndexDefinition> supporting(Condition c) {
-        if (c.field().equals("id")) {
+        if (c.path().isId() || c.path().nested() || c.ignoreCase()) {
             return Optional.empty();
         }
         Optional<IndexDefinition> d = indexes.definition(c.field());
@@ -283,7 +286,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         Condition c = query.groups().get(0).get(0);
         Optional<IndexDefinition> d = supporting(c);
-        if (!c.field().equals(query.orderField()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
+        if (!c.path().equals(query.orderPath()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
                 || !containerIds(c).isEmpty()) {
             return null; // lists and objects that match are not in the view: sort the candidates instead
         }

@@ -25,7 +25,26 @@ public enum Operator {
     /** Key absent. */
     MISSING("missing"),
     /** Present string starting with the given string. */
-    PREFIX("prefix");
+    PREFIX("prefix"),
+    /** Present string ending with the given string. */
+    SUFFIX("suffix"),
+    /** Present string containing the given string. */
+    CONTAINS("contains"),
+    /** Missing, or not a string containing the given string. */
+    NOT_CONTAINS("not_contains"),
+    /**
+     * Present string matching the given pattern as a whole, where {@code *} stands for any run of
+     * characters (none included) and every other character for itself.
+     */
+    LIKE("like"),
+    /** Missing, or not a string matching the {@link #LIKE} pattern. */
+    NOT_LIKE("not_like"),
+    /** Present string in which the given {@link java.util.regex.Pattern} finds a match. */
+    REGEX("regex"),
+    /** Present list with an element identical to the given value. */
+    HAS("has"),
+    /** Missing, or not a list with an element identical to the given value. */
+    NOT_HAS("not_has");
 
     private final String label;
 
@@ -45,5 +64,30 @@ public enum Operator {
      */
     public boolean isRange() {
         return this == GT || this == GTE || this == LT || this == LTE || this == BETWEEN || this == PREFIX;
+    }
+
+    /**
+     * @return the positive operator this one negates ({@code neq} → {@code eq}), or {@code null}
+     *     when this operator is not a negation; a negation matches a record when no value its field
+     *     reaches matches the positive operator
+     */
+    public Operator negated() {
+        return switch (this) {
+            case NEQ -> EQ;
+            case NOT_IN -> IN;
+            case MISSING -> EXISTS;
+            case NOT_CONTAINS -> CONTAINS;
+            case NOT_LIKE -> LIKE;
+            case NOT_HAS -> HAS;
+            default -> null;
+        };
+    }
+
+    /**
+     * @return whether the operator compares strings and so may ignore case
+     */
+    public boolean foldsCase() {
+        return this != GT && this != GTE && this != LT && this != LTE && this != BETWEEN && this != EXISTS
+                && this != MISSING;
     }
 }

@@ -37,12 +37,12 @@ public final class QueryBuilder {
 
     private final QueryExecutor executor;
     private final List<List<Condition>> groups;
-    private final String orderField;
+    private final FieldPath orderField;
     private final Direction direction;
     private final long limit;
     private final String cursor;
 
-    private QueryBuilder(QueryExecutor executor, List<List<Condition>> groups, String orderField, Direction direction,
+    private QueryBuilder(QueryExecutor executor, List<List<Condition>> groups, FieldPath orderField, Direction direction,
             long limit, String cursor) {
         this.executor = executor;
         this.groups = groups;
@@ -69,7 +69,27 @@ public final class QueryBuilder {
         if (field == null || field.isBlank()) {
             throw new StorageException("Query field cannot be empty.");
         }
-        return new FieldCondition(field);
+        return new FieldCondition(FieldPath.of(field), false);
+    }
+
+    /**
+     * Starts a condition on a field path, such as {@code FieldPath.of("publisher", "name")}.
+     * Conditions on nested paths are answered by reading records (indexes cover top-level
+     * fields).
+     *
+     * @param path the path
+     * @return the operator step
+     */
+    public FieldCondition where(FieldPath path) {
+        return new FieldCondition(Objects.requireNonNull(path, "path"), false);
+    }
+
+    /**
+     * @param condition a condition, as {@link #groups()} lists them
+     * @return this query with the condition added to every OR group
+     */
+    public QueryBuilder and(Condition condition) {
+        return add(Objects.requireNonNull(condition, "condition"));
     }
 
     /**
@@ -130,7 +150,17 @@ public final class QueryBuilder {
         if (field == null || field.isBlank()) {
             throw new StorageException("Query field cannot be empty.");
         }
-        return new QueryBuilder(executor, groups, field, Objects.requireNonNull(direction, "direction"), limit, cursor);
+        return orderBy(FieldPath.of(field), direction);
+    }
+
+    /**
+     * @param path the path to sort by (missing sorts as {@code null})
+     * @param direction the direction
+     * @return the query sorted by the path, ties in ascending id order
+     */
+    public QueryBuilder orderBy(FieldPath path, Direction direction) {
+        return new QueryBuilder(executor, groups, Objects.requireNonNull(path, "path"),
+                Objects.requireNonNull(direction, "direction"), limit, cursor);
     }
 
     /**
@@ -225,6 +255,13 @@ public final class QueryBuilder {
      * @return the order field, or {@code null}
      */
     public String orderField() {
+        return orderField == null ? null : orderField.nested() ? orderField.toString() : orderField.segments().get(0);
+    }
+
+    /**
+     * @return the sort path, or {@code null} when unsorted
+     */
+    public FieldPath orderPath() {
         return orderField;
     }
 
@@ -295,14 +332,69 @@ public final class QueryBuilder {
 
     /** The operator step of {@code where(field)}. */
     public final class FieldCondition {
-        private final String field;
+        private final FieldPath field;
+        private final boolean ignoreCase;
 
-        private FieldCondition(String field) {
+        private FieldCondition(FieldPath field, boolean ignoreCase) {
             this.field = field;
+            this.ignoreCase = ignoreCase;
         }
 
         private QueryBuilder op(Operator op, Object... values) {
-            return add(new Condition(field, op, java.util.Arrays.asList(values)));
+            return add(new Condition(field, op, java.util.Arrays.asList(values), ignoreCase));
+        }
+
+        /**
+         * @return the same step comparing strings case-insensitively ({@link Condition#fold});
+         *     the next operator must compare strings (not a range), and is answered by reading
+         *     records
+         */
+        public FieldCondition ignoringCase() {
+            return new FieldCondition(field, true);
+        }
+
+        /** @param s suffix @return query with a string field ending with s */
+        public QueryBuilder suffix(String s) {
+            return op(Operator.SUFFIX, s);
+        }
+
+        /** @param s part @return query with a string field containing s */
+        public QueryBuilder contains(String s) {
+            return op(Operator.CONTAINS, s);
+        }
+
+        /** @param s part @return query with the field missing or not a string containing s */
+        public QueryBuilder notContains(String s) {
+            return op(Operator.NOT_CONTAINS, s);
+        }
+
+        /** @param p pattern, {@code *} for any run of characters @return query with a string field matching p whole */
+        public QueryBuilder like(String p) {
+            return op(Operator.LIKE, p);
+        }
+
+        /** @param p pattern as for {@link #like} @return query with the field missing or not a string matching p */
+        public QueryBuilder notLike(String p) {
+            return op(Operator.NOT_LIKE, p);
+        }
+
+        /**
+         * @param regex a {@link java.util.regex.Pattern}, found anywhere in the string
+         * @return query with a string field in which regex finds a match
+         * @throws StorageException naming the field when regex is invalid
+         */
+        public QueryBuilder regex(String regex) {
+            return op(Operator.REGEX, regex);
+        }
+
+        /** @param v element @return query with a list field holding an element identical to v */
+        public QueryBuilder has(Object v) {
+            return op(Operator.HAS, v);
+        }
+
+        /** @param v element @return query with the field missing or not a list holding v */
+        public QueryBuilder notHas(Object v) {
+            return op(Operator.NOT_HAS, v);
         }
 
         /** @param v value @return query with {@code field == v} (strict, type-sensitive) */
@@ -317,12 +409,12 @@ public final class QueryBuilder {
 
         /** @param vs values @return query with {@code field} identical to one of vs */
         public QueryBuilder in(Collection<?> vs) {
-            return add(new Condition(field, Operator.IN, new ArrayList<>(vs)));
+            return add(new Condition(field, Operator.IN, new ArrayList<>(vs), ignoreCase));
         }
 
         /** @param vs values @return query with {@code field} missing or identical to none of vs */
         public QueryBuilder notIn(Collection<?> vs) {
-            return add(new Condition(field, Operator.NOT_IN, new ArrayList<>(vs)));
+            return add(new Condition(field, Operator.NOT_IN, new ArrayList<>(vs), ignoreCase));
         }
 
         /** @param v bound @return query with {@code field > v} */

@@ -224,11 +224,12 @@ public class ScanQueryExecutor implements QueryExecutor {
 
     /**
      * @param query the query
-     * @return the comparator of its {@code orderBy}: {@link Values#compare} on the field (missing as
-     *     null, {@code id} as the record id), descending when asked, ties in ascending id order
+     * @return the comparator of its {@code orderBy}: {@link Values#compare} on the field path's first
+     *     reached value (missing as null, {@code id} as the record id), descending when asked, ties
+     *     in ascending id order
      */
     protected static Comparator<StorageRecord> order(QueryBuilder query) {
-        String field = query.orderField();
+        FieldPath field = query.orderPath();
         Comparator<StorageRecord> byValue = (a, b) -> Values.compare(orderValue(a, field), orderValue(b, field));
         if (query.direction() == Direction.DESC) {
             byValue = byValue.reversed();
@@ -236,8 +237,12 @@ public class ScanQueryExecutor implements QueryExecutor {
         return byValue.thenComparing(StorageRecord::id);
     }
 
-    private static Object orderValue(StorageRecord r, String field) {
-        return field.equals("id") ? r.id() : r.data().get(field);
+    private static Object orderValue(StorageRecord r, FieldPath field) {
+        if (field.isId()) {
+            return r.id();
+        }
+        List<Object> reached = field.resolve(r.data());
+        return reached.isEmpty() ? null : reached.get(0);
     }
 
     /** The direct id path: one group holding {@code id eq} conditions. */
@@ -249,7 +254,7 @@ public class ScanQueryExecutor implements QueryExecutor {
         String id = null;
         boolean found = false;
         for (Condition c : group) {
-            if (c.field().equals("id") && c.operator() == Operator.EQ) {
+            if (c.path().isId() && c.operator() == Operator.EQ && !c.ignoreCase()) {
                 Object v = c.value();
                 if (!(v instanceof String s) || !UuidV7.isValid(s) || (found && !s.toLowerCase(Locale.ROOT).equals(id))) {
                     return Optional.of(List.of());

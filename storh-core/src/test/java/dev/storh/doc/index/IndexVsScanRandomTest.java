@@ -7,6 +7,7 @@ import dev.storh.UniqueConstraintException;
 import dev.storh.doc.DocStore;
 import dev.storh.query.Condition;
 import dev.storh.query.Direction;
+import dev.storh.query.FieldPath;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded differential test: every value kind of the JSON model × every operator × every index kind
+ * Seeded differential test: every value kind of the JSON model × every operator (string, element
+ * and case-insensitive ones included, on top-level keys, dotted keys and nested paths) × every index kind
  * (equality, unique, range, compound) × orderBy / limit / page / cursor, on a real store with
  * writes, deletes, reopens and reindexes; every indexed answer must equal a scan of the same
  * records. Seeds: a fixed list, or {@code -Dstorh.seed=<n>} for one seed.
@@ -44,11 +46,19 @@ class IndexVsScanRandomTest {
             0x1p63, 1e17,
             new BigDecimal("19.990"), new BigDecimal("0.10"), new BigDecimal("12345678901234567890.123456789"),
             new BigDecimal("5.00"), new BigDecimal("0.00"),
-            "", "a", "abc", "ab", "Ä", "🙂", "\uFFFF", "10", "-1", "x".repeat(120),
+            "", "a", "abc", "ab", "Ä", "🙂", "\uFFFF", "10", "-1", "x".repeat(120), "ABC", "aBc*", "ä", "straße", "STRASSE",
+            "a.b", "(", "I", "ı",
             true, false,
             null,
             List.of(), List.of(1L), List.of(1.0), List.of("a"), List.of(List.of(2L)), Arrays.asList(null, true),
-            Map.of(), Map.of("a", 1L), Map.of("a", 1.0), Map.of("b", List.of())));
+            List.of("A", "abc"), List.of(Map.of("a", 7L), Map.of("a", "abc")),
+            Map.of(), Map.of("a", 1L), Map.of("a", 1.0), Map.of("b", List.of()), Map.of("a", "ABC")));
+
+    /** Top-level keys written to records; {@code r.a} is one key with a dot, not the path r → a. */
+    private static final String[] KEYS = {"e", "c", "u", "r", "r.a"};
+
+    /** Paths below the top level: through objects and lists of objects. */
+    private static final FieldPath[] NESTED = {FieldPath.of("r", "a"), FieldPath.of("e", "a"), FieldPath.of("u", "b")};
 
     private static final String[] FIELDS = {"e", "c", "u", "r"};
 
@@ -104,7 +114,7 @@ class IndexVsScanRandomTest {
                 int action = random.nextInt(20);
                 if (action < 14 || written.isEmpty()) {
                     Map<String, Object> data = new LinkedHashMap<>();
-                    for (String f : FIELDS) {
+                    for (String f : KEYS) {
                         if (random.nextInt(6) > 0) {
                             data.put(f, pick(random));
                         }
@@ -146,7 +156,10 @@ class IndexVsScanRandomTest {
                     for (QueryBuilder q : List.of(store.query().where(field).eq(v), store.query().where(field).gte(v),
                             store.query().where(field).gt(v), store.query().where(field).lte(v),
                             store.query().where(field).lt(v), store.query().where(field).in(Arrays.asList(v, 7L)),
-                            store.query().where(field).gte(v).orderBy(field, Direction.DESC).limit(3))) {
+                            store.query().where(field).gte(v).orderBy(field, Direction.DESC).limit(3),
+                            store.query().where(field).ignoringCase().eq(v), store.query().where(field).has(v),
+                            store.query().where(field).ignoringCase().prefix(v instanceof String s ? s : "a"),
+                            store.query().where(FieldPath.of(field, "a")).eq(v))) {
                         QueryBuilder s = replay(q, scan);
                         assertThat(ids(q.get())).as("seed %d %s", seed, q).isEqualTo(ids(s.get()));
                         assertThat(q.count()).as("seed %d count %s", seed, q).isEqualTo(s.count());
@@ -189,7 +202,9 @@ class IndexVsScanRandomTest {
             q = q.orWhere(x -> copyGroup(other.groups().get(0), x));
         }
         switch (r.nextInt(5)) {
-            case 0, 1 -> q = q.orderBy(FIELDS[r.nextInt(FIELDS.length)], r.nextBoolean() ? Direction.ASC : Direction.DESC);
+            case 0 -> q = q.orderBy(FIELDS[r.nextInt(FIELDS.length)], r.nextBoolean() ? Direction.ASC : Direction.DESC);
+            case 1 -> q = r.nextBoolean() ? q.orderBy(KEYS[r.nextInt(KEYS.length)], Direction.DESC)
+                    : q.orderBy(NESTED[r.nextInt(NESTED.length)], r.nextBoolean() ? Direction.ASC : Direction.DESC);
             case 2 -> q = q.orderBy("id", r.nextBoolean() ? Direction.ASC : Direction.DESC);
             default -> { }
         }
@@ -208,10 +223,16 @@ class IndexVsScanRandomTest {
         QueryBuilder q = base;
         int n = 1 + r.nextInt(2);
         for (int i = 0; i < n; i++) {
-            String field = r.nextInt(12) == 0 ? "id" : FIELDS[r.nextInt(FIELDS.length)];
-            QueryBuilder.FieldCondition f = q.where(field);
+            int where = r.nextInt(16);
+            QueryBuilder.FieldCondition f = where == 0 ? q.where("id") : where < 11 ? q.where(FIELDS[r.nextInt(FIELDS.length)])
+                    : where < 13 ? q.where(NESTED[r.nextInt(NESTED.length)]) : q.where("r.a");
             Object v = pick(r);
-            q = switch (r.nextInt(12)) {
+            String text = v instanceof String s ? s : "a";
+            int operator = r.nextInt(24);
+            if (operator >= 12 && r.nextInt(3) == 0) {
+                f = f.ignoringCase();
+            }
+            q = switch (operator) {
                 case 0 -> f.eq(v);
                 case 1 -> f.neq(v);
                 case 2 -> f.in(Arrays.asList(v, pick(r)));
@@ -226,7 +247,19 @@ class IndexVsScanRandomTest {
                 }
                 case 9 -> f.exists();
                 case 10 -> f.missing();
-                default -> f.prefix(v instanceof String s ? s : "a");
+                case 11 -> f.prefix(text);
+                case 12 -> f.eq(v);
+                case 13 -> f.in(Arrays.asList(v, pick(r)));
+                case 14 -> f.prefix(text.isEmpty() ? text : text.substring(0, 1));
+                case 15 -> f.suffix(text);
+                case 16 -> f.contains(text.length() > 1 ? text.substring(1) : text);
+                case 17 -> f.notContains(text);
+                case 18 -> f.like(r.nextBoolean() ? "*" + text.substring(Math.min(1, text.length())) : text + "*");
+                case 19 -> f.notLike("a*");
+                case 20 -> f.regex(r.nextBoolean() ? "^a" : "[sS]{2}|ß");
+                case 21 -> f.has(v);
+                case 22 -> f.notHas(v);
+                default -> f.neq(v);
             };
         }
         return q;
@@ -239,8 +272,8 @@ class IndexVsScanRandomTest {
         for (List<Condition> group : groups.subList(1, groups.size())) {
             out = out.orWhere(x -> copyGroup(group, x));
         }
-        if (source.orderField() != null) {
-            out = out.orderBy(source.orderField(), source.direction());
+        if (source.orderPath() != null) {
+            out = out.orderBy(source.orderPath(), source.direction());
         }
         if (source.limit() > 0) {
             out = out.limit(source.limit());

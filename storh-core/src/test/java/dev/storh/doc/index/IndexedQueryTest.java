@@ -436,21 +436,7 @@ class IndexedQueryTest {
     /** Re-applies a condition through the public builder API. */
     static final class QueryBuilderReplay {
         static QueryBuilder with(QueryBuilder q, dev.storh.query.Condition c) {
-            QueryBuilder.FieldCondition f = q.where(c.field());
-            switch (c.operator()) {
-                case EQ: return f.eq(c.value());
-                case NEQ: return f.neq(c.value());
-                case IN: return f.in(c.values());
-                case NOT_IN: return f.notIn(c.values());
-                case GT: return f.gt(c.value());
-                case GTE: return f.gte(c.value());
-                case LT: return f.lt(c.value());
-                case LTE: return f.lte(c.value());
-                case BETWEEN: return f.between(c.values().get(0), c.values().get(1));
-                case EXISTS: return f.exists();
-                case MISSING: return f.missing();
-                default: return f.prefix((String) c.value());
-            }
+            return q.and(c);
         }
     }
 

@@ -261,7 +261,7 @@ class CitiesApplicationHttpTest {
         }
         Map<String, Object> components = (Map<String, Object>) getJson("/actuator/health").get("components");
         Map<String, Object> details = (Map<String, Object>) ((Map<String, Object>) components.get("storh")).get("details");
-        assertThat(details).containsEntry("collections", 2).containsEntry("logs", 1).containsEntry("queues", 1);
+        assertThat(details).containsEntry("collections", 2).containsEntry("logs", 1).containsEntry("queues", 2); // jobs and the listener's jobs.dead
         try (var files = Files.list(root)) {
             assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(before);
         }

@@ -16,6 +16,7 @@ import dev.storh.doc.DocStore;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.id.UuidV7;
 import dev.storh.query.Direction;
+import dev.storh.query.FieldPath;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.QueryPlan;
 import dev.storh.query.Values;
@@ -26,6 +27,7 @@ import dev.storh.spring.data.core.event.BeforeConvertCallback;
 import dev.storh.spring.data.core.event.BeforeConvertEvent;
 import dev.storh.spring.data.core.event.BeforeDeleteEvent;
 import dev.storh.spring.data.core.event.BeforeSaveEvent;
+import dev.storh.spring.data.core.query.PropertyPaths;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
@@ -413,9 +415,9 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	public QueryPlan explain(StorhQuery query, Class<?> type) {
 		Assert.notNull(query, "'query' must not be null");
 		QueryBuilder core = coreQuery(query, type);
-		List<String[]> orders = resolveSort(query.getSort(), type);
+		List<SortKey> orders = resolveSort(query.getSort(), type);
 		if (orders.size() == 1) {
-			core = core.orderBy(orders.get(0)[0], Direction.parse(orders.get(0)[1]));
+			core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
 		}
 		if (query.isLimited() && query.getLimit() > 0) {
 			core = core.limit(query.getOffset() + query.getLimit());
@@ -551,12 +553,12 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			return List.of();
 		}
 		QueryBuilder core = coreQuery(query, type);
-		List<String[]> orders = resolveSort(query.getSort(), type);
+		List<SortKey> orders = resolveSort(query.getSort(), type);
 		long offset = query.getOffset();
 		List<StorageRecord> records;
 		if (orders.size() <= 1) {
 			if (orders.size() == 1) {
-				core = core.orderBy(orders.get(0)[0], Direction.parse(orders.get(0)[1]));
+				core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
 			}
 			if (query.isLimited()) {
 				core = core.limit(offset + query.getLimit());
@@ -590,40 +592,42 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		return core;
 	}
 
+	/** One sort key: a core field path and its direction. */
+	private record SortKey(FieldPath path, Direction direction) {
+	}
+
 	/**
-	 * Sort orders as {field, "asc"|"desc"}: the id property becomes {@code id}, other properties
-	 * their name; only top-level properties, no ignore-case, no explicit null handling.
+	 * Sort orders as core paths: the top-level id property becomes {@code id}, other properties
+	 * their names from the entity down ({@code publisher.name}); no ignore-case, no explicit null
+	 * handling.
 	 */
-	private List<String[]> resolveSort(Sort sort, Class<?> type) {
+	private List<SortKey> resolveSort(Sort sort, Class<?> type) {
 		if (sort.isUnsorted()) {
 			return List.of();
 		}
 		StorhPersistentEntity<?> entity = this.converter.getRequiredEntity(type);
-		List<String[]> orders = new ArrayList<>();
+		List<SortKey> orders = new ArrayList<>();
 		for (Sort.Order order : sort) {
 			PropertyPath path = PropertyPath.from(order.getProperty(), type);
-			if (path.hasNext()) {
-				throw new InvalidDataAccessApiUsageException("Cannot sort " + type.getName() + " by '"
-						+ path.toDotPath() + "': storh sorts by top-level properties only");
-			}
 			if (order.isIgnoreCase() || order.getNullHandling() != Sort.NullHandling.NATIVE) {
 				throw new InvalidDataAccessApiUsageException("Cannot sort " + type.getName() + " by " + order
 						+ ": storh sorts by core's value order (null after strings and numbers), without "
 						+ "ignore-case or null handling");
 			}
-			StorhPersistentProperty property = entity.getRequiredPersistentProperty(path.getSegment());
-			String field = property.isIdProperty() ? "id" : property.getName();
-			orders.add(new String[] { field, order.isAscending() ? "asc" : "desc" });
+			entity.getRequiredPersistentProperty(path.getSegment());
+			String idProperty = entity.getRequiredDocumentIdProperty().getName();
+			orders.add(new SortKey(PropertyPaths.toFieldPath(path, idProperty),
+					order.isAscending() ? Direction.ASC : Direction.DESC));
 		}
 		return orders;
 	}
 
-	private static Comparator<StorageRecord> comparator(List<String[]> orders) {
+	private static Comparator<StorageRecord> comparator(List<SortKey> orders) {
 		Comparator<StorageRecord> result = null;
-		for (String[] order : orders) {
-			String field = order[0];
+		for (SortKey order : orders) {
+			FieldPath field = order.path();
 			Comparator<StorageRecord> next = (a, b) -> Values.compare(valueOf(a, field), valueOf(b, field));
-			if (order[1].equals("desc")) {
+			if (order.direction() == Direction.DESC) {
 				next = next.reversed();
 			}
 			result = (result == null) ? next : result.thenComparing(next);
@@ -631,8 +635,12 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		return Objects.requireNonNull(result).thenComparing(StorageRecord::id);
 	}
 
-	private static Object valueOf(StorageRecord record, String field) {
-		return field.equals("id") ? record.id() : record.data().get(field);
+	private static Object valueOf(StorageRecord record, FieldPath field) {
+		if (field.isId()) {
+			return record.id();
+		}
+		List<Object> reached = field.resolve(record.data());
+		return reached.isEmpty() ? null : reached.get(0);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -145,8 +145,8 @@ class StorhAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				Throwable cause = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
 				assertThat(cause).isInstanceOf(QueryCreationException.class)
-					.hasMessageContaining("BrokenCityRepository.findByNameMatchesRegex(String)")
-					.hasMessageContaining("keyword REGEX")
+					.hasMessageContaining("BrokenCityRepository.findByNameNear(String)")
+					.hasMessageContaining("keyword NEAR")
 					.hasMessageContaining("not supported by storh");
 			});
 	}

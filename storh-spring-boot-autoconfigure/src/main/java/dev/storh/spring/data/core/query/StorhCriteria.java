@@ -8,6 +8,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import dev.storh.query.Condition;
+import dev.storh.query.FieldPath;
 import dev.storh.query.Operator;
 import dev.storh.query.QueryBuilder;
 
@@ -23,7 +24,11 @@ import org.springframework.util.Assert;
  * Semantics are core's: equality is strict and type-sensitive ({@code 1} is not {@code 1.0});
  * ranges and {@code startsWith} follow core's total order and UTF-8 byte order; {@code isNot}
  * and {@code notIn} also match records missing the key; {@code isNull} matches a missing key
- * or a JSON {@code null}. Fields are top-level JSON keys; {@code id} is the record id. Operand
+ * or a JSON {@code null}. Fields are top-level JSON keys ({@code where("a.b")} is the key
+ * {@code a.b}) or {@link FieldPath}s into nested objects and lists; {@code id} is the record id.
+ * String conditions ({@code contains}, {@code endsWith}, {@code like}, {@code regex}), element
+ * conditions on lists ({@code hasElement}) and {@link Field#ignoreCase()} are answered by
+ * reading records; equality, membership, ranges and {@code startsWith} use indexes. Operand
  * values should already be in the JSON model (the template converts entity-typed values with
  * {@code StorhEntityConverter.toJsonValue}).
  * <pre>
@@ -60,6 +65,15 @@ public final class StorhCriteria {
 	}
 
 	/**
+	 * Start criteria on a field path, such as {@code FieldPath.of("publisher", "name")}.
+	 * @param path the path
+	 * @return the condition step
+	 */
+	public static Field where(FieldPath path) {
+		return ALL.and(path);
+	}
+
+	/**
 	 * Criteria from groups of core conditions.
 	 * @param groups the OR groups, each an AND of conditions; an empty group matches everything
 	 * @return the criteria
@@ -85,7 +99,17 @@ public final class StorhCriteria {
 	 */
 	public Field and(String field) {
 		Assert.hasText(field, "'field' must not be empty");
-		return new Field(this, field);
+		return new Field(this, FieldPath.of(field), false);
+	}
+
+	/**
+	 * Add a condition on a field path to every group.
+	 * @param path the path
+	 * @return the condition step
+	 */
+	public Field and(FieldPath path) {
+		Assert.notNull(path, "'path' must not be null");
+		return new Field(this, path, false);
 	}
 
 	/**
@@ -151,8 +175,8 @@ public final class StorhCriteria {
 		for (List<Condition> group : this.groups) {
 			List<Condition> mapped = new ArrayList<>();
 			for (Condition condition : group) {
-				mapped.add(new Condition(condition.field(), condition.operator(),
-						condition.values().stream().map(converter).toList()));
+				mapped.add(new Condition(condition.path(), condition.operator(),
+						condition.values().stream().map(converter).toList(), condition.ignoreCase()));
 			}
 			result.add(mapped);
 		}
@@ -181,21 +205,7 @@ public final class StorhCriteria {
 	private static QueryBuilder addAll(QueryBuilder query, List<Condition> group) {
 		QueryBuilder result = query;
 		for (Condition c : group) {
-			QueryBuilder.FieldCondition where = result.where(c.field());
-			result = switch (c.operator()) {
-				case EQ -> where.eq(c.value());
-				case NEQ -> where.neq(c.value());
-				case IN -> where.in(c.values());
-				case NOT_IN -> where.notIn(c.values());
-				case GT -> where.gt(c.value());
-				case GTE -> where.gte(c.value());
-				case LT -> where.lt(c.value());
-				case LTE -> where.lte(c.value());
-				case BETWEEN -> where.between(c.values().get(0), c.values().get(1));
-				case EXISTS -> where.exists();
-				case MISSING -> where.missing();
-				case PREFIX -> where.prefix((String) c.value());
-			};
+			result = result.and(c);
 		}
 		return result;
 	}
@@ -207,7 +217,8 @@ public final class StorhCriteria {
 		}
 		return this.groups.stream()
 			.map((group) -> group.stream()
-				.map((c) -> c.field() + " " + c.operator().label() + " " + c.values())
+				.map((c) -> c.path() + " " + c.operator().label() + (c.ignoreCase() ? " ignoring case " : " ")
+						+ c.values())
 				.collect(Collectors.joining(" and ", "(", ")")))
 			.collect(Collectors.joining(" or "));
 	}
@@ -230,16 +241,100 @@ public final class StorhCriteria {
 
 		private final StorhCriteria base;
 
-		private final String field;
+		private final FieldPath field;
 
-		private Field(StorhCriteria base, String field) {
+		private final boolean ignoreCase;
+
+		private Field(StorhCriteria base, FieldPath field, boolean ignoreCase) {
 			this.base = base;
 			this.field = field;
+			this.ignoreCase = ignoreCase;
 		}
 
 		private StorhCriteria add(Operator operator, Object... values) {
 			return this.base.and(new StorhCriteria(List.of(List.of(new Condition(this.field, operator,
-					Arrays.asList(values))))));
+					Arrays.asList(values), this.ignoreCase)))));
+		}
+
+		/**
+		 * The same field, comparing strings case-insensitively (case folding in
+		 * {@code Locale.ROOT}); only for equality, membership, string and element conditions.
+		 * Such conditions are answered by reading records, not from indexes.
+		 * @return the condition step
+		 */
+		public Field ignoreCase() {
+			return new Field(this.base, this.field, true);
+		}
+
+		/**
+		 * @param suffix the end
+		 * @return criteria matching a string field ending with the suffix
+		 */
+		public StorhCriteria endsWith(String suffix) {
+			Assert.notNull(suffix, "'suffix' must not be null");
+			return add(Operator.SUFFIX, suffix);
+		}
+
+		/**
+		 * @param part the part
+		 * @return criteria matching a string field containing the part
+		 */
+		public StorhCriteria contains(String part) {
+			Assert.notNull(part, "'part' must not be null");
+			return add(Operator.CONTAINS, part);
+		}
+
+		/**
+		 * @param part the part
+		 * @return criteria matching a field that is missing or not a string containing the part
+		 */
+		public StorhCriteria notContains(String part) {
+			Assert.notNull(part, "'part' must not be null");
+			return add(Operator.NOT_CONTAINS, part);
+		}
+
+		/**
+		 * @param pattern the whole string, {@code *} standing for any run of characters
+		 * @return criteria matching a string field against the pattern
+		 */
+		public StorhCriteria like(String pattern) {
+			Assert.notNull(pattern, "'pattern' must not be null");
+			return add(Operator.LIKE, pattern);
+		}
+
+		/**
+		 * @param pattern as for {@link #like(String)}
+		 * @return criteria matching a field that is missing or not a string matching the pattern
+		 */
+		public StorhCriteria notLike(String pattern) {
+			Assert.notNull(pattern, "'pattern' must not be null");
+			return add(Operator.NOT_LIKE, pattern);
+		}
+
+		/**
+		 * @param regex a {@link java.util.regex.Pattern}, found anywhere in the string
+		 * @return criteria matching a string field in which the expression finds a match
+		 * @throws dev.storh.StorageException naming the field when the expression is invalid
+		 */
+		public StorhCriteria regex(String regex) {
+			Assert.notNull(regex, "'regex' must not be null");
+			return add(Operator.REGEX, regex);
+		}
+
+		/**
+		 * @param element the element
+		 * @return criteria matching a list field holding an element equal to the given one
+		 */
+		public StorhCriteria hasElement(Object element) {
+			return add(Operator.HAS, element);
+		}
+
+		/**
+		 * @param element the element
+		 * @return criteria matching a field that is missing or not a list holding the element
+		 */
+		public StorhCriteria lacksElement(Object element) {
+			return add(Operator.NOT_HAS, element);
 		}
 
 		/** @param value the value @return criteria adding {@code field == value} (core {@code eq}: present and identical) */
@@ -308,15 +403,15 @@ public final class StorhCriteria {
 		/** @return criteria adding "missing or JSON null" (two OR groups: {@code missing}, {@code eq null}) */
 		public StorhCriteria isNull() {
 			StorhCriteria alternatives = new StorhCriteria(List.of(
-					List.of(new Condition(this.field, Operator.MISSING, List.of())),
-					List.of(new Condition(this.field, Operator.EQ, Arrays.asList((Object) null)))));
+					List.of(new Condition(this.field, Operator.MISSING, List.of(), false)),
+					List.of(new Condition(this.field, Operator.EQ, Arrays.asList((Object) null), false))));
 			return this.base.and(alternatives);
 		}
 
 		/** @return criteria adding "present and not JSON null" ({@code exists} and {@code neq null}) */
 		public StorhCriteria isNotNull() {
-			return this.base.and(new StorhCriteria(List.of(List.of(new Condition(this.field, Operator.EXISTS, List.of()),
-					new Condition(this.field, Operator.NEQ, Arrays.asList((Object) null))))));
+			return this.base.and(new StorhCriteria(List.of(List.of(new Condition(this.field, Operator.EXISTS, List.of(), false),
+					new Condition(this.field, Operator.NEQ, Arrays.asList((Object) null), false)))));
 		}
 
 	}

@@ -13,6 +13,9 @@ import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.IndexableTypes;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.domain.KeysetScrollPosition;
@@ -42,8 +45,9 @@ import org.springframework.util.ClassUtils;
  * The method name is parsed and checked in the constructor, so a bad method fails when the
  * repository is created, at application startup, with a {@link QueryCreationException} naming the
  * repository, the method and the reason: an unknown property, a keyword outside
- * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} (core compares strings bytewise),
- * a nested property path (core queries top-level keys), a non-id property named {@code id}
+ * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} on a value-order keyword such as
+ * {@code GreaterThan}, an {@code OrderBy} with {@code IgnoreCase}, a range keyword on a type whose
+ * JSON form does not sort like its values, a non-id property named {@code id}
  * (core's {@code id} is the record id), an argument count that does not match the name, a
  * {@code Window} ordered by anything but the id, or an unsupported return type.
  * <p>
@@ -55,9 +59,18 @@ import org.springframework.util.ClassUtils;
  * or the entity ({@code null} when none matches; more than one match gives an
  * {@link IncorrectResultSizeDataAccessException}). {@code Top}/{@code First} and a {@code Limit}
  * argument cap the results before a {@code Pageable} splits them into pages, and size a window.
- * Thread-safe.
+ * With the logger {@value #PLAN_LOGGER} at debug level, each call logs its conditions and plan
+ * (computing the plan reads index metadata, so leave it off in production). Thread-safe.
  */
 public class StorhPartTreeQuery implements RepositoryQuery {
+
+	/**
+	 * The logger of query plans: at debug level, every call logs one line with the method, the
+	 * conditions and core's plan ({@code logging.level.dev.storh.query=debug}).
+	 */
+	public static final String PLAN_LOGGER = "dev.storh.query";
+
+	private static final Log planLogger = LogFactory.getLog(PLAN_LOGGER);
 
 	private final Method method;
 
@@ -143,6 +156,9 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		// getLimit() also reports a Pageable's size; only a Limit argument caps the results
 		int maxResults = maxResults(this.queryMethod.getParameters().hasLimitParameter() ? accessor.getLimit()
 				: Limit.unlimited());
+		if (planLogger.isDebugEnabled()) {
+			logPlan(query, accessor.getPageable(), maxResults);
+		}
 		if (this.tree.isCountProjection()) {
 			return this.operations.count(query, this.domainType);
 		}
@@ -155,6 +171,13 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		}
 		Object result = find(query, accessor.getPageable(), maxResults, accessor.getScrollPosition());
 		return this.queryMethod.getResultProcessor().withDynamicProjection(accessor).processResult(result);
+	}
+
+	private void logPlan(StorhQuery query, Pageable pageable, int maxResults) {
+		StorhQuery planned = window(query, pageable, maxResults);
+		QueryPlan plan = this.operations.explain(planned, this.domainType);
+		planLogger.debug("Query method " + describe() + ": " + planned.getCriteria() + ", sort " + planned.getSort()
+				+ " -> " + plan.toMap());
 	}
 
 	private Object find(StorhQuery query, Pageable pageable, int maxResults, ScrollPosition position) {
@@ -296,21 +319,20 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 				throw fail("keyword " + part.getType() + " on property '"
 						+ property + "' is not supported by storh; supported keywords: " + supportedKeywords());
 			}
-			if (part.shouldIgnoreCase() != Part.IgnoreCaseType.NEVER) {
-				throw fail("IgnoreCase on property '" + property + "' is not supported by storh: core compares "
-						+ "strings exactly (UTF-8 bytes)");
+			if (part.shouldIgnoreCase() == Part.IgnoreCaseType.ALWAYS && (!StorhQueryCreator.isText(part)
+					|| StorhQueryCreator.operator(part) == null || !StorhQueryCreator.operator(part).foldsCase())) {
+				throw fail("IgnoreCase on property '" + property + "' with keyword " + part.getType().name()
+						+ " is not supported by storh: case folding applies to text properties with equality, In, "
+						+ "string and element keywords, not to value-order comparisons");
 			}
-			if (part.getProperty().hasNext()) {
-				throw fail("nested property '" + property + "' is not supported by storh: core queries top-level "
-						+ "keys only");
-			}
-			if (ORDERED.contains(part.getType()) && !IndexableTypes.sortsLikeValues(part.getProperty().getType())) {
+			Class<?> leafType = part.getProperty().getLeafProperty().getType();
+			if (ORDERED.contains(part.getType()) && !IndexableTypes.sortsLikeValues(leafType)) {
 				throw fail("keyword " + part.getType() + " on property '" + property + "' ("
-						+ part.getProperty().getType().getName() + ") is refused: "
-						+ IndexableTypes.whyUnordered(part.getProperty().getType())
+						+ leafType.getName() + ") is refused: " + IndexableTypes.whyUnordered(leafType)
 						+ "; query it by equality or In, or store a type whose JSON form sorts like its values");
 			}
-			if (part.getProperty().getSegment().equals("id") && !this.idProperty.equals("id")) {
+			if (!part.getProperty().hasNext() && part.getProperty().getSegment().equals("id")
+					&& !this.idProperty.equals("id")) {
 				throw fail("property 'id' is not the id property ('" + this.idProperty + "'); core's 'id' is the "
 						+ "record id, so this property cannot be queried");
 			}
@@ -322,8 +344,8 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 					+ " (not counting Pageable, Sort and Limit)");
 		}
 		for (Sort.Order order : this.tree.getSort()) {
-			if (order.getProperty().contains(".") || order.isIgnoreCase()) {
-				throw fail("OrderBy " + order + " is not supported by storh: sort by a top-level property, without "
+			if (order.isIgnoreCase()) {
+				throw fail("OrderBy " + order + " is not supported by storh: core sorts by value order, without "
 						+ "IgnoreCase");
 			}
 		}

@@ -7,6 +7,8 @@ import java.util.Optional;
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
+import dev.storh.spring.data.repository.query.Query;
+import dev.storh.spring.data.repository.query.StorhJsonQuery;
 import dev.storh.spring.data.repository.query.StorhPartTreeQuery;
 
 import org.springframework.data.repository.core.EntityInformation;
@@ -132,14 +134,17 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
 	protected Optional<QueryLookupStrategy> getQueryLookupStrategy(Key key,
 			ValueExpressionDelegate valueExpressionDelegate) {
 		return Optional.of((method, metadata, projectionFactory, namedQueries) -> {
+			QueryMethod queryMethod = new QueryMethod(method, metadata, projectionFactory, DefaultParameters::new);
+			if (method.isAnnotationPresent(Query.class)) {
+				return new StorhJsonQuery(method, queryMethod, this.operations);
+			}
 			if (key == Key.USE_DECLARED_QUERY) {
 				throw new RepositoryCreationException("Query method " + metadata.getRepositoryInterface().getName()
-						+ "." + method.getName() + ": storh has no declared queries and the query lookup strategy is "
-						+ "USE_DECLARED_QUERY; use CREATE or CREATE_IF_NOT_FOUND to derive queries from method names",
+						+ "." + method.getName() + ": the method has no @Query and the query lookup strategy is "
+						+ "USE_DECLARED_QUERY; declare one or use CREATE or CREATE_IF_NOT_FOUND to derive queries from method names",
 						metadata.getRepositoryInterface());
 			}
-			return new StorhPartTreeQuery(method, new QueryMethod(method, metadata, projectionFactory, DefaultParameters::new),
-					this.operations);
+			return new StorhPartTreeQuery(method, queryMethod, this.operations);
 		});
 	}
 

@@ -115,17 +115,25 @@ class QueryByExampleTests {
 	}
 
 	@Test
-	void matchingStorhCannotAnswerIsRefusedNamingTheProperty() {
+	void stringMatchersAndIgnoreCaseAreAnsweredByReadingRecords() {
 		ExampleMatcher containing = ExampleMatcher.matching()
 			.withStringMatcher(ExampleMatcher.StringMatcher.CONTAINING);
-		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
-			.isThrownBy(() -> this.cities.findAll(Example.of(new City(null, "ar", null, null, null), containing)))
-			.withMessageContaining("'name'")
-			.withMessageContaining("CONTAINING");
+		assertThat(this.cities.findAll(Example.of(new City(null, "r", null, null, null), containing)))
+			.containsExactly(this.paris, this.berlin);
+		ExampleMatcher ending = ExampleMatcher.matching().withStringMatcher(ExampleMatcher.StringMatcher.ENDING);
+		assertThat(this.cities.findAll(Example.of(new City(null, "on", null, null, null), ending)))
+			.containsExactly(this.lyon);
+		ExampleMatcher regex = ExampleMatcher.matching().withStringMatcher(ExampleMatcher.StringMatcher.REGEX);
+		assertThat(this.cities.findAll(Example.of(new City(null, "^[PR]", null, null, null), regex)))
+			.containsExactly(this.paris, this.rome);
 		ExampleMatcher ignoreCase = ExampleMatcher.matching().withIgnoreCase();
-		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
-			.isThrownBy(() -> this.cities.findAll(Example.of(new City(null, "paris", null, null, null), ignoreCase)))
-			.withMessageContaining("ignore-case");
+		assertThat(this.cities.findAll(Example.of(new City(null, "PARIS", "fr", null, null), ignoreCase)))
+			.containsExactly(this.paris);
+		ExampleMatcher startingIgnoringCase = ExampleMatcher.matching()
+			.withMatcher("name", (m) -> m.startsWith().ignoreCase());
+		assertThat(this.cities.findAll(Example.of(new City(null, "bER", null, null, null), startingIgnoringCase)))
+			.containsExactly(this.berlin);
+		assertThat(this.cities.findAll(Example.of(new City(null, "ber", null, null, null)))).isEmpty();
 	}
 
 }
