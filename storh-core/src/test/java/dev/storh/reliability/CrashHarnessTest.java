@@ -100,7 +100,7 @@ class CrashHarnessTest {
             }
             acknowledged += ledger.acknowledgedOps;
         }
-        System.out.printf("crash harness: seeds=%s rounds=%d acknowledged_ops=%d killed_during_open=%d lost=%d"
+        System.out.printf("crash harness: seeds=%s rounds=%d acknowledged_ops=%d killed_during_open=%d failures=%d"
                 + " index_build_leftovers_after_open=%d (known defect)%n",
                 seeds, total, acknowledged, killedBeforeReady, failures.size(), KNOWN_INDEX_LEFTOVERS.get());
         return failures;
