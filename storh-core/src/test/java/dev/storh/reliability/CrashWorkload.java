@@ -1,0 +1,265 @@
+package dev.storh.reliability;
+
+import dev.storh.StorageRecord;
+import dev.storh.UniqueConstraintException;
+import dev.storh.doc.DocStore;
+import dev.storh.id.UuidV7;
+import dev.storh.log.SegmentedLog;
+import dev.storh.queue.Queue;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.StringJoiner;
+
+/**
+ * Child JVM of {@link CrashHarnessTest}: a seeded mixed workload on a DocStore, a SegmentedLog and a
+ * Queue under one root, several threads each. Before each write it prints {@code B <engine> <thread>
+ * <seq> <op> id=value...} (value {@code -} for a delete or a completion), after it returned
+ * {@code A <engine> <thread> <seq>} ({@code F ...} when it failed as expected); every line ends with
+ * {@code " ."} so that a line torn by the kill is recognised. Runs until killed or until the op budget
+ * is spent.
+ */
+public final class CrashWorkload {
+
+    static final String DOCS = "docs";
+    static final String LOG = "events";
+    static final String QUEUE = "jobs";
+
+    private final DocStore docs;
+    private final SegmentedLog log;
+    private final Queue queue;
+    private final String round;
+
+    private CrashWorkload(DocStore docs, SegmentedLog log, Queue queue, String round) {
+        this.docs = docs;
+        this.log = log;
+        this.queue = queue;
+        this.round = round;
+    }
+
+    /** Defines the indexes the harness checks: unique, equality (compound with kind), range. */
+    static void defineIndexes(DocStore docs) {
+        docs.indexes().field("u").unique().field("kind").field("tag").field("r").range().sync();
+    }
+
+    /**
+     * @param args root, seed, round, threads per engine, op budget per thread
+     */
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args[0]);
+        long seed = Long.parseLong(args[1]);
+        String round = args[2];
+        int threads = Integer.parseInt(args[3]);
+        int budget = Integer.parseInt(args[4]);
+        emit("O " + round);
+        try (DocStore docs = DocStore.open(root, DOCS);
+                SegmentedLog log = SegmentedLog.open(root, LOG);
+                Queue queue = Queue.open(root, QUEUE)) {
+            defineIndexes(docs);
+            queue.requeueTimedOut(Duration.ZERO); // the previous (killed) child's claims
+            emit("READY");
+            CrashWorkload w = new CrashWorkload(docs, log, queue, round);
+            List<Thread> all = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                all.add(start(() -> w.docWork(thread, new Random(seed * 31 + thread), budget)));
+                all.add(start(() -> w.logWork(thread, new Random(seed * 37 + thread), budget)));
+                all.add(start(() -> w.queueWork(thread, new Random(seed * 41 + thread), budget)));
+            }
+            all.add(start(() -> w.maintenance(new Random(seed * 43), budget / 20)));
+            for (Thread t : all) {
+                t.join();
+            }
+        }
+        emit("END");
+    }
+
+    private static Thread start(Runnable body) {
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                StringWriter trace = new StringWriter();
+                e.printStackTrace(new PrintWriter(trace));
+                emit("ERR " + trace.toString().replace('\n', '|'));
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    static synchronized void emit(String line) {
+        System.out.println(line + " .");
+        System.out.flush();
+    }
+
+    private String tag(String engine, int thread, int seq) {
+        return round + "-" + engine + thread + "-" + seq;
+    }
+
+    private Map<String, Object> docData(String tag, Random rnd) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("s", tag);
+        d.put("u", "u-" + tag);
+        d.put("kind", (long) rnd.nextInt(5));
+        d.put("tag", "t" + rnd.nextInt(3));
+        d.put("r", (long) rnd.nextInt(1000));
+        return d;
+    }
+
+    private void docWork(int thread, Random rnd, int budget) {
+        List<String> mine = new ArrayList<>();
+        Map<String, String> uniqueOf = new LinkedHashMap<>();
+        for (int seq = 0; seq < budget; seq++) {
+            String tag = tag("D", thread, seq);
+            String head = "D " + thread + " " + seq;
+            int op = rnd.nextInt(100);
+            if (op < 35 || mine.isEmpty()) {
+                String id = UuidV7.generate();
+                Map<String, Object> data = docData(tag, rnd);
+                emit("B " + head + " put " + id + "=" + tag);
+                docs.put(data, id);
+                mine.add(id);
+                uniqueOf.put(id, (String) data.get("u"));
+                emit("A " + head);
+            } else if (op < 60) {
+                String id = mine.get(rnd.nextInt(mine.size()));
+                Map<String, Object> data = docData(tag, rnd);
+                emit("B " + head + " overwrite " + id + "=" + tag);
+                docs.put(data, id);
+                uniqueOf.put(id, (String) data.get("u"));
+                emit("A " + head);
+            } else if (op < 70 && mine.size() > 1) {
+                String id = mine.get(rnd.nextInt(mine.size()));
+                String other = mine.get(rnd.nextInt(mine.size()));
+                if (id.equals(other)) {
+                    continue;
+                }
+                Map<String, Object> data = docData(tag, rnd);
+                data.put("u", uniqueOf.get(other));
+                emit("B " + head + " conflict " + id + "=" + tag);
+                try {
+                    docs.put(data, id);
+                    emit("A " + head + " UNEXPECTED-SUCCESS");
+                } catch (UniqueConstraintException expected) {
+                    emit("F " + head);
+                }
+            } else if (op < 82) {
+                String id = mine.remove(rnd.nextInt(mine.size()));
+                uniqueOf.remove(id);
+                emit("B " + head + " delete " + id + "=-");
+                docs.delete(id);
+                emit("A " + head);
+            } else {
+                List<Map<String, Object>> items = new ArrayList<>();
+                StringJoiner line = new StringJoiner(" ", "B " + head + " putMany ", "");
+                int n = 1 + rnd.nextInt(5);
+                for (int i = 0; i < n; i++) {
+                    String id = rnd.nextBoolean() || mine.isEmpty() ? UuidV7.generate() : mine.get(rnd.nextInt(mine.size()));
+                    if (items.stream().anyMatch(it -> it.get("id").equals(id))) {
+                        continue;
+                    }
+                    Map<String, Object> data = docData(tag + "." + i, rnd);
+                    items.add(Map.of("id", id, "data", data));
+                    line.add(id + "=" + tag + "." + i);
+                    if (!uniqueOf.containsKey(id)) {
+                        mine.add(id);
+                    }
+                    uniqueOf.put(id, (String) data.get("u"));
+                }
+                emit(line.toString());
+                docs.putMany(items);
+                emit("A " + head);
+            }
+        }
+    }
+
+    private void logWork(int thread, Random rnd, int budget) {
+        List<String> mine = new ArrayList<>();
+        for (int seq = 0; seq < budget; seq++) {
+            String tag = tag("L", thread, seq);
+            String head = "L " + thread + " " + seq;
+            int op = rnd.nextInt(100);
+            if (op < 40 || mine.isEmpty()) {
+                String id = UuidV7.generate();
+                emit("B " + head + " put " + id + "=" + tag);
+                log.put(Map.of("s", tag, "type", "e" + rnd.nextInt(3)), id);
+                mine.add(id);
+                emit("A " + head);
+            } else if (op < 60) {
+                String id = mine.get(rnd.nextInt(mine.size()));
+                emit("B " + head + " overwrite " + id + "=" + tag);
+                log.put(Map.of("s", tag, "type", "e" + rnd.nextInt(3)), id);
+                emit("A " + head);
+            } else if (op < 72) {
+                String id = mine.remove(rnd.nextInt(mine.size()));
+                emit("B " + head + " delete " + id + "=-");
+                log.delete(id);
+                emit("A " + head);
+            } else {
+                List<Map<String, Object>> items = new ArrayList<>();
+                StringJoiner line = new StringJoiner(" ", "B " + head + " appendMany ", "");
+                int n = 1 + rnd.nextInt(5);
+                for (int i = 0; i < n; i++) {
+                    String id = UuidV7.generate();
+                    items.add(Map.of("id", id, "data", Map.of("s", tag + "." + i, "type", "e" + rnd.nextInt(3))));
+                    line.add(id + "=" + tag + "." + i);
+                    mine.add(id);
+                }
+                emit(line.toString());
+                log.appendMany(items);
+                emit("A " + head);
+            }
+        }
+    }
+
+    private void queueWork(int thread, Random rnd, int budget) {
+        List<String> claimed = new ArrayList<>();
+        for (int seq = 0; seq < budget; seq++) {
+            String tag = tag("Q", thread, seq);
+            String head = "Q " + thread + " " + seq;
+            int op = rnd.nextInt(100);
+            if (op < 40) {
+                String id = UuidV7.generate();
+                emit("B " + head + " enqueue " + id + "=" + tag);
+                queue.enqueue(Map.of("s", tag), id);
+                emit("A " + head);
+            } else if (op < 65) {
+                Optional<StorageRecord> job = queue.claim();
+                job.ifPresent(j -> claimed.add(j.id()));
+            } else if (op < 90 && !claimed.isEmpty()) {
+                String id = claimed.remove(rnd.nextInt(claimed.size()));
+                emit("B " + head + " complete " + id + "=-");
+                queue.complete(id);
+                emit("A " + head);
+            } else if (!claimed.isEmpty()) {
+                String id = claimed.remove(rnd.nextInt(claimed.size()));
+                queue.release(List.of(id));
+            }
+        }
+    }
+
+    private void maintenance(Random rnd, int budget) {
+        for (int i = 0; i < budget; i++) {
+            switch (rnd.nextInt(5)) {
+                case 0 -> log.compact();
+                case 1 -> queue.compact();
+                case 2 -> docs.compact();
+                case 3 -> docs.reindex();
+                default -> queue.requeueTimedOut(Duration.ofMinutes(10));
+            }
+            try {
+                Thread.sleep(20 + rnd.nextInt(80));
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+}
