@@ -31,7 +31,7 @@ public final class LogFiles {
     /** The segment folder's name. */
     public static final String SEGMENTS = "segments";
     /** The folder of time partitions below a partitioned log. */
-    static final String PARTITIONS = "partitions";
+    public static final String PARTITIONS = "partitions";
     /** Where repairs keep damaged bytes, relative to the collection folder. */
     static final String QUARANTINE = ".storh/corrupt";
     static final String SEGMENT_SUFFIX = ".ndjson";

@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.storh.doc.DocLayout;
 import dev.storh.fs.WriterMarkers;
+import dev.storh.log.LogFiles;
+import dev.storh.queue.QueueFiles;
 import dev.storh.spring.boot.stores.StorhStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -88,14 +91,14 @@ public class StorhHealthIndicator extends AbstractHealthIndicator {
 			}
 			stores.sort(null);
 			for (Path store : stores) {
-				if (Files.isRegularFile(store.resolve("queue.log"))) {
+				if (Files.isRegularFile(store.resolve(QueueFiles.LOG_NAME))) {
 					queues++;
 				}
-				else if (Files.exists(store.resolve("manifest.jsonc")) || Files.isDirectory(store.resolve("segments"))
-						|| Files.isDirectory(store.resolve("partitions"))) {
+				else if (Files.exists(store.resolve(LogFiles.MANIFEST)) || Files.isDirectory(store.resolve(LogFiles.SEGMENTS))
+						|| Files.isDirectory(store.resolve(LogFiles.PARTITIONS))) {
 					logs++;
 				}
-				else if (Files.isDirectory(store.resolve("data"))) {
+				else if (Files.isDirectory(DocLayout.of(store).dataDir())) {
 					collections++;
 				}
 				else {
