@@ -34,6 +34,12 @@ class ConfigurationMetadataTests {
 			assertThat(properties).as(name).containsKey(name);
 			assertThat((String) properties.get(name).get("description")).as(name + " description").isNotBlank();
 		}
+		for (java.lang.reflect.Field field : StorhQueueListenerProperties.class.getDeclaredFields()) {
+			String name = "storh.queues.*.listener."
+					+ field.getName().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+			assertThat(properties).as(name).containsKey(name);
+			assertThat((String) properties.get(name).get("description")).as(name + " description").isNotBlank();
+		}
 		Map<String, List<String>> hints = new HashMap<>();
 		for (Map<String, Object> hint : (List<Map<String, Object>>) metadata.get("hints")) {
 			List<Map<String, Object>> values = (List<Map<String, Object>>) hint.get("values");
