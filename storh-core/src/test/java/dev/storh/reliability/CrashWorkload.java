@@ -86,6 +86,8 @@ public final class CrashWorkload {
             try {
                 body.run();
             } catch (Throwable e) {
+                // the failure channel to the parent: an ERR line (stack trace on one line) that the
+                // parent's ledger turns into a test failure naming the round and seed
                 StringWriter trace = new StringWriter();
                 e.printStackTrace(new PrintWriter(trace));
                 emit("ERR " + trace.toString().replace('\n', '|'));

@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
 
@@ -28,7 +27,7 @@ import org.springframework.util.Assert;
  * and stopped with the application context; the public methods also run one pass on the calling
  * thread.
  */
-public class StorhMaintenanceScheduler implements SmartLifecycle {
+public class StorhMaintenanceScheduler extends DaemonScheduledLifecycle {
 
 	private static final Log logger = LogFactory.getLog(StorhMaintenanceScheduler.class);
 
@@ -40,8 +39,6 @@ public class StorhMaintenanceScheduler implements SmartLifecycle {
 
 	private final Duration partitionCheckInterval;
 
-	private volatile ThreadPoolTaskScheduler scheduler;
-
 	/**
 	 * @param stores the stores to keep
 	 * @param retentionInterval time between retention runs
@@ -50,6 +47,7 @@ public class StorhMaintenanceScheduler implements SmartLifecycle {
 	 */
 	public StorhMaintenanceScheduler(StorhStores stores, Duration retentionInterval, Duration requeueInterval,
 			Duration partitionCheckInterval) {
+		super("storh-maintenance-");
 		Assert.notNull(stores, "'stores' must not be null");
 		Assert.isTrue(retentionInterval != null && positive(retentionInterval),
 				"'retentionInterval' must be positive");
@@ -132,29 +130,13 @@ public class StorhMaintenanceScheduler implements SmartLifecycle {
 	}
 
 	@Override
-	public void start() {
-		ThreadPoolTaskScheduler scheduler = DaemonSchedulers.start("storh-maintenance-");
+	protected void schedule(ThreadPoolTaskScheduler scheduler) {
 		Instant now = Instant.now();
 		scheduler.scheduleWithFixedDelay(this::applyRetention, now.plus(this.retentionInterval),
 				this.retentionInterval);
 		scheduler.scheduleWithFixedDelay(this::requeueTimedOut, now.plus(this.requeueInterval), this.requeueInterval);
 		scheduler.scheduleWithFixedDelay(this::rollPartitions, now.plus(this.partitionCheckInterval),
 				this.partitionCheckInterval);
-		this.scheduler = scheduler;
-	}
-
-	@Override
-	public void stop() {
-		ThreadPoolTaskScheduler scheduler = this.scheduler;
-		this.scheduler = null;
-		if (scheduler != null) {
-			scheduler.shutdown();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.scheduler != null;
 	}
 
 	private static boolean positive(Duration interval) {

@@ -5,7 +5,6 @@ import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.Trigger;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
@@ -22,7 +21,7 @@ import org.springframework.util.Assert;
  * schedules ({@link StorhMaintenanceScheduler}). Started and stopped with the application
  * context.
  */
-public class StorhVerifyScheduler implements SmartLifecycle {
+public class StorhVerifyScheduler extends DaemonScheduledLifecycle {
 
 	private static final Log logger = LogFactory.getLog(StorhVerifyScheduler.class);
 
@@ -34,14 +33,13 @@ public class StorhVerifyScheduler implements SmartLifecycle {
 
 	private final boolean repair;
 
-	private volatile ThreadPoolTaskScheduler scheduler;
-
 	/**
 	 * @param stores the stores to verify
 	 * @param trigger when to run, e.g. a {@code CronTrigger} or a {@code PeriodicTrigger}
 	 * @param repair whether to repair a store whose verify failed, then verify it again
 	 */
 	public StorhVerifyScheduler(StorhStores stores, Trigger trigger, boolean repair) {
+		super("storh-verify-");
 		Assert.notNull(stores, "'stores' must not be null");
 		Assert.notNull(trigger, "'trigger' must not be null");
 		this.stores = stores;
@@ -78,24 +76,8 @@ public class StorhVerifyScheduler implements SmartLifecycle {
 	}
 
 	@Override
-	public void start() {
-		ThreadPoolTaskScheduler scheduler = DaemonSchedulers.start("storh-verify-");
+	protected void schedule(ThreadPoolTaskScheduler scheduler) {
 		scheduler.schedule(this::runOnce, this.trigger);
-		this.scheduler = scheduler;
-	}
-
-	@Override
-	public void stop() {
-		ThreadPoolTaskScheduler scheduler = this.scheduler;
-		this.scheduler = null;
-		if (scheduler != null) {
-			scheduler.shutdown();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.scheduler != null;
 	}
 
 }
