@@ -85,6 +85,38 @@ public final class LocalFiles implements StoreFiles {
     }
 
     @Override
+    public java.util.Optional<Entry> stat(String name) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return java.util.Optional.empty();
+        }
+        Entry.Kind kind = attrs.isRegularFile() ? Entry.Kind.FILE
+                : attrs.isDirectory() ? Entry.Kind.DIRECTORY : Entry.Kind.OTHER;
+        return java.util.Optional.of(new Entry(attrs.isDirectory() ? 0 : attrs.size(),
+                attrs.lastModifiedTime().toMillis(), kind));
+    }
+
+    @Override
+    public void createDirectories(String dir) throws IOException {
+        Files.createDirectories(path(dir));
+    }
+
+    @Override
+    public InputStream open(String name, long offset) throws IOException {
+        FileChannel channel = FileChannel.open(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+        try {
+            channel.position(offset);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return java.nio.channels.Channels.newInputStream(channel);
+    }
+
+    @Override
     public List<String> list(String dir) throws IOException {
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(path(dir))) {

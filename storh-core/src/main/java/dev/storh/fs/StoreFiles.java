@@ -119,6 +119,68 @@ public interface StoreFiles {
     CollectionLock lock(String name);
 
     /**
+     * @param name a file or folder
+     * @return its size, modification time and kind, empty when nothing has that name (a symbolic
+     *     link is reported as what it is, not followed)
+     * @throws IOException when it cannot be read
+     */
+    java.util.Optional<Entry> stat(String name) throws IOException;
+
+    /**
+     * @param name a file or folder
+     * @return whether something has that name
+     * @throws IOException when it cannot be read
+     */
+    default boolean exists(String name) throws IOException {
+        return stat(name).isPresent();
+    }
+
+    /**
+     * Creates the folder and any missing parents; nothing when it exists.
+     *
+     * @param dir a folder name, {@code ""} for the root
+     * @throws IOException when it cannot be created (e.g. a file has the name)
+     */
+    void createDirectories(String dir) throws IOException;
+
+    /**
+     * @param name a file
+     * @param offset the first byte to read, at most the file's size
+     * @return its bytes from {@code offset}; close it
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    default InputStream open(String name, long offset) throws IOException {
+        InputStream in = open(name);
+        try {
+            in.skipNBytes(offset);
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+        return in;
+    }
+
+    /**
+     * What {@link #stat} knows about a name.
+     *
+     * @param size bytes (0 for a folder)
+     * @param lastModifiedMillis modification time, milliseconds since the epoch
+     * @param kind file, folder or other (a symbolic link, a device)
+     */
+    record Entry(long size, long lastModifiedMillis, Kind kind) {
+
+        /** What a name is. */
+        public enum Kind {
+            /** A regular file. */
+            FILE,
+            /** A folder. */
+            DIRECTORY,
+            /** Anything else: a symbolic link, a socket, a device. */
+            OTHER
+        }
+    }
+
+    /**
      * An open file to write: bytes in order, then {@link #sync}, then {@link #close}. Bytes go
      * after the current end (for a created file: from the start).
      */

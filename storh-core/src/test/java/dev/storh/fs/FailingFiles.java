@@ -29,7 +29,9 @@ public final class FailingFiles implements StoreFiles {
         /** the fsync of an appended file */
         APPEND_FSYNC,
         /** removing a file */
-        DELETE
+        DELETE,
+        /** creating a folder */
+        MKDIR
     }
 
     private final LocalFiles local;
@@ -118,6 +120,22 @@ public final class FailingFiles implements StoreFiles {
     public void delete(String name) throws IOException {
         maybeFail(Point.DELETE, name);
         local.delete(name);
+    }
+
+    @Override
+    public java.util.Optional<Entry> stat(String name) throws IOException {
+        return local.stat(name);
+    }
+
+    @Override
+    public void createDirectories(String dir) throws IOException {
+        maybeFail(Point.MKDIR, dir);
+        local.createDirectories(dir);
+    }
+
+    @Override
+    public InputStream open(String name, long offset) throws IOException {
+        return local.open(name, offset);
     }
 
     @Override
