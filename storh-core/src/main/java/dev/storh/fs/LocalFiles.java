@@ -117,6 +117,16 @@ public final class LocalFiles implements StoreFiles {
     }
 
     @Override
+    public Object identity(String name) throws IOException {
+        return Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+    }
+
+    @Override
+    public boolean isReadOnly() {
+        return Files.isDirectory(root) && ReadOnlyFileSystem.isReadOnly(root);
+    }
+
+    @Override
     public List<String> list(String dir) throws IOException {
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(path(dir))) {

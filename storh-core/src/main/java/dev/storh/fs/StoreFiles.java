@@ -161,6 +161,31 @@ public interface StoreFiles {
     }
 
     /**
+     * The identity of the file a name points at now, to notice that another file was renamed over
+     * the name (a compaction) while an earlier one is held open: equal for the same file, different
+     * for another one while both exist.
+     *
+     * @param name a file
+     * @return an opaque identity (device and inode on the local file system), or {@code null} when
+     *     the implementation has none (callers then rely on sizes alone)
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    default Object identity(String name) throws IOException {
+        if (stat(name).isEmpty()) {
+            throw new java.nio.file.NoSuchFileException(path(name).toString());
+        }
+        return null;
+    }
+
+    /**
+     * @return whether the files under the root can only be read (a read-only mount): writes would
+     *     fail, so stores open for reading only; {@code false} when it cannot be told
+     */
+    default boolean isReadOnly() {
+        return false;
+    }
+
+    /**
      * What {@link #stat} knows about a name.
      *
      * @param size bytes (0 for a folder)

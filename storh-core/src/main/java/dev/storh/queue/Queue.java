@@ -3,34 +3,18 @@ package dev.storh.queue;
 import dev.storh.LockTimeoutException;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.CollectionLock;
-import dev.storh.fs.GroupCommit;
-import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
-import dev.storh.progress.ProgressTracker;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RepairReport;
 import dev.storh.store.Store;
 import dev.storh.store.StoreKind;
-import dev.storh.store.StoreNames;
 import dev.storh.store.VerifyReport;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A durable job queue on one append-only event log, file-compatible with the original's
@@ -38,49 +22,32 @@ import org.slf4j.LoggerFactory;
  * a JSON object payload), workers {@link #claim} them in FIFO order and {@link #complete} them, a
  * janitor {@link #requeueTimedOut requeues} claims that took too long.
  *
- * <pre>
- * &lt;root&gt;/&lt;name&gt;/queue.lock   flock(2) target of the queue lock
- * &lt;root&gt;/&lt;name&gt;/queue.log    framed event lines, format in {@link QueueEventCodec}, files in {@link QueueLogFile}
- * </pre>
+ * The queue's files ({@code <root>/<name>/queue.log}, {@code queue.lock}, temp and cut files) are
+ * named and described in {@link QueueFiles}; the line format is in {@code QueueEventCodec}.
  *
- * <p><b>State.</b> Each instance keeps the state in memory ({@link QueueState}), rebuilt on open by
- * replaying the log; a bad or torn tail is cut then (complete lines in it are kept in
- * {@code queue.log.cut-*}). A damaged line inside the log (followed by good events) is skipped, never
- * cut with what follows it (the original drops every later event): {@link #verify()} reports it
- * with its line, byte offset and path, and {@link #repair(Duration)} takes it out, keeping the
- * bytes. Before every operation, under the lock, the instance applies the events other instances
- * and processes appended since its last read, so every call sees the durable state of all writers.
+ * <p><b>State.</b> Each instance keeps the state in memory, rebuilt on open by replaying the log; a
+ * bad or torn tail is cut then (complete lines in it are kept aside). A damaged line inside the log
+ * is skipped, never cut with what follows it (the original drops every later event): {@link #verify()}
+ * reports it and {@link #repair(Duration)} takes it out, keeping the bytes. Before every operation,
+ * under the lock, the instance applies what other instances and processes appended since its last
+ * read, so every call sees the durable state of all writers.
  *
  * <p><b>Concurrency and durability.</b> One instance is safe to share between threads; any number
  * of instances and processes (the original included) can share a queue. Each operation holds the
- * queue lock (an in-process lock plus {@code flock(2)} on {@code queue.lock}, bounded by
- * {@link QueueOptions#lockTimeout()}) while it syncs, picks jobs, appends its events and fsyncs;
- * it returns only after its events are durable. So a job is claimed at most once across threads and
- * processes. Concurrent {@code enqueue}, {@code claim} and {@code complete} calls of one instance
- * are group-committed: one caller writes the waiting calls' events in one append with one fsync
- * while the others block. Before appending, an instance cuts an undecodable tail a crashed writer
- * left (the original appends after it, losing acknowledged events: W8). A failed write rolls the
- * file back and forces a full re-read, so memory is never ahead of disk after an error (W5).
+ * queue lock (in-process plus {@code flock(2)} on {@code queue.lock}, bounded by
+ * {@link QueueOptions#lockTimeout()}) while it syncs, picks jobs, appends its events and fsyncs, and
+ * returns only once they are durable: a job is claimed at most once across threads and processes.
+ * Concurrent {@code enqueue}, {@code claim} and {@code complete} calls of one instance share one
+ * append and one fsync (group commit). A crashed writer's undecodable tail is cut before appending
+ * (the original appends after it: W8); a failed write is cut back and the log re-read (W5).
  *
- * <p><b>Compaction (W4).</b> When {@code queue.log} is larger than
- * {@link QueueOptions#compactionThresholdBytes()} and more than half of its lines are dead, a write
- * (or {@link #compact()}) rewrites it to the live jobs' events only ({@link QueueCompaction}), so a
- * queue that ran a million jobs reopens as fast as one that ran a hundred. Protocol, all under the
- * queue lock:
- * <ol>
- *   <li>the compacting instance writes the live events to {@code .queue.log.<12 hex>.tmp}, fsyncs
- *       it, renames it over {@code queue.log} and fsyncs the folder (a crash leaves the old or the
- *       new log; leftover temp files are deleted on open);</li>
- *   <li>every instance, before each read or append, compares the identity (device and inode) of
- *       the file it has open with the one {@code queue.log} names; if they differ, or the file got
- *       shorter than what it applied, it re-reads the new file from the start. Holding the old file
- *       open keeps its inode from being reused, so the check cannot be fooled;</li>
- *   <li>appends always go to the file just checked, so no instance writes into a renamed-away log.</li>
- * </ol>
- * The new file holds only the original's five event types, so the original can replay it, but a
- * PHP instance that is open during a compaction keeps reading the old file's offsets and misses
- * later events until it is reopened: turn {@link QueueOptions.Builder#autoCompact(boolean)} off
- * while PHP workers share the queue.
+ * <p><b>Compaction (W4).</b> When {@code queue.log} passes {@link QueueOptions#compactionThresholdBytes()}
+ * and more than half of its lines are dead, a write (or {@link #compact()}) rewrites it to the live
+ * jobs' events by temp file, fsync and rename, so a queue that ran a million jobs reopens as fast as
+ * one that ran a hundred; every instance notices the new file before its next read or append. The
+ * new file holds only the original's five event types, but a PHP instance open during a compaction
+ * misses later events until it is reopened: turn {@link QueueOptions.Builder#autoCompact(boolean)}
+ * off while PHP workers share the queue.
  *
  * <p><b>Read-only file systems.</b> On a read-only mount the queue opens for reading (the lock file
  * is opened for reading, which {@code flock} allows; nothing is cut); counts, stats and
@@ -94,48 +61,31 @@ import org.slf4j.LoggerFactory;
  */
 public final class Queue implements Store {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Queue.class);
-    private static final long DEFAULT_REPAIR_TIMEOUT_SECONDS = 3600;
-
     private final String name;
     private final Path directory;
-    private final QueueOptions options;
-    private final QueueLogFile log;
-    private final CollectionLock lock;
-    private final GroupCommit<QueueOp> commits;
-    private final Object lifecycle = new Object();
-    private final List<Runnable> enqueueListeners = new CopyOnWriteArrayList<>();
-    private volatile boolean closed;
+    private final QueueJournal journal;
+    private final QueueJobInput input;
+    private final QueueCommits commits;
+    private final QueueListeners listeners;
+    /** Housekeeping; package-private so tests reach its hooks. */
+    final QueueMaintenance maintenance;
 
-    private final boolean readOnly;
-
-    /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
-    private volatile QueueCounts lastCounts = new QueueCounts(0, 0, 0);
-
-    // Guarded by the queue lock.
-    private QueueState state;
-    private long offset;
-    private long lines;
-    /** The 1-based number of the line that starts at {@link #offset}. */
-    private long lineNo = 1;
-    /** Damaged stretches of the open file that were skipped (kept in the log until a repair). */
-    private final List<QueueLogFile.Damage> damaged = new ArrayList<>();
-
-    private Queue(String name, Path directory, QueueOptions options, CollectionLock lock, boolean readOnly) {
+    private Queue(String name, Path directory, QueueOptions options, QueueJournal journal) {
         this.name = name;
         this.directory = directory;
-        this.options = options;
-        this.readOnly = readOnly;
-        this.log = new QueueLogFile(options.files(directory), directory.resolve(QueueLogFile.LOG_NAME), readOnly);
-        this.lock = lock;
-        this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
+        this.journal = journal;
+        this.input = new QueueJobInput(options.idGenerator());
+        this.commits = new QueueCommits(journal, options);
+        this.listeners = new QueueListeners(directory);
+        this.maintenance = new QueueMaintenance(journal);
     }
 
     /**
+     * {@link #open(Path, String, QueueOptions)} with the default options.
+     *
      * @param root the folder holding queues
      * @param name the queue name
-     * @return the open queue with default options
-     * @see #open(Path, String, QueueOptions)
+     * @return the open queue
      */
     public static Queue open(Path root, String name) {
         return open(root, name, QueueOptions.defaults());
@@ -160,69 +110,32 @@ public final class Queue implements Store {
         if (root == null) {
             throw new StorageException("Queue root must not be null.");
         }
-        Path directory = StoreNames.folder(root, StoreKind.QUEUE.label(), name);
-        boolean readOnly = Files.isDirectory(directory) && ReadOnlyFileSystem.isReadOnly(directory);
-        if (!readOnly) {
-            AtomicFiles.ensureDirectory(directory);
-        }
-        Path lockFile = directory.resolve(QueueLogFile.LOCK_NAME);
-        CollectionLock lock;
-        try {
-            lock = CollectionLock.open(lockFile);
-        } catch (StorageException e) {
-            throw new StorageException("Could not open log queue lock: " + lockFile
-                    + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
-        }
-        Queue queue = new Queue(name, directory, options == null ? QueueOptions.defaults() : options, lock, readOnly);
-        try {
-            queue.locked(() -> {
-                if (!readOnly) {
-                    QueueLogFile.deleteLeftovers(directory);
-                }
-                queue.reload(!readOnly);
-                return null;
-            });
-        } catch (RuntimeException e) {
-            queue.log.close();
-            lock.close();
-            throw e;
-        }
-        return queue;
+        Path directory = QueueFiles.folder(root, name);
+        QueueOptions opts = options == null ? QueueOptions.defaults() : options;
+        return new Queue(name, directory, opts, QueueJournal.open(directory, opts));
     }
 
-    /**
-     * @return the queue folder {@code <root>/<name>}, absolute and normalised
-     */
+    /** @return the queue folder {@code <root>/<name>}, absolute and normalised */
     @Override
     public Path directory() {
         return directory;
     }
 
-    /**
-     * @return {@link StoreKind#QUEUE}
-     */
+    /** @return {@link StoreKind#QUEUE} */
     @Override
     public StoreKind kind() {
         return StoreKind.QUEUE;
     }
 
-    /**
-     * @return the queue name, as given to {@link #open(Path, String, QueueOptions)}
-     */
+    /** @return the queue name, as given to {@link #open(Path, String, QueueOptions)} */
     @Override
     public String name() {
         return name;
     }
 
-    // ---------------------------------------------------------------- producing
-
     /**
-     * Enqueues a job with a generated id.
-     *
-     * @param payload the job's data, a JSON object in the model; top-level keys must not look like
-     *     integers (the original drops such keys on read)
+     * @param payload the job's data (see {@link #enqueue(Map, String)}), enqueued with a generated id
      * @return the new job's id
-     * @throws StorageException when the payload cannot be stored (naming the field), or on I/O failure
      */
     public String enqueue(Map<String, ?> payload) {
         return enqueue(payload, null);
@@ -232,16 +145,17 @@ public final class Queue implements Store {
      * Enqueues a job; blocks until its event is durable (group commit). Enqueueing an existing id
      * resets that job to pending with the new payload, at the back of the line.
      *
-     * @param payload the job's data, a JSON object; see {@link #enqueue(Map)}
+     * @param payload the job's data, a JSON object in the model; top-level keys must not look like
+     *     integers (the original drops such keys on read)
      * @param id a UUIDv7 (either case, stored lowercase), or {@code null} to generate one
      * @return the job's id
      * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, a payload error naming
      *     the field, or an I/O failure; nothing is written then
      */
     public String enqueue(Map<String, ?> payload, String id) {
-        QueueOp op = QueueOp.enqueue(List.of(prepare(payload, id, -1)));
-        submit(op);
-        fireEnqueued();
+        QueueOp op = QueueOp.enqueue(List.of(input.one(payload, id, -1)));
+        commits.submit(op);
+        listeners.fire();
         return op.enqueued.get(0).id();
     }
 
@@ -257,80 +171,14 @@ public final class Queue implements Store {
      *     is written then
      */
     public List<String> enqueueMany(Iterable<? extends Map<String, ?>> jobs) {
-        List<QueueEvent> events = new ArrayList<>();
-        int index = 0;
-        for (Map<String, ?> job : jobs) {
-            if (job == null) {
-                throw new StorageException("Invalid job " + index + " in enqueueMany: null");
-            }
-            Object payload = job.get("payload");
-            if (payload instanceof Map<?, ?> map) {
-                Object id = job.get("id");
-                if (id != null && !(id instanceof String)) {
-                    throw new StorageException("Invalid job " + index + " in enqueueMany: id must be a string, got "
-                            + id.getClass().getSimpleName());
-                }
-                @SuppressWarnings("unchecked")
-                Map<String, ?> typed = (Map<String, ?>) map;
-                events.add(prepare(typed, (String) id, index));
-            } else {
-                events.add(prepare(job, null, index));
-            }
-            index++;
-        }
+        List<QueueEvent> events = input.many(jobs);
         if (events.isEmpty()) {
             return List.of();
         }
-        QueueOp op = QueueOp.enqueue(events);
-        submit(op);
-        fireEnqueued();
-        List<String> ids = new ArrayList<>(events.size());
-        events.forEach(e -> ids.add(e.id()));
-        return ids;
+        commits.submit(QueueOp.enqueue(events));
+        listeners.fire();
+        return events.stream().map(QueueEvent::id).toList();
     }
-
-    private QueueEvent prepare(Map<String, ?> payload, String id, int index) {
-        String where = index < 0 ? "" : " (job " + index + " in enqueueMany)";
-        String jobId;
-        if (id != null) {
-            try {
-                jobId = UuidV7.normalize(id);
-            } catch (StorageException e) {
-                throw new StorageException(e.getMessage() + where, e);
-            }
-        } else if (options.idGenerator() != null) {
-            String generated = options.idGenerator().get();
-            try {
-                jobId = UuidV7.normalize(generated);
-            } catch (StorageException e) {
-                throw new StorageException(e.getMessage() + " (from the custom id generator)" + where, e);
-            }
-        } else {
-            jobId = UuidV7.generate();
-        }
-        if (payload == null) {
-            throw new StorageException("Job payload must not be null: job " + jobId + where);
-        }
-        for (Object key : payload.keySet()) {
-            if (!(key instanceof String text)) {
-                throw new StorageException("Job payload key must be a string: job " + jobId + where + ", key " + key);
-            }
-            if (QueueEventCodec.isIntegerLike(text)) {
-                throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where
-                        + "; the original drops such top-level keys when it reads the job");
-            }
-        }
-        byte[] json;
-        try {
-            json = QueueEventCodec.encodePayload(payload);
-        } catch (StorageException e) {
-            throw new StorageException("Job payload cannot be stored: job " + jobId + where + ": " + e.getMessage(), e);
-        }
-        // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
-        return QueueEvent.enqueue(jobId, QueueEventCodec.reread(json), 0);
-    }
-
-    // ---------------------------------------------------------------- consuming
 
     /**
      * Claims the first pending job: it becomes processing, stamped with the current time, and no
@@ -356,30 +204,16 @@ public final class Queue implements Store {
      *     on I/O failure
      */
     public List<StorageRecord> claimMany(int limit) {
-        if (limit < 1) {
-            throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
-        }
-        QueueOp op = QueueOp.claim(limit);
-        submit(op);
-        return op.claimed;
+        return commits.claim(limit).claimed;
     }
 
     /**
-     * Claims up to {@code limit} pending jobs in order, like {@link #claimMany(int)}, and returns
-     * them with their attempt count and times. Jobs a {@link #retry} delayed are skipped until
-     * their retry time.
-     *
-     * @param limit the most jobs to claim, at least 1
-     * @return the claimed jobs in claim order; empty when nothing is claimable
-     * @throws StorageException see {@link #claimMany(int)}
+     * @param limit the most jobs to claim, at least 1 (see {@link #claimMany(int)})
+     * @return the claimed jobs in claim order, with their attempt count and times; empty when
+     *     nothing is claimable
      */
     public List<QueueJob> claimJobs(int limit) {
-        if (limit < 1) {
-            throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
-        }
-        QueueOp op = QueueOp.claim(limit);
-        submit(op);
-        return op.claimedJobs;
+        return commits.claim(limit).claimedJobs;
     }
 
     /**
@@ -395,13 +229,9 @@ public final class Queue implements Store {
      *     an I/O failure
      */
     public boolean retry(String id, Duration delay) {
-        UuidV7.assertValid(id);
-        if (delay == null || delay.isNegative()) {
-            throw new StorageException("Queue retry delay must not be negative or null, got " + delay + " for job " + id);
-        }
-        boolean requeued = requeueProcessing(List.of(id), false, delay.toMillis()) == 1;
+        boolean requeued = commits.retry(id, delay);
         if (requeued && delay.isZero()) {
-            fireEnqueued();
+            listeners.fire();
         }
         return requeued;
     }
@@ -418,16 +248,13 @@ public final class Queue implements Store {
      *     nothing is written then
      */
     public int release(Iterable<String> ids) {
-        List<String> list = new ArrayList<>();
-        for (String id : ids) {
-            list.add(UuidV7.assertValid(id));
-        }
+        List<String> list = QueueJobInput.ids(ids);
         if (list.isEmpty()) {
             return 0;
         }
-        int released = requeueProcessing(list, true, 0);
+        int released = commits.requeueProcessing(list, true, 0);
         if (released > 0) {
-            fireEnqueued();
+            listeners.fire();
         }
         return released;
     }
@@ -441,22 +268,15 @@ public final class Queue implements Store {
      * @param listener the callback
      */
     public void addEnqueueListener(Runnable listener) {
-        enqueueListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+        listeners.add(listener);
     }
 
-    /**
-     * @param listener a callback added with {@link #addEnqueueListener}; unknown ones are ignored
-     */
+    /** @param listener a callback added with {@link #addEnqueueListener}; unknown ones are ignored */
     public void removeEnqueueListener(Runnable listener) {
-        enqueueListeners.remove(listener);
+        listeners.remove(listener);
     }
 
-    /**
-     * Completes a processing job and keeps it as done (until {@link #purgeDone}).
-     *
-     * @param id the job id
-     * @throws StorageException see {@link #complete(String, boolean)}
-     */
+    /** @param id a processing job, completed and kept as done (see {@link #complete(String, boolean)}) */
     public void complete(String id) {
         complete(id, true);
     }
@@ -465,9 +285,8 @@ public final class Queue implements Store {
      * Completes a processing job: its payload is dropped and it becomes done, or is forgotten when
      * {@code keepDone} is false. Blocks until durable (group commit).
      *
-     * <p>The original silently ignores completing a job that is not processing; here nothing is
-     * written either, but the caller learns it: such a call throws (a worker whose claim timed out
-     * and was requeued finds out here).
+     * <p>Completing a job that is not processing writes nothing, as in the original, but throws
+     * here (so a worker whose claim timed out and was requeued finds out).
      *
      * @param id the job id (a UUIDv7)
      * @param keepDone whether to keep the job as done
@@ -476,16 +295,12 @@ public final class Queue implements Store {
      */
     public void complete(String id, boolean keepDone) {
         UuidV7.assertValid(id);
-        QueueOp op = QueueOp.complete(List.of(id), keepDone, true);
-        submit(op);
+        commits.submit(QueueOp.complete(List.of(id), keepDone, true));
     }
 
     /**
-     * Completes processing jobs as done, with one fsync.
-     *
-     * @param ids job ids
+     * @param ids processing jobs, completed and kept as done (see {@link #completeMany(Iterable, boolean)})
      * @return how many were completed
-     * @throws StorageException see {@link #completeMany(Iterable, boolean)}
      */
     public int completeMany(Iterable<String> ids) {
         return completeMany(ids, true);
@@ -502,19 +317,14 @@ public final class Queue implements Store {
      * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id, or on I/O failure
      */
     public int completeMany(Iterable<String> ids, boolean keepDone) {
-        List<String> list = new ArrayList<>();
-        for (String id : ids) {
-            list.add(UuidV7.assertValid(id));
-        }
+        List<String> list = QueueJobInput.ids(ids);
         if (list.isEmpty()) {
             return 0;
         }
         QueueOp op = QueueOp.complete(list, keepDone, false);
-        submit(op);
+        commits.submit(op);
         return op.completed;
     }
-
-    // ---------------------------------------------------------------- housekeeping
 
     /**
      * Requeues every processing job claimed at least {@code timeout} ago, to the back of the line,
@@ -526,19 +336,10 @@ public final class Queue implements Store {
      * @throws StorageException when the timeout is negative, or on I/O failure
      */
     public int requeueTimedOut(Duration timeout) {
-        long seconds = wholeSeconds(timeout, "timeout");
-        return locked(() -> {
-            sync(true);
-            return requeueLocked(seconds);
-        });
+        return maintenance.requeueTimedOut(timeout);
     }
 
-    /**
-     * Forgets every done job.
-     *
-     * @return how many were purged
-     * @throws StorageException on I/O failure
-     */
+    /** @return how many done jobs were forgotten: all of them (see {@link #purgeDone(Duration)}) */
     public int purgeDone() {
         return purgeDone(Duration.ZERO);
     }
@@ -552,16 +353,7 @@ public final class Queue implements Store {
      * @throws StorageException when the age is negative, or on I/O failure
      */
     public int purgeDone(Duration olderThan) {
-        long seconds = wholeSeconds(olderThan, "olderThan");
-        return locked(() -> {
-            sync(true);
-            long now = nowSeconds();
-            List<String> ids = state.idsWithStatus(QueueState.Status.DONE, now, seconds);
-            QueueOp.Batch batch = new QueueOp.Batch();
-            ids.forEach(id -> batch.apply(state, QueueEvent.purge(id, now)));
-            commitLocked(batch);
-            return ids.size();
-        });
+        return maintenance.purgeDone(olderThan);
     }
 
     /**
@@ -569,10 +361,7 @@ public final class Queue implements Store {
      * @throws StorageException on I/O failure or lock timeout
      */
     public QueueCounts counts() {
-        return locked(() -> {
-            sync(false);
-            return state.counts();
-        });
+        return maintenance.counts();
     }
 
     /**
@@ -583,7 +372,7 @@ public final class Queue implements Store {
      * @return pending, processing and done jobs at the end of this instance's last operation
      */
     public QueueCounts lastCounts() {
-        return lastCounts;
+        return journal.lastCounts();
     }
 
     /**
@@ -592,10 +381,7 @@ public final class Queue implements Store {
      */
     @Override
     public QueueStats stats() {
-        return locked(() -> {
-            sync(false);
-            return statsLocked();
-        });
+        return maintenance.stats();
     }
 
     /**
@@ -615,75 +401,25 @@ public final class Queue implements Store {
     }
 
     /**
-     * {@link #verify()}, reporting progress as operation {@code "verify"}: a first snapshot with the
-     * log's bytes, and a last one with the events replayed and the bytes read (a queue's log is
-     * kept short by compaction, so one pass is quick).
-     *
-     * @param listener receives the progress; an exception it throws stops the verify
-     * @return ok, errors, stats
-     * @throws StorageException on lock timeout
+     * @param listener receives the progress of operation {@code "verify"} (a snapshot with the log's
+     *     bytes, a last one with the events replayed); an exception it throws stops the verify
+     * @return {@link #verify()}'s report
      */
     @Override
     public VerifyReport<QueueStats> verify(ProgressListener listener) {
-        return locked(() -> {
-            List<String> errors = new ArrayList<>();
-            QueueState scratch = new QueueState();
-            ProgressTracker progress = ProgressTracker.start("verify", -1, offset, listener);
-            long[] events = {0};
-            long read = 0;
-            boolean readable = true;
-            try (FileChannel ch = FileChannel.open(log.path(), StandardOpenOption.READ)) {
-                QueueLogFile.Scan scan = QueueLogFile.scan(ch, 0, 1, nowSeconds(), event -> {
-                    scratch.apply(event);
-                    events[0]++;
-                });
-                read = scan.end();
-                for (QueueLogFile.Damage d : scan.damaged()) {
-                    errors.add(where(d.line(), d.offset()) + d.problem() + " (" + d.length()
-                            + " damaged bytes skipped; the events after them are kept; repair() removes them)");
-                }
-                if (scan.error() != null) {
-                    errors.add(where(scan.endLine(), scan.end()) + scan.error());
-                }
-            } catch (IOException | RuntimeException e) {
-                readable = false;
-                errors.add("Could not read log queue file. " + log.path() + ": " + e);
-            }
-            progress.advance(events[0], read);
-            progress.finish();
-            try {
-                sync(false);
-                if (readable && !state.sameAs(scratch)) {
-                    errors.add("Log queue state drift.");
-                }
-            } catch (RuntimeException e) {
-                errors.add("Could not read log queue file. " + log.path() + ": " + e);
-                return new VerifyReport<>(false, errors, new QueueStats(0, 0, 0, 0));
-            }
-            return new VerifyReport<>(errors.isEmpty(), errors, statsLocked());
-        });
+        return maintenance.verify(listener);
     }
 
-    private String where(long line, long byteOffset) {
-        return "line " + line + " (byte " + byteOffset + " of " + log.path() + "): ";
-    }
-
-    /**
-     * The same checks as {@link #verify()}, for health endpoints.
-     *
-     * @return ok, errors, stats
-     * @throws StorageException on lock timeout
-     */
+    /** @return {@link #verify()}'s report: a queue's log is kept short, so there is no quicker check */
     @Override
     public VerifyReport<QueueStats> health() {
         return verify();
     }
 
     /**
-     * Repairs with the default processing timeout of one hour.
+     * {@link #repair(Duration)} with the default processing timeout of one hour.
      *
-     * @return ok and the number of requeued jobs
-     * @throws StorageException see {@link #repair(Duration)}
+     * @return ok, requeued, and what was removed
      */
     @Override
     public RepairReport<QueueRepairDetails> repair() {
@@ -691,15 +427,14 @@ public final class Queue implements Store {
     }
 
     /**
-     * Repairs with the default processing timeout of one hour, reporting progress.
+     * {@link #repair(Duration, ProgressListener)} with the default processing timeout of one hour.
      *
      * @param listener receives the progress
-     * @return ok, requeued, bytes cut from the tail, and what was removed
-     * @throws StorageException see {@link #repair(Duration)}
+     * @return ok, requeued, and what was removed
      */
     @Override
     public RepairReport<QueueRepairDetails> repair(ProgressListener listener) {
-        return repair(Duration.ofSeconds(DEFAULT_REPAIR_TIMEOUT_SECONDS), listener);
+        return repair(Duration.ofHours(1), listener);
     }
 
     /**
@@ -718,47 +453,18 @@ public final class Queue implements Store {
     }
 
     /**
-     * {@link #repair(Duration)}, reporting progress as operation {@code "repair"}: a first snapshot
-     * with the log's bytes, a last one with the events replayed.
-     *
      * @param processingTimeout the least claim age to requeue, not negative
-     * @param listener receives the progress
-     * @return ok, requeued, bytes cut from the tail, and what was removed
-     * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
+     * @param listener receives the progress of operation {@code "repair"} (a snapshot with the log's
+     *     bytes, a last one with the events replayed)
+     * @return {@link #repair(Duration)}'s report
      */
     public RepairReport<QueueRepairDetails> repair(Duration processingTimeout, ProgressListener listener) {
-        long seconds = wholeSeconds(processingTimeout, "processingTimeout");
-        return locked(() -> {
-            checkWritable();
-            ProgressTracker progress = ProgressTracker.start("repair", -1, offset, listener);
-            try {
-                QueueLogFile.deleteLeftovers(directory);
-                List<String> removed = new ArrayList<>();
-                QueueLogFile.Cut cut = reload(true);
-                if (cut.bytes() > 0) {
-                    removed.add(log.path() + ":" + offset + ": " + cut.bytes() + " bytes at the end"
-                            + (cut.keptIn() == null ? " (a torn line)" : ", kept in " + cut.keptIn().getFileName()));
-                }
-                if (!damaged.isEmpty()) {
-                    removed.addAll(log.keepAside(damaged));
-                    long end = offset;
-                    state = null;
-                    log.rewriteWithout(List.copyOf(damaged), end);
-                    reload(false);
-                    LOG.warn("Removed {} damaged stretch(es) from {}: {}", removed.size(), log.path(), removed);
-                }
-                int requeued = requeueLocked(seconds);
-                progress.advance(lines, offset);
-                return new RepairReport<>(true, removed, new QueueRepairDetails(requeued, cut.bytes()));
-            } finally {
-                progress.finish();
-            }
-        });
+        return maintenance.repair(processingTimeout, listener);
     }
 
     /**
      * Rewrites {@code queue.log} to the live jobs' events now, whatever its size (see the class
-     * comment for the protocol). Writes automatically do this when the log passes the threshold.
+     * comment). Writes automatically do this when the log passes the threshold.
      *
      * @return sizes before and after, and the events kept
      * @throws StorageException on I/O failure; the old log then stays in place
@@ -769,27 +475,13 @@ public final class Queue implements Store {
     }
 
     /**
-     * {@link #compact()}, reporting progress as operation {@code "compact"}: a first snapshot with
-     * the log's bytes, a last one with the events kept and the bytes written.
-     *
-     * @param listener receives the progress
-     * @return sizes before and after, and the events kept
-     * @throws StorageException on I/O failure; the old log then stays in place
+     * @param listener receives the progress of operation {@code "compact"} (a snapshot with the log's
+     *     bytes, a last one with the events kept and the bytes written)
+     * @return {@link #compact()}'s report
      */
     @Override
     public CompactReport<QueueCompactDetails> compact(ProgressListener listener) {
-        return locked(() -> {
-            sync(true);
-            long before = offset;
-            ProgressTracker progress = ProgressTracker.start("compact", -1, before, listener);
-            try {
-                compactLocked();
-                progress.advance(lines, offset);
-                return new CompactReport<>(true, before, offset, new QueueCompactDetails(before, offset, lines));
-            } finally {
-                progress.finish();
-            }
-        });
+        return maintenance.compact(listener);
     }
 
     /**
@@ -797,314 +489,11 @@ public final class Queue implements Store {
      */
     @Override
     public void close() {
-        synchronized (lifecycle) {
-            if (closed) {
-                return;
-            }
-            try {
-                lock.lock(options.lockTimeout());
-                try {
-                    closed = true;
-                    log.close();
-                } finally {
-                    lock.unlock();
-                }
-            } catch (RuntimeException e) {
-                closed = true;
-                log.close();
-            } finally {
-                lock.close();
-            }
-        }
+        journal.close();
     }
 
     @Override
     public String toString() {
         return "Queue[" + directory + "]";
-    }
-
-    // ---------------------------------------------------------------- internals
-
-    /** Test hook for the drift check of verify: damages the in-memory state. */
-    void dropPendingForTesting() {
-        locked(() -> {
-            sync(false);
-            state.dropPendingForTesting();
-            return null;
-        });
-    }
-
-    /** Before any write, under the lock: refuse on a read-only file system or when the folder was replaced. */
-    private void checkWritable() {
-        if (readOnly) {
-            throw ReadOnlyFileSystem.refused("write to log queue", log.path());
-        }
-        lock.checkLockFile();
-    }
-
-    /** Test hook: every known job's status ("pending", "processing", "done"), pending jobs first, in claim order. */
-    Map<String, String> statusesForTesting() {
-        return locked(() -> {
-            sync(false);
-            Map<String, String> statuses = new java.util.LinkedHashMap<>();
-            state.pendingJobs().forEach(j -> statuses.put(j.id, "pending"));
-            state.settledJobs().forEach(j -> statuses.put(j.id, j.status == QueueState.Status.DONE ? "done" : "processing"));
-            return statuses;
-        });
-    }
-
-    private <T> T locked(Supplier<T> body) {
-        if (closed) {
-            throw new StorageException("Queue is closed: " + directory);
-        }
-        try {
-            lock.lock(options.lockTimeout());
-        } catch (LockTimeoutException e) {
-            throw e;
-        } catch (StorageException e) {
-            throw new StorageException("Could not lock log queue: " + lock.path(), e);
-        }
-        try {
-            if (closed) {
-                throw new StorageException("Queue is closed: " + directory);
-            }
-            return body.get();
-        } finally {
-            QueueState current = state;
-            if (current != null) {
-                lastCounts = current.counts();
-            }
-            lock.unlock();
-        }
-    }
-
-    private void submit(QueueOp op) {
-        commits.submit(op);
-        if (op.error != null) {
-            throw op.error;
-        }
-    }
-
-    /** The group commit writer: one lock, one sync, one append and one fsync for every waiting call. */
-    private void writeBatch(List<QueueOp> ops) {
-        locked(() -> {
-            sync(true);
-            long nowMs = options.clock().millis();
-            long now = Math.floorDiv(nowMs, 1000L);
-            QueueOp.Batch batch = new QueueOp.Batch();
-            try {
-                for (QueueOp op : ops) {
-                    op.run(state, batch, now, nowMs);
-                }
-            } catch (RuntimeException | Error e) {
-                state = null; // events applied but never written: re-read the log next time
-                throw e;
-            }
-            commitLocked(batch);
-            return null;
-        });
-    }
-
-    /**
-     * Brings the state up to date with the log. A different file behind the name (a
-     * compaction), or a shorter one, means a full re-read; otherwise the new lines are applied.
-     * Damaged lines followed by good ones are skipped; reading stops before a bad tail, which a
-     * writer ({@code forWrite}) then cuts, since under the lock it can only be a crashed writer's
-     * leftover (W8), as the next open would. A writer first checks it may write at all.
-     */
-    private void sync(boolean forWrite) {
-        if (forWrite) {
-            checkWritable();
-        }
-        if (state == null || !log.isCurrent()) {
-            reload(forWrite);
-            return;
-        }
-        long size = log.size();
-        if (size < offset) {
-            reload(forWrite);
-            return;
-        }
-        if (size == offset) {
-            return;
-        }
-        QueueLogFile.Scan scan;
-        try {
-            scan = QueueLogFile.scan(log.channel(), offset, lineNo, nowSeconds(), state::apply);
-        } catch (IOException e) {
-            state = null;
-            throw new StorageException("Could not read log queue file: " + log.path(), e);
-        }
-        took(scan);
-        if (scan.error() != null && forWrite) {
-            cutAt(scan);
-        }
-    }
-
-    private void took(QueueLogFile.Scan scan) {
-        offset = scan.end();
-        lines += scan.lines();
-        lineNo = scan.endLine();
-        for (QueueLogFile.Damage d : scan.damaged()) {
-            damaged.add(d);
-            LOG.warn("Skipped {} damaged bytes in {} at byte {} (line {}): {}; the events after them are kept",
-                    d.length(), log.path(), d.offset(), d.line(), d.problem());
-        }
-    }
-
-    /**
-     * Replays the whole log into a fresh state, skipping damaged lines inside it.
-     *
-     * @param cut whether to cut a bad tail
-     * @return what was cut
-     */
-    private QueueLogFile.Cut reload(boolean cut) {
-        state = null;
-        log.open();
-        QueueState fresh = new QueueState();
-        QueueLogFile.Scan scan;
-        try {
-            scan = QueueLogFile.scan(log.channel(), 0, 1, nowSeconds(), fresh::apply);
-        } catch (IOException e) {
-            throw new StorageException("Could not read log queue file: " + log.path(), e);
-        }
-        state = fresh;
-        offset = 0;
-        lines = 0;
-        damaged.clear();
-        took(scan);
-        return scan.error() != null && cut ? cutAt(scan) : new QueueLogFile.Cut(0, null);
-    }
-
-    private QueueLogFile.Cut cutAt(QueueLogFile.Scan scan) {
-        QueueLogFile.Cut cut = log.cut(scan.end());
-        if (cut.bytes() > 0) {
-            LOG.warn("Cut {} bytes from {} at byte {} (line {}): {}{}", cut.bytes(), log.path(), scan.end(),
-                    scan.endLine(), scan.error(), cut.keptIn() == null ? "" : "; kept in " + cut.keptIn());
-        }
-        return cut;
-    }
-
-    private void fireEnqueued() {
-        for (Runnable listener : enqueueListeners) {
-            try {
-                listener.run();
-            } catch (RuntimeException e) {
-                LOG.warn("Enqueue listener of {} failed", directory, e);
-            }
-        }
-    }
-
-    private int requeueProcessing(List<String> ids, boolean uncountClaim, long delayMs) {
-        return locked(() -> {
-            sync(true);
-            long nowMs = options.clock().millis();
-            long now = Math.floorDiv(nowMs, 1000L);
-            QueueOp.Batch batch = new QueueOp.Batch();
-            java.util.Set<String> seen = new java.util.HashSet<>();
-            for (String id : ids) {
-                QueueState.Job job = state.find(id);
-                if (job == null || job.status != QueueState.Status.PROCESSING || !seen.add(job.id)) {
-                    continue;
-                }
-                int attempts = uncountClaim ? Math.max(0, job.attempts - 1) : -1;
-                batch.apply(state, QueueEvent.requeue(job.id, now, attempts, delayMs > 0 ? nowMs + delayMs : 0));
-            }
-            commitLocked(batch);
-            return (int) batch.events;
-        });
-    }
-
-    private int requeueLocked(long seconds) {
-        long now = nowSeconds();
-        List<String> ids = state.idsWithStatus(QueueState.Status.PROCESSING, now, seconds);
-        QueueOp.Batch batch = new QueueOp.Batch();
-        ids.forEach(id -> batch.apply(state, QueueEvent.requeue(id, now)));
-        commitLocked(batch);
-        return ids.size();
-    }
-
-    /**
-     * Appends a batch whose events the state already applied, fsyncs once, then compacts when due.
-     * On failure the file is cut back and the state dropped, so the next call re-reads the log.
-     */
-    private void commitLocked(QueueOp.Batch batch) {
-        if (batch.events == 0) {
-            return;
-        }
-        byte[] bytes = batch.out.toByteArray();
-        try {
-            log.append(bytes, offset); // commit point
-        } catch (IOException | RuntimeException | Error e) {
-            state = null;
-            Throwable failure = e instanceof Error ? e : new StorageException("Could not write log queue file: "
-                    + log.path() + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
-            try {
-                log.rollBack(offset);
-            } catch (IOException | RuntimeException rollBackFailure) {
-                failure.addSuppressed(new StorageException("Could not roll back " + log.path() + " to byte " + offset
-                        + "; the next call re-reads the file", rollBackFailure));
-            }
-            if (failure instanceof Error error) {
-                throw error;
-            }
-            throw (StorageException) failure;
-        }
-        offset += bytes.length;
-        lines += batch.events;
-        if (options.autoCompact() && offset >= options.compactionThresholdBytes()
-                && lines > 2 * state.liveEvents() + 64) {
-            try {
-                compactLocked();
-            } catch (RuntimeException e) {
-                // The batch is durable; a failed compaction leaves the old, complete log in place.
-                LOG.warn("Compaction of {} failed; the log keeps growing until the next try", log.path(), e);
-            }
-        }
-    }
-
-    private void compactLocked() {
-        checkWritable();
-        QueueCompaction.Rendered rendered = QueueCompaction.render(state);
-        try {
-            if (!damaged.isEmpty()) {
-                // The new log holds only live events: keep the damaged bytes, which it drops, aside first.
-                LOG.warn("Compaction of {} removes damaged lines: {}", log.path(), log.keepAside(damaged));
-            }
-            log.replace(rendered.bytes());
-            damaged.clear();
-        } catch (RuntimeException e) {
-            state = null;
-            throw e;
-        }
-        offset = rendered.bytes().length;
-        lines = rendered.events();
-        lineNo = rendered.events() + 1;
-        state.trimLine();
-    }
-
-    private QueueStats statsLocked() {
-        QueueCounts c = state.counts();
-        long bytes;
-        try {
-            bytes = Files.size(log.path());
-        } catch (NoSuchFileException e) {
-            bytes = 0;
-        } catch (IOException e) {
-            bytes = offset;
-        }
-        return new QueueStats(c.pending(), c.processing(), c.done(), bytes);
-    }
-
-    private long nowSeconds() {
-        return Math.floorDiv(options.clock().millis(), 1000L);
-    }
-
-    private static long wholeSeconds(Duration d, String name) {
-        if (d == null || d.isNegative()) {
-            throw new StorageException("Queue " + name + " must not be negative or null, got " + d);
-        }
-        long seconds = d.getSeconds();
-        return d.getNano() > 0 ? seconds + 1 : seconds;
     }
 }

@@ -3,280 +3,45 @@ package dev.storh.queue;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.FileRanges;
-import dev.storh.fs.FramedLine;
 import dev.storh.fs.ReadOnlyFileSystem;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.HexFormat;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The files of one queue and the low-level I/O on {@code queue.log}: reading framed event lines,
- * appending with one fsync, cutting a bad tail, and replacing the whole file by rename.
+ * The bytes of one queue's {@code queue.log}, reached only through the queue folder's byte seam
+ * ({@link StoreFiles}, names from {@link QueueFiles}): reading event lines from an offset,
+ * appending after the recorded end with one {@code fdatasync}, cutting a bad tail or a failed
+ * append, keeping damaged bytes aside, and replacing the whole file by temp file and rename.
  *
- * <pre>
- * &lt;root&gt;/&lt;name&gt;/
- *   queue.lock                      empty; flock(2) target of the queue lock
- *   queue.log                       framed event lines (QueueEventCodec), append-only between compactions
- *   .queue.log.&lt;12 hex&gt;.tmp         a compaction in progress (deleted on open when a writer crashed)
- *   queue.log.cut-&lt;offset&gt;-&lt;ms&gt;    bytes taken out of queue.log at &lt;offset&gt;: a bad tail that held
- *                                   complete lines, or a damaged stretch a repair or compaction removed
- * </pre>
+ * <p>A writer holds the log open for appending ({@link StoreFiles#append}); a read-only instance
+ * holds it open for reading. The held file always belongs to the file that {@code queue.log} named
+ * when it was opened. {@link #isCurrent()} compares that file's identity
+ * ({@link StoreFiles#identity}: device and inode on Unix) with what the name points at now; holding
+ * the old file open also keeps its inode from being reused, so a renamed-over file can never look
+ * current again.
  *
- * <p>The open channel always belongs to the file that {@code queue.log} named when it was opened.
- * {@link #isCurrent()} compares that file's identity ({@code fileKey}: device and inode on Unix)
- * with what the name points at now; holding the old file open also keeps its inode from being
- * reused, so a renamed-over file can never look current again.
- *
- * <p>Not thread-safe; every method except {@link #scan(FileChannel, long, long, Consumer)} must be
- * called under the queue lock.
+ * <p>Not thread-safe; every method must be called under the queue lock.
  */
 final class QueueLogFile implements AutoCloseable {
 
-    static final String LOG_NAME = QueueFiles.LOG_NAME;
-    static final String LOCK_NAME = QueueFiles.LOCK_NAME;
+    private static final String LOG_NAME = QueueFiles.LOG_NAME;
 
-    private static final int CHUNK = 1 << 20;
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final int PROBE = 1 << 20;
 
-    private final Path path;
+    private final StoreFiles files;
     private final boolean readOnly;
-    private FileChannel channel;
-    /** The byte seam under the queue folder; the compaction swap goes through it. */
-    private final dev.storh.fs.StoreFiles files;
-    private Object fileKey;
-
-    /**
-     * A damaged stretch inside the log: bytes that do not decode, followed by a good event.
-     *
-     * @param offset the byte offset where the damage starts
-     * @param length how many bytes are damaged (up to the next good event)
-     * @param line the 1-based number of the line the damage starts on
-     * @param problem the original's message for the first bad line of the stretch
-     */
-    record Damage(long offset, long length, long line, String problem) {
-    }
-
-    /**
-     * The outcome of reading lines.
-     *
-     * @param end the offset just after the last good line (the start of a bad tail, if any)
-     * @param lines good lines read
-     * @param error the original's message for the first line of a bad tail (bytes after the last
-     *     good event), or {@code null} when every byte up to the size at the start of the scan was read
-     * @param endLine the 1-based number of the line that starts at {@code end}
-     * @param damaged damaged stretches followed by good events, skipped, in file order
-     */
-    record Scan(long end, long lines, String error, long endLine, List<Damage> damaged) {
-    }
-
-    /**
-     * @param path {@code queue.log}
-     * @param readOnly whether the file system is read-only: the file is then opened for reading only
-     */
-    QueueLogFile(dev.storh.fs.StoreFiles files, Path path, boolean readOnly) {
-        this.files = files;
-        this.path = path;
-        this.readOnly = readOnly;
-    }
-
-    Path path() {
-        return path;
-    }
-
-    /**
-     * (Re)opens the file {@code queue.log} names now, creating it empty when missing (and fsyncing
-     * the folder, so a new log survives a power loss: W13); on a read-only file system it is opened
-     * for reading and must exist.
-     *
-     * @throws StorageException {@code "Could not open log queue file: <path>"}
-     */
-    void open() {
-        closeChannel();
-        if (Files.isDirectory(path)) {
-            throw new StorageException("Could not open log queue file: " + path + " is a directory");
-        }
-        try {
-            boolean created = !readOnly && !Files.exists(path);
-            channel = readOnly ? FileChannel.open(path, StandardOpenOption.READ)
-                    : FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            if (created) {
-                AtomicFiles.syncDirectory(path.getParent());
-            }
-            fileKey = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-        } catch (IOException | RuntimeException e) {
-            closeChannel();
-            throw new StorageException("Could not open log queue file: " + path
-                    + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
-        }
-    }
-
-    /**
-     * @return whether the open channel is the file {@code queue.log} names now (false when none is
-     *     open, the name is gone, or a compaction renamed a new file over it); without file keys
-     *     (some platforms) only an open channel is checked
-     */
-    boolean isCurrent() {
-        if (channel == null || !channel.isOpen()) {
-            return false;
-        }
-        try {
-            Object now = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-            return now == null || now.equals(fileKey);
-        } catch (NoSuchFileException e) {
-            return false;
-        } catch (IOException e) {
-            throw new StorageException("Could not open log queue file: " + path, e);
-        }
-    }
-
-    /**
-     * @return the open file's size in bytes
-     */
-    long size() {
-        try {
-            return channel.size();
-        } catch (IOException e) {
-            throw new StorageException("Could not open log queue file: " + path, e);
-        }
-    }
-
-    FileChannel channel() {
-        return channel;
-    }
-
-    /**
-     * Reads event lines from {@code from} up to the size at the start of the call and hands each
-     * good event to {@code sink}. A line that does not decode is skipped when a good event follows
-     * it (damage inside the log, reported in {@link Scan#damaged()}; when damage swallowed a line
-     * feed, a valid frame at the end of the bad line is recovered, see {@link FramedLine#resync}).
-     * Bad bytes with no good event after them are the tail: reading ends before them
-     * ({@link Scan#error()}); a line that lacks its LF at the end of the file is torn.
-     *
-     * @param ch the channel to read
-     * @param from the offset of a line start
-     * @param firstLine the 1-based line number at {@code from} (for messages)
-     * @param nowSeconds the reader's clock for events without {@code ts}
-     * @param sink receives the events in file order
-     * @return where reading stopped, why, and what was skipped
-     * @throws IOException on a read error
-     */
-    static Scan scan(FileChannel ch, long from, long firstLine, long nowSeconds, Consumer<QueueEvent> sink)
-            throws IOException {
-        long size = ch.size();
-        byte[] buf = new byte[(int) Math.min(CHUNK, Math.max(64, size - from))];
-        int len = 0;
-        long bufStart = from;
-        long readPos = from;
-        long pos = from;
-        long lines = 0;
-        long lineNo = firstLine;
-        long badStart = -1;
-        long badLine = 0;
-        String badProblem = null;
-        List<Damage> damaged = new ArrayList<>();
-        while (true) {
-            int start = (int) (pos - bufStart);
-            int lf = indexOfLf(buf, start, len);
-            if (lf < 0) {
-                if (readPos >= size) {
-                    if (badStart >= 0) {
-                        return new Scan(badStart, lines, badProblem, badLine, damaged);
-                    }
-                    return new Scan(pos, lines, start < len ? QueueEventCodec.TORN : null, lineNo, damaged);
-                }
-                System.arraycopy(buf, start, buf, 0, len - start);
-                len -= start;
-                bufStart = pos;
-                if (len == buf.length) {
-                    buf = Arrays.copyOf(buf, buf.length * 2);
-                }
-                int want = (int) Math.min(buf.length - len, size - readPos);
-                int n = ch.read(ByteBuffer.wrap(buf, len, want), readPos);
-                if (n <= 0) {
-                    size = readPos; // the file shrank under us: what is left is all there is
-                    continue;
-                }
-                readPos += n;
-                len += n;
-                continue;
-            }
-            byte[] line = Arrays.copyOfRange(buf, start, lf + 1);
-            QueueEvent event = null;
-            int goodAt = 0;
-            try {
-                event = QueueEventCodec.decodeLine(line, nowSeconds);
-            } catch (QueueEventCodec.QueueLineException e) {
-                if (badStart < 0) {
-                    badStart = pos;
-                    badLine = lineNo;
-                    badProblem = e.getMessage();
-                }
-                int p = FramedLine.resync(line, true);
-                if (p > 0) {
-                    try {
-                        event = QueueEventCodec.decodeLine(Arrays.copyOfRange(line, p, line.length), nowSeconds);
-                        goodAt = p;
-                    } catch (QueueEventCodec.QueueLineException stillBad) {
-                        event = null;
-                    }
-                }
-            }
-            if (event != null) {
-                if (badStart >= 0) {
-                    damaged.add(new Damage(badStart, pos + goodAt - badStart, badLine, badProblem));
-                    badStart = -1;
-                    badProblem = null;
-                }
-                sink.accept(event);
-                lines++;
-            }
-            pos += line.length;
-            lineNo++;
-        }
-    }
-
-    private static int indexOfLf(byte[] buf, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (buf[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Appends bytes at {@code at} (the end of the last good line) and fsyncs the data
-     * ({@code fdatasync}: the new size is flushed with it). This write is the commit point of
-     * every queue operation.
-     *
-     * @param bytes whole event lines
-     * @param at the offset to write at
-     * @throws IOException on a write or sync error; the caller cuts back to {@code at}
-     */
-    void append(byte[] bytes, long at) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        long position = at;
-        while (buffer.hasRemaining()) {
-            int n = channel.write(buffer, position);
-            if (n <= 0 && buffer.hasRemaining()) {
-                throw new IOException("write made no progress");
-            }
-            position += n;
-        }
-        channel.force(false);
-    }
+    /** The log held open for appending (writers), or null. */
+    private StoreFiles.Output out;
+    /** The log held open for reading (read-only instances), or null. */
+    private InputStream pin;
+    private Object identity;
 
     /**
      * What {@link #cut} removed.
@@ -288,33 +53,181 @@ final class QueueLogFile implements AutoCloseable {
     }
 
     /**
+     * @param files the seam rooted at the queue folder
+     * @param readOnly whether the file system is read-only: the file is then opened for reading only
+     */
+    QueueLogFile(StoreFiles files, boolean readOnly) {
+        this.files = files;
+        this.readOnly = readOnly;
+    }
+
+    /** @return where {@code queue.log} is, for messages */
+    Path path() {
+        return files.path(LOG_NAME);
+    }
+
+    /**
+     * (Re)opens the file {@code queue.log} names now, creating it empty when missing (and fsyncing
+     * the folder, so a new log survives a power loss: W13); on a read-only file system it is opened
+     * for reading and must exist.
+     *
+     * @throws StorageException {@code "Could not open log queue file: <path>"}
+     */
+    void open() {
+        closeHandles();
+        try {
+            Optional<StoreFiles.Entry> entry = files.stat(LOG_NAME);
+            if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                throw new StorageException("Could not open log queue file: " + path() + " is a directory");
+            }
+            if (readOnly) {
+                pin = files.open(LOG_NAME);
+            } else {
+                out = files.append(LOG_NAME);
+                if (entry.isEmpty()) {
+                    files.syncDirectory("");
+                }
+            }
+            identity = files.identity(LOG_NAME);
+        } catch (StorageException e) {
+            closeHandles();
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            closeHandles();
+            throw new StorageException("Could not open log queue file: " + path()
+                    + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
+        }
+    }
+
+    /**
+     * @return whether the held file is the one {@code queue.log} names now (false when none is
+     *     held, the name is gone, or a compaction renamed a new file over it); without identities
+     *     (some seams) only a held file is checked
+     */
+    boolean isCurrent() {
+        if (out == null && pin == null) {
+            return false;
+        }
+        try {
+            Object now = files.identity(LOG_NAME);
+            return now == null || now.equals(identity);
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            throw new StorageException("Could not open log queue file: " + path(), e);
+        }
+    }
+
+    /**
+     * @return the held file's size in bytes
+     */
+    long size() {
+        try {
+            return out != null ? out.size() : sizeNamed();
+        } catch (IOException e) {
+            throw new StorageException("Could not open log queue file: " + path(), e);
+        }
+    }
+
+    /**
+     * @return the size of the file {@code queue.log} names now, 0 when it is missing
+     * @throws IOException when it cannot be read
+     */
+    long sizeNamed() throws IOException {
+        return files.stat(LOG_NAME).map(StoreFiles.Entry::size).orElse(0L);
+    }
+
+    /**
+     * Reads the held file's event lines from {@code from} up to its size now (see
+     * {@link QueueLogScanner}); nothing is opened when there is nothing new.
+     *
+     * @param from the offset of a line start
+     * @param firstLine the 1-based line number at {@code from}
+     * @param nowSeconds the reader's clock for events without {@code ts}
+     * @param sink receives the events in file order
+     * @return where reading stopped, why, and what was skipped
+     * @throws IOException on a read error
+     */
+    QueueLogScanner.Scan read(long from, long firstLine, long nowSeconds, Consumer<QueueEvent> sink) throws IOException {
+        long size = size();
+        if (size <= from) {
+            return QueueLogScanner.Scan.empty(from, firstLine);
+        }
+        try (InputStream in = files.open(LOG_NAME, from)) {
+            return QueueLogScanner.scan(in, from, size, firstLine, nowSeconds, sink);
+        }
+    }
+
+    /**
+     * Reads whatever {@code queue.log} names now from the start, independent of the held file (verify).
+     *
+     * @param nowSeconds the reader's clock for events without {@code ts}
+     * @param sink receives the events in file order
+     * @return where reading stopped, why, and what was skipped
+     * @throws IOException when the log is missing, is a folder, or cannot be read
+     */
+    QueueLogScanner.Scan readNamed(long nowSeconds, Consumer<QueueEvent> sink) throws IOException {
+        StoreFiles.Entry entry = files.stat(LOG_NAME).orElseThrow(() -> new NoSuchFileException(path().toString()));
+        if (entry.kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+            throw new IOException(path() + " is a directory");
+        }
+        try (InputStream in = files.open(LOG_NAME)) {
+            return QueueLogScanner.scan(in, 0, entry.size(), 1, nowSeconds, sink);
+        }
+    }
+
+    /**
+     * Appends bytes after {@code at} (the end of the last good line; anything the file holds past
+     * it is cut first) and fsyncs the data ({@code fdatasync}: the new size is flushed with it).
+     * This write is the commit point of every queue operation.
+     *
+     * @param bytes whole event lines
+     * @param at the offset to write at
+     * @throws IOException on a write or sync error; the caller cuts back to {@code at}
+     */
+    void append(byte[] bytes, long at) throws IOException {
+        StoreFiles.Output log = writable();
+        if (log.size() != at) {
+            log.truncate(at);
+        }
+        log.write(bytes);
+        log.syncData();
+    }
+
+    /**
      * Truncates the log to {@code at} and fsyncs it. Bytes after {@code at} that contain a complete
      * line are first copied to {@code queue.log.cut-<at>-<ms>} (synced), so a corrupt line is never
      * silently destroyed (W6); a mere torn tail (no line feed) is dropped.
      *
      * @param at the offset of the first bad line of the tail
      * @return what was cut
-     * @throws StorageException {@code "Could not truncate log queue file: <path>"}
+     * @throws StorageException {@code "Could not truncate log queue file: <path>"}, or naming the side file
      */
     Cut cut(long at) {
         try {
-            long size = channel.size();
+            StoreFiles.Output log = writable();
+            long size = log.size();
             if (size <= at) {
                 return new Cut(0, null);
             }
-            byte[] probe = new byte[(int) Math.min(size - at, CHUNK)];
-            int n = channel.read(ByteBuffer.wrap(probe), at);
-            boolean completeLine = size - at > CHUNK || indexOfLf(probe, 0, Math.max(n, 0)) >= 0;
-            Path keep = null;
+            boolean completeLine = size - at > PROBE || holdsLineFeed(at, (int) (size - at));
+            String keep = null;
             if (completeLine) {
-                keep = path.resolveSibling(QueueFiles.cutName(at, System.currentTimeMillis()));
-                FileRanges.copyAside(channel, new FileRanges.Range(at, size - at), keep);
+                keep = QueueFiles.cutName(at, System.currentTimeMillis());
+                FileRanges.copyAside(files, LOG_NAME, new FileRanges.Range(at, size - at), keep);
             }
-            channel.truncate(at);
-            channel.force(true);
-            return new Cut(size - at, keep);
+            log.truncate(at);
+            log.sync();
+            return new Cut(size - at, keep == null ? null : files.path(keep));
         } catch (IOException e) {
-            throw new StorageException("Could not truncate log queue file: " + path + " at byte " + at, e);
+            throw new StorageException("Could not truncate log queue file: " + path() + " at byte " + at, e);
+        }
+    }
+
+    private boolean holdsLineFeed(long at, int length) throws IOException {
+        try (InputStream in = files.open(LOG_NAME, at)) {
+            byte[] probe = in.readNBytes(length);
+            return QueueLogScanner.indexOfLf(probe, 0, probe.length) >= 0;
         }
     }
 
@@ -322,33 +235,37 @@ final class QueueLogFile implements AutoCloseable {
      * Truncates back to {@code at} after a failed append, so the failed batch's bytes do not linger.
      *
      * @param at the size before the append
-     * @throws IOException when the truncate or its fsync fails (the caller adds it to the append's
-     *     error; the next sync re-reads the file from the start and follows whatever it holds)
+     * @throws IOException when the truncate or its fsync fails
      */
     void rollBack(long at) throws IOException {
-        if (channel == null) {
-            throw new IOException("no open channel on " + path);
+        StoreFiles.Output log = writable();
+        log.truncate(at);
+        log.sync();
+    }
+
+    private StoreFiles.Output writable() throws IOException {
+        if (out == null) {
+            throw new IOException("no open log on " + path());
         }
-        channel.truncate(at);
-        channel.force(true);
+        return out;
     }
 
     /**
      * Copies damaged stretches aside, one synced file {@code queue.log.cut-<offset>-<ms>} each, so
      * nothing the log held is destroyed when the stretches leave the log.
      *
-     * @param damaged stretches of the open file
+     * @param damaged stretches of the held file
      * @return a description per stretch: {@code "<path>:<offset>: <n> bytes (<problem>), kept in <file>"}
      * @throws StorageException naming the side file when it cannot be written
      */
-    List<String> keepAside(List<Damage> damaged) {
+    List<String> keepAside(List<QueueLogScanner.Damage> damaged) {
         List<String> kept = new ArrayList<>();
         long ms = System.currentTimeMillis();
-        for (Damage d : damaged) {
-            Path keep = path.resolveSibling(QueueFiles.cutName(d.offset(), ms));
-            FileRanges.copyAside(channel, new FileRanges.Range(d.offset(), d.length()), keep);
-            kept.add(path + ":" + d.offset() + ": " + d.length() + " bytes on line " + d.line() + " (" + d.problem()
-                    + "), kept in " + keep.getFileName());
+        for (QueueLogScanner.Damage d : damaged) {
+            String keep = QueueFiles.cutName(d.offset(), ms);
+            FileRanges.copyAside(files, LOG_NAME, new FileRanges.Range(d.offset(), d.length()), keep);
+            kept.add(path() + ":" + d.offset() + ": " + d.length() + " bytes on line " + d.line() + " (" + d.problem()
+                    + "), kept in " + keep);
         }
         return kept;
     }
@@ -358,62 +275,63 @@ final class QueueLogFile implements AutoCloseable {
      * compaction does: other instances notice the new file and re-read it), then reopens it. Every
      * other byte is kept as it is, in order. Call {@link #keepAside} first.
      *
-     * @param damaged stretches of the open file, in file order
+     * @param damaged stretches of the held file, in file order
      * @param end the offset where the good part of the file ends (a bad tail was cut before)
      * @throws StorageException naming the temp or log path
      */
-    void rewriteWithout(List<Damage> damaged, long end) {
+    void rewriteWithout(List<QueueLogScanner.Damage> damaged, long end) {
         List<FileRanges.Range> ranges = new ArrayList<>();
         damaged.forEach(d -> ranges.add(new FileRanges.Range(d.offset(), d.length())));
-        FileRanges.rewriteWithout(path, channel, ranges, end);
+        FileRanges.rewriteWithout(files, LOG_NAME, QueueFiles.newTempName(), ranges, end);
         open();
     }
 
     /**
      * Replaces {@code queue.log} with new content: temp file in the same folder, fsync, rename over
-     * {@code queue.log}, folder fsync; then reopens the channel on the new file. A crash leaves the
-     * old or the new log, plus possibly a temp file that {@link #deleteLeftovers} removes.
+     * {@code queue.log}, folder fsync; then reopens the new file. A crash leaves the old or the new
+     * log, plus possibly a temp file that {@link #deleteLeftovers} removes.
      *
      * @param content whole event lines
      * @throws StorageException naming the temp or log path
      */
     void replace(byte[] content) {
-        byte[] random = new byte[6];
-        RANDOM.nextBytes(random);
-        Path temp = path.resolveSibling(QueueFiles.tempName(HexFormat.of().formatHex(random)));
-        AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(path), content);
+        AtomicFiles.writeVia(files, QueueFiles.newTempName(), LOG_NAME, content);
         open();
     }
 
     /**
-     * Deletes compaction temp files left by a crashed writer; call under the queue lock.
-     *
-     * @param dir the queue folder
+     * Deletes compaction temp files left by a crashed writer.
      */
-    static void deleteLeftovers(Path dir) {
-        try (DirectoryStream<Path> temps = Files.newDirectoryStream(dir, QueueFiles.TEMP_GLOB)) {
-            for (Path temp : temps) {
-                AtomicFiles.deleteQuietly(temp);
+    void deleteLeftovers() {
+        try {
+            for (String name : files.list("")) {
+                if (QueueFiles.isTemp(name)) {
+                    AtomicFiles.deleteQuietly(files, name);
+                }
             }
         } catch (IOException ignored) {
             // Nothing to clean, or the folder cannot be listed; opening the log reports real problems.
         }
     }
 
-    private void closeChannel() {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // Read-only use from here on is impossible anyway.
+    private void closeHandles() {
+        try {
+            if (out != null) {
+                out.close();
             }
-            channel = null;
-            fileKey = null;
+            if (pin != null) {
+                pin.close();
+            }
+        } catch (IOException ignored) {
+            // Nothing was pending in the handle: every append is synced before it returns.
         }
+        out = null;
+        pin = null;
+        identity = null;
     }
 
     @Override
     public void close() {
-        closeChannel();
+        closeHandles();
     }
 }

@@ -31,7 +31,9 @@ public final class FailingFiles implements StoreFiles {
         /** removing a file */
         DELETE,
         /** creating a folder */
-        MKDIR
+        MKDIR,
+        /** cutting a file back (a torn tail, or a failed append rolled back) */
+        TRUNCATE
     }
 
     private final LocalFiles local;
@@ -143,6 +145,16 @@ public final class FailingFiles implements StoreFiles {
         return local.lock(name);
     }
 
+    @Override
+    public Object identity(String name) throws IOException {
+        return local.identity(name);
+    }
+
+    @Override
+    public boolean isReadOnly() {
+        return local.isReadOnly();
+    }
+
     private Output wrap(Output out, String name, Point write, Point sync) {
         return new Output() {
             @Override
@@ -170,6 +182,7 @@ public final class FailingFiles implements StoreFiles {
 
             @Override
             public void truncate(long size) throws IOException {
+                maybeFail(Point.TRUNCATE, name);
                 out.truncate(size);
             }
 

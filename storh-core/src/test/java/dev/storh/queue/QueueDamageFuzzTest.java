@@ -87,7 +87,7 @@ class QueueDamageFuzzTest {
                     }
                 }
             }
-            assertThat(q.statusesForTesting()).as("the model matches the queue").hasSize(model.size());
+            assertThat(q.maintenance.statusesForTesting()).as("the model matches the queue").hasSize(model.size());
         }
         original = Files.readAllBytes(shared.resolve("jobs/queue.log"));
         long start = 0;
@@ -104,7 +104,7 @@ class QueueDamageFuzzTest {
             }
         }
         try (Queue q = Queue.open(shared, "jobs")) {
-            EXPECTED.putAll(q.statusesForTesting());
+            EXPECTED.putAll(q.maintenance.statusesForTesting());
         }
         assertThat(EXPECTED).hasSameSizeAs(model);
         for (Map.Entry<String, String> e : model.entrySet()) {
@@ -171,7 +171,7 @@ class QueueDamageFuzzTest {
         Path log = dir.resolve("queue.log");
         Files.write(log, damaged);
         try (Queue q = Queue.open(root, "jobs")) {
-            assertIntactJobs(q.statusesForTesting(), damagedJobs, what + " after open");
+            assertIntactJobs(q.maintenance.statusesForTesting(), damagedJobs, what + " after open");
             VerifyReport<QueueStats> report = q.verify();
             if (inside) {
                 assertThat(report.ok()).as(what).isFalse();
@@ -181,13 +181,13 @@ class QueueDamageFuzzTest {
             q.enqueue(Map.of("after", "damage"));
         }
         try (Queue q = Queue.open(root, "jobs")) {
-            Map<String, String> statuses = q.statusesForTesting();
+            Map<String, String> statuses = q.maintenance.statusesForTesting();
             assertIntactJobs(statuses, damagedJobs, what + " after a write and a reopen");
             RepairReport<QueueRepairDetails> repair = q.repair();
             assertThat(repair.removed().isEmpty()).as(what + ": " + repair).isEqualTo(!inside && repair.details().truncatedBytes() == 0);
             assertThat(q.verify().errors()).as(what + " after repair").isEmpty();
-            assertIntactJobs(q.statusesForTesting(), damagedJobs, what + " after repair");
-            assertThat(q.statusesForTesting()).as(what + ": repair keeps every job it had").isEqualTo(statuses);
+            assertIntactJobs(q.maintenance.statusesForTesting(), damagedJobs, what + " after repair");
+            assertThat(q.maintenance.statusesForTesting()).as(what + ": repair keeps every job it had").isEqualTo(statuses);
             Set<String> claimed = new HashSet<>();
             q.claimMany(10_000).forEach(job -> claimed.add(job.id()));
             for (int i = 0; i < LINES.size(); i++) {

@@ -35,7 +35,7 @@ class QueueFaultTest {
     @ParameterizedTest
     @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME"})
     void aFailedCompactionSwapKeepsTheOldLog(Point point) throws IOException {
-        Path log = root.resolve("jobs").resolve(QueueLogFile.LOG_NAME);
+        Path log = root.resolve("jobs").resolve(QueueFiles.LOG_NAME);
         byte[] before;
         String waiting;
         try (Queue queue = open()) {
@@ -44,8 +44,8 @@ class QueueFaultTest {
             assertThat(queue.claim().orElseThrow().id()).isEqualTo(done);
             queue.complete(done);
             before = Files.readAllBytes(log);
-            seam.failAt(point, name -> name.startsWith("." + QueueLogFile.LOG_NAME + ".")
-                    || name.equals(QueueLogFile.LOG_NAME));
+            seam.failAt(point, name -> name.startsWith("." + QueueFiles.LOG_NAME + ".")
+                    || name.equals(QueueFiles.LOG_NAME));
 
             assertThatThrownBy(queue::compact)
                     .isInstanceOf(StorageException.class)

@@ -270,7 +270,7 @@ class QueueTest {
             q.enqueue(Map.of("job", "first"), id(0));
             q.enqueue(Map.of("job", "second"), id(1));
             q.claim();
-            q.dropPendingForTesting();
+            q.maintenance.dropPendingForTesting();
             VerifyReport<QueueStats> report = q.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).containsExactly("Log queue state drift.");

@@ -1,0 +1,119 @@
+package dev.storh.queue;
+
+import dev.storh.StorageException;
+import dev.storh.id.UuidV7;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Checks what producers hand to {@link Queue#enqueue} and {@link Queue#enqueueMany} before anything
+ * is written, and turns it into enqueue events: the id (given, from the custom generator, or a new
+ * UUIDv7; stored lowercase), the payload (string keys that do not look like integers, storable as
+ * JSON) re-read as a replay would read it. Errors name the job's id and index. Stateless apart
+ * from the generator; thread-safe.
+ */
+final class QueueJobInput {
+
+    private final Supplier<String> idGenerator;
+
+    /**
+     * @param idGenerator the custom id generator, or {@code null} for UUIDv7
+     */
+    QueueJobInput(Supplier<String> idGenerator) {
+        this.idGenerator = idGenerator;
+    }
+
+    /**
+     * @param jobs items {@code {"id": ..., "payload": {...}}} (id optional), or a payload itself
+     *     when its {@code payload} is not an object
+     * @return one enqueue event per item, in order
+     * @throws StorageException naming the job index and id
+     */
+    List<QueueEvent> many(Iterable<? extends Map<String, ?>> jobs) {
+        List<QueueEvent> events = new ArrayList<>();
+        int index = 0;
+        for (Map<String, ?> job : jobs) {
+            if (job == null) {
+                throw new StorageException("Invalid job " + index + " in enqueueMany: null");
+            }
+            Object payload = job.get("payload");
+            if (payload instanceof Map<?, ?> map) {
+                Object id = job.get("id");
+                if (id != null && !(id instanceof String)) {
+                    throw new StorageException("Invalid job " + index + " in enqueueMany: id must be a string, got "
+                            + id.getClass().getSimpleName());
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, ?> typed = (Map<String, ?>) map;
+                events.add(one(typed, (String) id, index));
+            } else {
+                events.add(one(job, null, index));
+            }
+            index++;
+        }
+        return events;
+    }
+
+    /**
+     * @param ids job ids
+     * @return them, each checked as a UUIDv7, in order
+     * @throws StorageException {@code "Invalid UUIDv7 value."} naming the first bad id
+     */
+    static List<String> ids(Iterable<String> ids) {
+        List<String> list = new ArrayList<>();
+        for (String id : ids) {
+            list.add(UuidV7.assertValid(id));
+        }
+        return list;
+    }
+
+    /**
+     * @param payload the job's data
+     * @param id a UUIDv7, or {@code null} to generate one
+     * @param index the job's index in {@code enqueueMany}, or -1 for a single enqueue
+     * @return the enqueue event (stamped again when written)
+     * @throws StorageException naming the id, the index and the field
+     */
+    QueueEvent one(Map<String, ?> payload, String id, int index) {
+        String where = index < 0 ? "" : " (job " + index + " in enqueueMany)";
+        String jobId;
+        if (id != null) {
+            try {
+                jobId = UuidV7.normalize(id);
+            } catch (StorageException e) {
+                throw new StorageException(e.getMessage() + where, e);
+            }
+        } else if (idGenerator != null) {
+            String generated = idGenerator.get();
+            try {
+                jobId = UuidV7.normalize(generated);
+            } catch (StorageException e) {
+                throw new StorageException(e.getMessage() + " (from the custom id generator)" + where, e);
+            }
+        } else {
+            jobId = UuidV7.generate();
+        }
+        if (payload == null) {
+            throw new StorageException("Job payload must not be null: job " + jobId + where);
+        }
+        for (Object key : payload.keySet()) {
+            if (!(key instanceof String text)) {
+                throw new StorageException("Job payload key must be a string: job " + jobId + where + ", key " + key);
+            }
+            if (QueueEventCodec.isIntegerLike(text)) {
+                throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where
+                        + "; the original drops such top-level keys when it reads the job");
+            }
+        }
+        byte[] json;
+        try {
+            json = QueueEventCodec.encodePayload(payload);
+        } catch (StorageException e) {
+            throw new StorageException("Job payload cannot be stored: job " + jobId + where + ": " + e.getMessage(), e);
+        }
+        // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
+        return QueueEvent.enqueue(jobId, QueueEventCodec.reread(json), 0);
+    }
+}
