@@ -5,7 +5,7 @@ import dev.storh.doc.StoreStats;
 import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
-import dev.storh.queue.QueueVerifyReport;
+import dev.storh.queue.QueueStats;
 import dev.storh.progress.ProgressListener;
 import dev.storh.store.VerifyReport;
 import picocli.CommandLine.Command;
@@ -38,7 +38,7 @@ final class VerifyCommand extends StoreCommand {
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    QueueVerifyReport report = queue.verify(progress);
+                    dev.storh.store.VerifyReport<QueueStats> report = queue.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }
