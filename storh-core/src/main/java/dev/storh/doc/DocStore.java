@@ -177,32 +177,85 @@ public final class DocStore implements Store {
             throw new StorageException("Schema collection does not match DocStore collection: schema \""
                     + opts.schema().collectionName() + "\", collection \"" + collection + "\"");
         }
-        WriterMarkers.OpenRecovery recovery = WriterMarkers.recoverOnOpen(collectionRoot);
         DocStore store = new DocStore(collectionRoot, collection, opts);
-        ReindexReport rebuilt = null;
-        if (recovery.crashedWriter() && store.indexes.active()) {
-            // A writer died, possibly between a record and its index entries: rebuild.
-            try {
-                rebuilt = store.indexes.rebuildSkippingUnreadable();
-            } catch (RuntimeException e) {
-                store.close();
-                throw e;
-            }
-            if (!rebuilt.skipped().isEmpty()) {
-                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
-                        + " to quarantine them: {}", store.collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
-            }
-        }
-        store.recovery = new RecoveryReport(recovery.crashedWriter(), recovery.removedTempFiles(), rebuilt);
-        if (opts.schema() != null) {
-            try {
+        try {
+            store.recovery = store.recover();
+            if (opts.schema() != null) {
                 store.indexes.applySchema(opts.schema()).sync();
-            } catch (RuntimeException e) {
-                store.close();
-                throw e;
             }
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
         return store;
+    }
+
+    /**
+     * The open-time check of the writer markers. A stale marker means a writer died, possibly
+     * between a record and its index entries: the indexes are rebuilt under the write lock, which
+     * registers this instance's own marker first, and the stale markers are removed only after the
+     * rebuild, so a kill at any moment of this recovery leaves a stale marker for the next open.
+     */
+    private RecoveryReport recover() {
+        if (!Files.isDirectory(layout.writersDir())) {
+            // First open, or a collection written before markers: sweep everything once.
+            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(collectionRoot).removedTempFiles(), null);
+        }
+        List<Path> stale = WriterMarkers.staleMarkers(collectionRoot);
+        if (stale.isEmpty() || !indexes.active()) {
+            WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
+                    : WriterMarkers.recoverOnOpen(collectionRoot);
+            sweepIndexLeftovers();
+            return new RecoveryReport(swept.crashedWriter(), swept.removedTempFiles(), null);
+        }
+        return withWriteLock(() -> {
+            int removed = WriterMarkers.sweepTempFiles(collectionRoot) + cleanIndexFolder();
+            ReindexReport rebuilt = indexes.rebuildSkippingUnreadable();
+            if (!rebuilt.skipped().isEmpty()) {
+                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
+                        + " to quarantine them: {}", collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
+            }
+            WriterMarkers.removeMarkers(stale);
+            return new RecoveryReport(true, removed, rebuilt);
+        });
+    }
+
+    /**
+     * Removes what a killed index write left in {@code .storh/indexes/} (a build tree, a manifest
+     * temp file) when the write lock is free at once: a builder in another process holds it while
+     * its files are in use, and then the leftovers wait for the next open or rebuild. Skipped where
+     * no lock can be taken (read-only).
+     */
+    private void sweepIndexLeftovers() {
+        if (!indexes.hasLeftovers()) {
+            return;
+        }
+        CollectionLock l;
+        try {
+            l = lock();
+            l.lock(java.time.Duration.ZERO);
+        } catch (StorageException busyOrReadOnly) {
+            return;
+        }
+        try {
+            cleanIndexFolder();
+        } catch (StorageException linked) {
+            // verify() reports a linked storh folder; nothing is deleted through it
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * Under the write lock, every index write is finished: index build trees and temp files of any
+     * age in {@code .storh/indexes/} are orphans.
+     *
+     * @return the temp files removed
+     */
+    private int cleanIndexFolder() {
+        SafePaths.requireNoLinks(collectionRoot, layout.indexesDir());
+        indexes.cleanLeftovers();
+        return WriterMarkers.sweepTempFiles(layout.indexesDir(), java.time.Duration.ZERO);
     }
 
     static Path resolveCollection(Path root, String collection) {
