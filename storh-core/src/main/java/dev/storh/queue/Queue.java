@@ -422,7 +422,7 @@ public final class Queue implements Store {
      * @return ok, requeued, and what was removed
      */
     @Override
-    public RepairReport<QueueRepairDetails> repair() {
+    public RepairReport<QueueRepair> repair() {
         return repair(ProgressListener.NONE);
     }
 
@@ -433,7 +433,7 @@ public final class Queue implements Store {
      * @return ok, requeued, and what was removed
      */
     @Override
-    public RepairReport<QueueRepairDetails> repair(ProgressListener listener) {
+    public RepairReport<QueueRepair> repair(ProgressListener listener) {
         return repair(Duration.ofHours(1), listener);
     }
 
@@ -448,7 +448,7 @@ public final class Queue implements Store {
      * @return ok, requeued, bytes cut from the tail, and what was removed
      * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
-    public RepairReport<QueueRepairDetails> repair(Duration processingTimeout) {
+    public RepairReport<QueueRepair> repair(Duration processingTimeout) {
         return repair(processingTimeout, ProgressListener.NONE);
     }
 
@@ -458,7 +458,7 @@ public final class Queue implements Store {
      *     bytes, a last one with the events replayed)
      * @return {@link #repair(Duration)}'s report
      */
-    public RepairReport<QueueRepairDetails> repair(Duration processingTimeout, ProgressListener listener) {
+    public RepairReport<QueueRepair> repair(Duration processingTimeout, ProgressListener listener) {
         return maintenance.repair(processingTimeout, listener);
     }
 
@@ -470,7 +470,7 @@ public final class Queue implements Store {
      * @throws StorageException on I/O failure; the old log then stays in place
      */
     @Override
-    public CompactReport<QueueCompactDetails> compact() {
+    public CompactReport<QueueCompact> compact() {
         return compact(ProgressListener.NONE);
     }
 
@@ -480,7 +480,7 @@ public final class Queue implements Store {
      * @return {@link #compact()}'s report
      */
     @Override
-    public CompactReport<QueueCompactDetails> compact(ProgressListener listener) {
+    public CompactReport<QueueCompact> compact(ProgressListener listener) {
         return maintenance.compact(listener);
     }
 

@@ -101,7 +101,7 @@ final class QueueMaintenance {
         return "line " + line + " (byte " + byteOffset + " of " + journal.log().path() + "): ";
     }
 
-    RepairReport<QueueRepairDetails> repair(Duration processingTimeout, ProgressListener listener) {
+    RepairReport<QueueRepair> repair(Duration processingTimeout, ProgressListener listener) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return journal.locked(() -> {
             journal.checkWritable();
@@ -121,14 +121,14 @@ final class QueueMaintenance {
                 }
                 int requeued = requeueLocked(seconds);
                 progress.advance(journal.lines(), journal.offset());
-                return new RepairReport<>(true, removed, new QueueRepairDetails(requeued, cut.bytes()));
+                return new RepairReport<>(true, removed, new QueueRepair(requeued, cut.bytes()));
             } finally {
                 progress.finish();
             }
         });
     }
 
-    CompactReport<QueueCompactDetails> compact(ProgressListener listener) {
+    CompactReport<QueueCompact> compact(ProgressListener listener) {
         return journal.locked(() -> {
             journal.sync(true);
             long before = journal.offset();
@@ -137,7 +137,7 @@ final class QueueMaintenance {
                 journal.compact();
                 progress.advance(journal.lines(), journal.offset());
                 return new CompactReport<>(true, before, journal.offset(),
-                        new QueueCompactDetails(before, journal.offset(), journal.lines()));
+                        new QueueCompact(before, journal.offset(), journal.lines()));
             } finally {
                 progress.finish();
             }

@@ -44,7 +44,7 @@ class QueueCompactionTest {
             q.complete(id(1), false);
             q.enqueue(Map.of("again", true), id(4)); // 4 moves behind 5
             clock.advanceSeconds(10);
-            CompactReport<QueueCompactDetails> report = q.compact();
+            CompactReport<QueueCompact> report = q.compact();
             assertThat(report.bytesAfter()).isLessThan(report.bytesBefore());
             assertThat(report.details().events()).isEqualTo(2 + 2 * 2 + 1);
             assertThat(q.verify().ok()).isTrue();

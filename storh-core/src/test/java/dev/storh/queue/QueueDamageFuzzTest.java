@@ -183,7 +183,7 @@ class QueueDamageFuzzTest {
         try (Queue q = Queue.open(root, "jobs")) {
             Map<String, String> statuses = q.maintenance.statusesForTesting();
             assertIntactJobs(statuses, damagedJobs, what + " after a write and a reopen");
-            RepairReport<QueueRepairDetails> repair = q.repair();
+            RepairReport<QueueRepair> repair = q.repair();
             assertThat(repair.removed().isEmpty()).as(what + ": " + repair).isEqualTo(!inside && repair.details().truncatedBytes() == 0);
             assertThat(q.verify().errors()).as(what + " after repair").isEmpty();
             assertIntactJobs(q.maintenance.statusesForTesting(), damagedJobs, what + " after repair");

@@ -73,7 +73,7 @@ class QueuePhpFixtureTest {
         List<String> order;
         try (Queue jobs = Queue.open(app, "jobs")) {
             stats = jobs.stats();
-            CompactReport<QueueCompactDetails> report = jobs.compact();
+            CompactReport<QueueCompact> report = jobs.compact();
             assertThat(report.bytesBefore()).isEqualTo(18825);
             assertThat(report.bytesAfter()).isLessThan(report.bytesBefore());
             assertThat(report.details().events()).isEqualTo(60 + 2 * 15 + 20);

@@ -43,7 +43,7 @@ class QueueProgressTest {
             assertThat(repair.get(1).done()).isEqualTo(90);
 
             List<Progress> compact = new ArrayList<>();
-            CompactReport<QueueCompactDetails> report = queue.compact(compact::add);
+            CompactReport<QueueCompact> report = queue.compact(compact::add);
             assertThat(compact.get(0).totalBytes()).isEqualTo(report.bytesBefore());
             assertThat(compact.get(1).done()).isEqualTo(report.details().events());
             assertThat(compact.get(1).bytes()).isEqualTo(report.bytesAfter());

@@ -274,7 +274,7 @@ class QueueTest {
             VerifyReport<QueueStats> report = q.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).containsExactly("Log queue state drift.");
-            RepairReport<QueueRepairDetails> repair = q.repair(Duration.ofSeconds(3600));
+            RepairReport<QueueRepair> repair = q.repair(Duration.ofSeconds(3600));
             assertThat(repair.ok()).isTrue();
             assertThat(repair.details().requeued()).isZero();
             assertThat(q.counts()).isEqualTo(counts(1, 1, 0));

@@ -13,7 +13,7 @@ import java.util.Map;
  * @param truncatedBytes bytes cut from the end of {@code queue.log} at its bad tail (not in the JSON
  *     shape; the cut bytes are kept in {@code queue.log.cut-*} when they held a complete line)
  */
-public record QueueRepairDetails(int requeued, long truncatedBytes) implements ReportDetails {
+public record QueueRepair(int requeued, long truncatedBytes) implements ReportDetails {
 
     /**
      * @return {@code {"requeued": <long>}}

@@ -13,7 +13,7 @@ import java.util.Map;
  * @param bytesAfter size after, in bytes
  * @param events event lines in the rewritten file
  */
-public record QueueCompactDetails(long bytesBefore, long bytesAfter, long events) implements ReportDetails {
+public record QueueCompact(long bytesBefore, long bytesAfter, long events) implements ReportDetails {
 
     /**
      * @return keys bytesBefore, bytesAfter, events
