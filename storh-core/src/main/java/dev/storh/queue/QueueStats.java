@@ -1,7 +1,6 @@
 package dev.storh.queue;
 
 import dev.storh.store.Stats;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -35,10 +34,7 @@ public record QueueStats(long pending, long processing, long done, long bytes) i
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("pending", pending);
-        map.put("processing", processing);
-        map.put("done", done);
+        Map<String, Object> map = counts().toMap();
         map.put("bytes", bytes);
         return map;
     }

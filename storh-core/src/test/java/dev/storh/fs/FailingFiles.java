@@ -37,7 +37,7 @@ public final class FailingFiles implements StoreFiles {
     }
 
     private final LocalFiles local;
-    private volatile Point point;
+    private volatile java.util.Set<Point> points = java.util.Set.of();
     private volatile Predicate<String> names = n -> true;
     private final AtomicInteger failures = new AtomicInteger();
 
@@ -59,14 +59,24 @@ public final class FailingFiles implements StoreFiles {
      * @return this
      */
     public FailingFiles failAt(Point point, Predicate<String> nameFilter) {
+        return failAt(java.util.Set.of(point), nameFilter);
+    }
+
+    /**
+     * @param failing the commit points to fail at, each every time until {@link #heal()} (e.g. an
+     *     append's fsync and the truncate that would roll it back)
+     * @param nameFilter which names fail (the file's name, or the folder's for a folder fsync)
+     * @return this
+     */
+    public FailingFiles failAt(java.util.Set<Point> failing, Predicate<String> nameFilter) {
         this.names = nameFilter;
-        this.point = point;
+        this.points = java.util.Set.copyOf(failing);
         return this;
     }
 
     /** Stops failing. */
     public void heal() {
-        this.point = null;
+        this.points = java.util.Set.of();
     }
 
     /** @return how many operations were made to fail */
@@ -75,7 +85,7 @@ public final class FailingFiles implements StoreFiles {
     }
 
     private void maybeFail(Point at, String name) throws IOException {
-        if (point == at && names.test(name)) {
+        if (points.contains(at) && names.test(name)) {
             failures.incrementAndGet();
             throw new IOException("injected failure at " + at + " of " + name);
         }
