@@ -14,7 +14,7 @@ import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RepairReport;
-import dev.storh.store.Store;
+import dev.storh.store.RecordStore;
 import dev.storh.store.StoreKind;
 import dev.storh.store.VerifyReport;
 import java.io.IOException;
@@ -84,7 +84,7 @@ import java.util.stream.StreamSupport;
  * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
  * before anything is written.
  */
-public final class SegmentedLog implements Store {
+public final class SegmentedLog implements RecordStore {
 
     private static final Cleaner CLEANER = Cleaner.create();
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
