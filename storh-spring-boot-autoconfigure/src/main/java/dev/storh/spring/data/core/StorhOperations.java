@@ -96,6 +96,25 @@ public interface StorhOperations {
 	<T> T save(T entity);
 
 	/**
+	 * Store a batch of entities of one collection, all or nothing: every entity is converted and
+	 * checked before the first record is written, under one hold of the collection write lock
+	 * (its {@code @Version} as {@link #save(Object)} checks it, its {@code @Indexed(unique = true)}
+	 * values against the other entities of the batch and against the stored records, the
+	 * collection's schema), and the records are then written with one
+	 * {@code DocStore.putMany}. A batch that fails a check writes nothing. An I/O failure while
+	 * writing (a full disk) can leave the records written before it.
+	 * @param <T> the entity type
+	 * @param entities the entities, in order; a {@code @Version}ed id may appear once
+	 * @return the saved entities in the same order, as {@link #save(Object)} returns them
+	 * @throws org.springframework.dao.OptimisticLockingFailureException when a version check fails
+	 * @throws org.springframework.dao.DuplicateKeyException naming the field and value when two
+	 * entities of the batch, or an entity and a stored record, hold the same unique value
+	 * @throws org.springframework.dao.InvalidDataAccessApiUsageException when the entities go to
+	 * more than one collection or an id is not a UUIDv7
+	 */
+	<T> List<T> saveAll(Iterable<T> entities);
+
+	/**
 	 * Store a new entity; fails when a record with its id already exists. The check and the write
 	 * happen under the collection write lock, so two concurrent inserts of one id, in this or
 	 * another process, cannot both succeed.
