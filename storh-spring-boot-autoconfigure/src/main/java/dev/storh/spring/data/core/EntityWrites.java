@@ -231,7 +231,7 @@ final class EntityWrites {
 				}
 				Integer holder = uniqueValues.computeIfAbsent(property.getName(), (name) -> new HashMap<>())
 					.putIfAbsent(value, i);
-				if (holder != null && !Objects.equals(batch.get(holder).id(), pending.id())) {
+				if (holder != null && (pending.id() == null || !pending.id().equals(batch.get(holder).id()))) {
 					throw new DuplicateKeyException("Unique index '" + property.getName() + "' of collection '"
 							+ pending.collection() + "': entities " + holder + " and " + i + " of the batch both hold "
 							+ value + "; nothing was written");

@@ -27,7 +27,8 @@ import org.springframework.util.Assert;
  * Runs {@link StorhQuery}s as core {@link QueryBuilder}s on the entity type's store: criteria with
  * operands in the JSON model, the id cursor, a one-property sort as core's {@code orderBy} (index
  * ordered where the planner can) and longer sorts applied to the matches here, ties always broken
- * by ascending id. Records come back undecoded; the template turns them into entities.
+ * by ascending id, then the query's field projection. Records come back undecoded; the template
+ * turns them into entities.
  * Thread-safe.
  */
 final class RecordQueries {
@@ -80,7 +81,13 @@ final class RecordQueries {
 			return List.of();
 		}
 		long end = query.isLimited() ? Math.min(records.size(), offset + query.getLimit()) : records.size();
-		return (offset == 0 && end == records.size()) ? records : records.subList((int) offset, (int) end);
+		List<StorageRecord> window = (offset == 0 && end == records.size()) ? records
+				: records.subList((int) offset, (int) end);
+		return (query.getFields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
+	}
+
+	private static StorageRecord project(StorageRecord record, StorhQuery query) {
+		return new StorageRecord(record.id(), query.getFields().apply(record.data()));
 	}
 
 	/**
@@ -94,7 +101,8 @@ final class RecordQueries {
 		}
 		QueryBuilder core = coreQuery(query, type);
 		QueryBuilder limited = query.isLimited() ? core.limit(query.getLimit()) : core;
-		return this.translator.translating(this.translator.translated(limited::stream));
+		Stream<StorageRecord> records = this.translator.translating(this.translator.translated(limited::stream));
+		return (query.getFields() != null) ? records.map((record) -> project(record, query)) : records;
 	}
 
 	/**

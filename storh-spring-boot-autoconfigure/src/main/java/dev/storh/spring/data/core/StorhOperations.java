@@ -12,7 +12,9 @@ import dev.storh.spring.data.mapping.StorhMappingContext;
 
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.ScrollPosition;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.domain.Window;
 
 /**
  * Entity operations on storh {@code DocStore} collections: one collection per entity type
@@ -193,6 +195,29 @@ public interface StorhOperations {
 	 * @return a stream that must be closed
 	 */
 	<T> Stream<T> stream(StorhQuery query, Class<T> type);
+
+	/**
+	 * One window of the entities matching a query. An {@code OffsetScrollPosition} skips matches;
+	 * a {@code KeysetScrollPosition} continues after (forward) or before (backward) the entity it
+	 * was taken from, by the values of the query's sort properties then its id (ties are broken by
+	 * ascending id, so every entity appears once however many share a sort value). A window's
+	 * items are always in the query's order; {@code hasNext()} tells whether more follow in the
+	 * scrolling direction, and {@code positionAt(i)} keeps that direction. Keys are the sort
+	 * properties' names ({@code publisher.name}) with their stored JSON values, and the id
+	 * property's name with the id. Scrolling forward in id order reads only the window (core's id
+	 * cursor); other keyset scrolls read every match.
+	 * @param <T> the entity type
+	 * @param query criteria and sort; its limit is the window size (none: every remaining match);
+	 * offset and cursor are ignored
+	 * @param position where the window starts; {@code ScrollPosition.keyset()} or
+	 * {@code ScrollPosition.offset()} for the first window, {@code ScrollPosition.backward(...)}
+	 * to scroll towards the start
+	 * @param type the entity type
+	 * @return the window
+	 * @throws org.springframework.dao.InvalidDataAccessApiUsageException when a keyset position
+	 * lacks a sort property or the id
+	 */
+	<T> Window<T> scroll(StorhQuery query, ScrollPosition position, Class<T> type);
 
 	/**
 	 * @param type the entity type

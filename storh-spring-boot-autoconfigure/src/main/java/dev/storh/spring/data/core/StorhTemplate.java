@@ -36,7 +36,9 @@ import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageImpl;
 import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.ScrollPosition;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.domain.Window;
 import org.springframework.data.mapping.callback.EntityCallbacks;
 import org.springframework.data.support.PageableExecutionUtils;
 import org.springframework.util.Assert;
@@ -89,6 +91,8 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	private final EntityWrites writes;
 
 	private final RecordQueries queries;
+
+	private final EntityScrolling scrolling;
 
 	private volatile boolean closed;
 
@@ -150,6 +154,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		this.events = new EntityEvents(converter);
 		this.writes = new EntityWrites(converter, this.events, this::docStore, this.exceptionTranslator);
 		this.queries = new RecordQueries(converter, this::docStore, this.exceptionTranslator);
+		this.scrolling = new EntityScrolling(converter, this.queries, this.events);
 	}
 
 	private static Path requireFolder(Path collectionsFolder) {
@@ -342,6 +347,11 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			return find(query, type).stream();
 		}
 		return records.map((record) -> this.events.read(type, collection, record));
+	}
+
+	@Override
+	public <T> Window<T> scroll(StorhQuery query, ScrollPosition position, Class<T> type) {
+		return this.scrolling.scroll(query, position, type);
 	}
 
 	@Override
