@@ -26,7 +26,6 @@ class KnownDefectsTest {
      * only swept by the next rebuild.
      */
     @Test
-    @Disabled("known defect: index build folder left by a kill during reindex is not swept on open")
     void anIndexBuildFolderLeftByAKillIsGoneAfterOpen() throws Exception {
         try (DocStore docs = DocStore.open(root, "docs")) {
             docs.indexes().field("kind").index().sync();
@@ -41,23 +40,6 @@ class KnownDefectsTest {
         }
     }
 
-    /** Found by {@link HostileInputTest}: a JSONL row with a duplicate key is imported (the last value wins). */
-    @Test
-    @Disabled("known defect: duplicate keys in JSONL input are accepted silently")
-    void aDuplicateKeyInJsonlIsRefusedNamingTheLine() throws Exception {
-        assertThat(HostileInputTest.importProblems(root, Map.of("duplicate keys", "{\"a\":1,\"a\":2}"))).isEmpty();
-    }
-
-    /**
-     * Found by {@link HostileInputTest}: a JSONL row with a lone surrogate escape is refused, but the
-     * message names a generated record id instead of the file and line.
-     */
-    @Test
-    @Disabled("known defect: a lone surrogate in JSONL input is refused without naming the file and line")
-    void aLoneSurrogateInJsonlIsRefusedNamingTheLine() throws Exception {
-        assertThat(HostileInputTest.importProblems(root, Map.of("lone surrogate", "{\"a\":\"\\ud800\"}"))).isEmpty();
-    }
-
     /**
      * Found by {@link CrashHarnessTest} in the long run, seed 19001 round 9 (kill 783 ms after the
      * child's start, during open): a record is on disk but missing from every index, and verify
@@ -67,7 +49,6 @@ class KnownDefectsTest {
      * this test kills every round from the child's start.
      */
     @Test
-    @Disabled("known defect: a kill during the recovering open of a DocStore can leave its indexes missing records")
     void killsDuringARecoveringOpenLeaveNoIndexDrift() throws Exception {
         assertThat(CrashHarnessTest.run(root, List.of(19_001L), 30, 1)).isEmpty();
     }

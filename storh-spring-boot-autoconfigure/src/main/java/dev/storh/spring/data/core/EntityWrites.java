@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.storh.StorageRecord;
-import dev.storh.doc.DocStore;
 import dev.storh.spring.data.core.event.AfterDeleteEvent;
 import dev.storh.spring.data.core.event.AfterSaveEvent;
 import dev.storh.spring.data.core.event.BeforeConvertEvent;
@@ -18,6 +17,7 @@ import dev.storh.spring.data.core.event.BeforeDeleteEvent;
 import dev.storh.spring.data.core.event.BeforeSaveEvent;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
 import dev.storh.spring.data.mapping.StorhPersistentProperty;
+import dev.storh.spring.transaction.CollectionAccess;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -38,11 +38,11 @@ final class EntityWrites {
 
 	private final EntityEvents events;
 
-	private final Function<Class<?>, DocStore> stores;
+	private final Function<Class<?>, CollectionAccess> stores;
 
 	private final StorhExceptionTranslator translator;
 
-	EntityWrites(StorhEntityConverter converter, EntityEvents events, Function<Class<?>, DocStore> stores,
+	EntityWrites(StorhEntityConverter converter, EntityEvents events, Function<Class<?>, CollectionAccess> stores,
 			StorhExceptionTranslator translator) {
 		this.converter = converter;
 		this.events = events;
@@ -71,7 +71,7 @@ final class EntityWrites {
 		Pending<T> pending = prepare(original);
 		this.events.publish(new BeforeSaveEvent<>(pending.entity(), pending.type(), pending.collection(),
 				pending.data()));
-		DocStore store = this.stores.apply(pending.type());
+		CollectionAccess store = this.stores.apply(pending.type());
 		StorageRecord stored = this.translator.translated(() -> {
 			if (pending.id() == null || (!insert && !pending.versioned())) {
 				return (pending.id() != null) ? store.put(pending.data(), pending.id()) : store.put(pending.data());
@@ -117,7 +117,7 @@ final class EntityWrites {
 			this.events.publish(new BeforeSaveEvent<>(pending.entity(), pending.type(), pending.collection(),
 					pending.data()));
 		}
-		DocStore store = this.stores.apply(first.type());
+		CollectionAccess store = this.stores.apply(first.type());
 		List<StorageRecord> stored = this.translator.translated(() -> store.withWriteLock(() -> {
 			checkBatch(store, batch);
 			List<Map<String, Object>> items = new ArrayList<>(batch.size());
@@ -146,7 +146,7 @@ final class EntityWrites {
 		Class<?> type = entity.getClass();
 		String collection = this.converter.getRequiredEntity(type).getCollection();
 		Long expected = this.converter.getVersion(entity);
-		DocStore store = this.stores.apply(type);
+		CollectionAccess store = this.stores.apply(type);
 		this.events.publish(new BeforeDeleteEvent<>(id, type, collection));
 		boolean deleted = this.translator.translated(() -> store.withWriteLock(() -> {
 			Optional<StorageRecord> current = store.get(id);
@@ -210,7 +210,7 @@ final class EntityWrites {
 	 * Every check of a batch, under the write lock, before anything is written: versions, ids
 	 * repeated where a version is checked, unique values within the batch and against the store.
 	 */
-	private <T> void checkBatch(DocStore store, List<Pending<T>> batch) {
+	private <T> void checkBatch(CollectionAccess store, List<Pending<T>> batch) {
 		Map<String, Integer> versionedIds = new HashMap<>();
 		Map<String, Map<Object, Integer>> uniqueValues = new HashMap<>();
 		for (int i = 0; i < batch.size(); i++) {
@@ -241,12 +241,12 @@ final class EntityWrites {
 		}
 	}
 
-	private void checkStoredUnique(DocStore store, Pending<?> pending, String field, Object value) {
+	private void checkStoredUnique(CollectionAccess store, Pending<?> pending, String field, Object value) {
 		for (StorageRecord holder : store.query().where(field).eq(value).limit(2).get()) {
 			if (!holder.id().equals(pending.id())) {
 				throw new DuplicateKeyException("Unique index '" + field + "' of collection '" + pending.collection()
-						+ "': value " + value + " is held by record " + holder.id() + " ("
-						+ store.pathForId(holder.id()) + "); nothing of the batch was written");
+						+ "' (" + store.collectionRoot() + "): value " + value + " is held by record " + holder.id()
+						+ "; nothing of the batch was written");
 			}
 		}
 	}

@@ -8,7 +8,6 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 import dev.storh.StorageRecord;
-import dev.storh.doc.DocStore;
 import dev.storh.query.Direction;
 import dev.storh.query.FieldPath;
 import dev.storh.query.QueryBuilder;
@@ -17,6 +16,7 @@ import dev.storh.query.Values;
 import dev.storh.spring.data.core.query.PropertyPaths;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
+import dev.storh.spring.transaction.CollectionAccess;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.core.PropertyPath;
@@ -35,7 +35,7 @@ final class RecordQueries {
 
 	private final StorhEntityConverter converter;
 
-	private final Function<Class<?>, DocStore> stores;
+	private final Function<Class<?>, CollectionAccess> stores;
 
 	private final StorhExceptionTranslator translator;
 
@@ -44,7 +44,7 @@ final class RecordQueries {
 	 * @param stores the indexed store of an entity type
 	 * @param translator turns storage failures into data access exceptions
 	 */
-	RecordQueries(StorhEntityConverter converter, Function<Class<?>, DocStore> stores,
+	RecordQueries(StorhEntityConverter converter, Function<Class<?>, CollectionAccess> stores,
 			StorhExceptionTranslator translator) {
 		this.converter = converter;
 		this.stores = stores;
@@ -144,7 +144,7 @@ final class RecordQueries {
 	 * and cursor, on the type's indexed store; no order, no limit.
 	 */
 	private QueryBuilder coreQuery(StorhQuery query, Class<?> type) {
-		DocStore store = this.stores.apply(type);
+		CollectionAccess store = this.stores.apply(type);
 		QueryBuilder core = query.getCriteria().mapValues(this.converter::toJsonValue).applyTo(store.query());
 		if (query.getCursor() != null) {
 			core = core.cursor(StorhIds.check(query.getCursor(), this.converter.getRequiredEntity(type).getCollection()));

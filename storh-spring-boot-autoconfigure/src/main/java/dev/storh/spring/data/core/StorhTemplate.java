@@ -26,6 +26,7 @@ import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
 import dev.storh.spring.data.mapping.StorhPersistentProperty;
+import dev.storh.spring.transaction.CollectionAccess;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.DisposableBean;
@@ -152,8 +153,8 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		this.ownsStores = ownsStores;
 		this.converter = converter;
 		this.events = new EntityEvents(converter);
-		this.writes = new EntityWrites(converter, this.events, this::docStore, this.exceptionTranslator);
-		this.queries = new RecordQueries(converter, this::docStore, this.exceptionTranslator);
+		this.writes = new EntityWrites(converter, this.events, this::access, this.exceptionTranslator);
+		this.queries = new RecordQueries(converter, this::access, this.exceptionTranslator);
 		this.scrolling = new EntityScrolling(converter, this.queries, this.events);
 	}
 
@@ -224,6 +225,11 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		return store;
 	}
 
+	/** The type's collection as the calling thread sees it: through its storh transaction, if any. */
+	private CollectionAccess access(Class<?> type) {
+		return CollectionAccess.of(docStore(type), collectionsFolder());
+	}
+
 	private Boolean declareIndexes(StorhPersistentEntity<?> entity, DocStore store) {
 		boolean declared = false;
 		for (StorhPersistentProperty property : entity) {
@@ -275,7 +281,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		if (!UuidV7.isValid(id)) {
 			return Optional.empty();
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		return translated(() -> store.get(id)).map((r) -> this.events.read(type, collection, r));
 	}
 
@@ -286,7 +292,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		if (!UuidV7.isValid(id)) {
 			return false;
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		return translated(() -> store.exists(id));
 	}
 
@@ -312,7 +318,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			List<T> content = find(StorhQuery.all().with(pageable), type);
 			return PageableExecutionUtils.getPage(content, pageable, () -> count(type));
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		String collection = getCollection(type);
 		return translated(() -> {
 			List<String> pageIds;
@@ -356,7 +362,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 
 	@Override
 	public long count(Class<?> type) {
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		return translated(store::count);
 	}
 
@@ -400,7 +406,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		if (!UuidV7.isValid(id)) {
 			return false;
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		this.events.publish(new BeforeDeleteEvent<>(id, type, collection));
 		boolean deleted = translated(() -> store.delete(id));
 		if (deleted) {
@@ -411,7 +417,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 
 	@Override
 	public long deleteAll(Class<?> type) {
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		List<String> ids = translated(() -> {
 			try (Stream<String> listing = store.ids()) {
 				return listing.toList();
