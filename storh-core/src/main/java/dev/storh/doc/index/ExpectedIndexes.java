@@ -35,7 +35,7 @@ final class ExpectedIndexes {
     private final Map<String, TreeSet<String>> unindexed = new LinkedHashMap<>();
 
     ExpectedIndexes(List<IndexDefinition> definitions) {
-        this(definitions, IndexManager.compoundPairs(definitions));
+        this(definitions, IndexUpdates.compoundPairs(definitions));
     }
 
     /**
