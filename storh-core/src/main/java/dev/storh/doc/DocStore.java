@@ -57,6 +57,7 @@ public final class DocStore implements Store {
     private final DocLayout layout;
     private final Path dataDir;
     private final DocStoreOptions options;
+    private final StoreFiles files;
     private final RecordPreparer preparer;
     private final WriteGate gate;
     private final JsonlTransfer jsonl;
@@ -81,11 +82,11 @@ public final class DocStore implements Store {
             cache.invalidate(written);
             listing.invalidate(DocLayout.bucketOf(written));
         };
-        StoreFiles files = options.files(collectionRoot);
+        this.files = options.files(collectionRoot);
         this.reads = new RecordReads(layout, cache, listing);
         this.indexes = new IndexManager(files, collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
                 ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
-        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, dataDir, writerPrefix, invalidate::invalidate),
+        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, invalidate::invalidate),
                 indexes, reads, files, invalidate);
         this.jsonl = new JsonlTransfer(this, preparer, writes::session, writerPrefix);
         this.executor = new DocQueryExecutor(reads, indexes);
@@ -504,7 +505,7 @@ public final class DocStore implements Store {
      */
     @Override
     public RepairReport<DocRepair> repair(ProgressListener listener) {
-        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes, listener));
+        return withWriteLock(() -> Maintenance.repair(files, collectionRoot, dataDir, indexes, listener));
     }
 
     /**

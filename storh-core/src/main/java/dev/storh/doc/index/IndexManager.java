@@ -94,9 +94,9 @@ public final class IndexManager {
         this.manifest = layout.indexManifest();
         this.locker = locker;
         IndexSwap swap = new IndexSwap();
-        this.reads = new IndexReads(layout.indexEntriesDir(), swap, locker, records);
-        this.updates = new IndexUpdates(layout.indexEntriesDir(), swap, reads);
-        this.rebuilds = new IndexRebuilds(layout, swap, reads, records);
+        this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records);
+        this.updates = new IndexUpdates(files, layout.indexEntriesDir(), swap, reads);
+        this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
         this.stamp = IndexManifest.stamp(manifest);
         this.definitions = IndexManifest.read(manifest);
         definitions.forEach(d -> pending.put(d.field(), d));
@@ -391,6 +391,6 @@ public final class IndexManager {
         List<IndexDefinition> defs = definitions();
         ExpectedIndexes expected = new ExpectedIndexes(defs);
         recordsOnDisk.forEach(expected::add);
-        return expected.compareWith(entries());
+        return expected.compareWith(files, entries());
     }
 }

@@ -1,5 +1,6 @@
 package dev.storh.doc.index;
 
+import dev.storh.fs.StoreFiles;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.stream.Stream;
  */
 final class IndexReads {
 
+    private final StoreFiles files;
     private final Path entries;
     private final IndexSwap swap;
     private final IndexManager.Locker locker;
@@ -37,12 +39,14 @@ final class IndexReads {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param entries the live {@code entries/} folder
      * @param swap the swap lock shared with writes and rebuilds
      * @param locker runs actions under the collection write lock
      * @param records the collection's records
      */
-    IndexReads(Path entries, IndexSwap swap, IndexManager.Locker locker, IndexManager.RecordSource records) {
+    IndexReads(StoreFiles files, Path entries, IndexSwap swap, IndexManager.Locker locker, IndexManager.RecordSource records) {
+        this.files = files;
         this.entries = entries;
         this.swap = swap;
         this.locker = locker;
@@ -86,12 +90,12 @@ final class IndexReads {
             return ids;
         }
         List<String> keys = IndexKeys.valueKeys(v);
-        Path dir = EqualityFiles.equalityDir(entries, d.field());
+        Path dir = IndexLayout.equalityDir(entries, d.field());
         if (keys.size() == 1) {
-            return EqualityFiles.ids(dir.resolve(keys.get(0) + ".jsonc"));
+            return EqualityFiles.ids(IndexLayout.valueFile(dir, keys.get(0)));
         }
         java.util.TreeSet<String> ids = new java.util.TreeSet<>();
-        keys.forEach(key -> ids.addAll(EqualityFiles.ids(dir.resolve(key + ".jsonc"))));
+        keys.forEach(key -> ids.addAll(EqualityFiles.ids(IndexLayout.valueFile(dir, key))));
         return new ArrayList<>(ids);
     }
 
@@ -104,7 +108,7 @@ final class IndexReads {
      *     write lock and kept; on a store that cannot be written it is computed for this call only.
      */
     java.util.Set<String> unindexedIds(String field) {
-        RangeFiles rf = new RangeFiles(entries, field);
+        RangeFiles rf = new RangeFiles(files, entries, field);
         java.util.Set<String> known = swap.reading(rf::readUnindexed);
         if (known != null) {
             return known;
@@ -152,7 +156,7 @@ final class IndexReads {
     }
 
     private long countFile(IndexDefinition d, String key) {
-        Path file = EqualityFiles.equalityDir(entries, d.field()).resolve(key + ".jsonc");
+        Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
         EqualityFiles.Head head = EqualityFiles.head(file, key, 0);
         if (head.count() >= 0) {
             return head.count();
@@ -178,7 +182,7 @@ final class IndexReads {
             return all.size() > limit ? all.subList(0, limit) : all;
         }
         String key = IndexKeys.valueKey(v);
-        return EqualityFiles.head(EqualityFiles.equalityDir(entries, d.field()).resolve(key + ".jsonc"), key, limit).ids();
+        return EqualityFiles.head(IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, limit).ids();
     }
 
     /**
@@ -189,9 +193,9 @@ final class IndexReads {
      * @return ids of the compound bucket, ascending
      */
     List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        return swap.reading(() -> EqualityFiles.ids(EqualityFiles.compoundDir(entries, left.field(), right.field())
-                .resolve(IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue),
-                        dev.storh.query.Values.normalise(rightValue)) + ".jsonc")));
+        return swap.reading(() -> EqualityFiles.ids(IndexLayout.valueFile(
+                IndexLayout.compoundDir(entries, left.field(), right.field()),
+                IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue)))));
     }
 
     /**
@@ -221,7 +225,7 @@ final class IndexReads {
     }
 
     private CachedRange cachedRangeUnlocked(String field) {
-        RangeFiles rf = new RangeFiles(entries, field);
+        RangeFiles rf = new RangeFiles(files, entries, field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(rf.main());
         IndexManifest.Stamp deltaStamp = IndexManifest.stamp(rf.delta());
         CachedRange cached = rangeCache.get(field);

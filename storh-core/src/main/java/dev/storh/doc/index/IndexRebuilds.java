@@ -1,5 +1,6 @@
 package dev.storh.doc.index;
 
+import dev.storh.fs.StoreFiles;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocLayout;
@@ -26,6 +27,7 @@ final class IndexRebuilds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    private final StoreFiles files;
     private final DocLayout layout;
     private final Path indexesDir;
     private final Path entries;
@@ -34,12 +36,14 @@ final class IndexRebuilds {
     private final IndexManager.RecordSource records;
 
     /**
+     * @param files the collection's byte seam
      * @param layout the collection's layout
      * @param swap the swap lock shared with reads and writes
      * @param reads the read side, whose cached range state a swap drops
      * @param records the collection's records
      */
-    IndexRebuilds(DocLayout layout, IndexSwap swap, IndexReads reads, IndexManager.RecordSource records) {
+    IndexRebuilds(StoreFiles files, DocLayout layout, IndexSwap swap, IndexReads reads, IndexManager.RecordSource records) {
+        this.files = files;
         this.layout = layout;
         this.indexesDir = layout.indexesDir();
         this.entries = layout.indexEntriesDir();
@@ -76,7 +80,7 @@ final class IndexRebuilds {
                 }
             }
             AtomicFiles.ensureDirectory(building);
-            expected.writeTo(building);
+            expected.writeTo(files, building);
             AtomicFiles.replaceTree(building, entries, layout.indexEntriesAside(suffix), swap::swapping);
         } catch (RuntimeException e) {
             deleteTree(building);
@@ -112,26 +116,26 @@ final class IndexRebuilds {
                 all.forEach(expected::add);
             }
             AtomicFiles.ensureDirectory(building);
-            expected.writeTo(building);
+            expected.writeTo(files, building);
             for (IndexDefinition d : changed) {
-                replace(EqualityFiles.equalityDir(building, d.field()), EqualityFiles.equalityDir(entries, d.field()));
-                RangeFiles built = new RangeFiles(building, d.field());
-                RangeFiles live = new RangeFiles(entries, d.field());
+                replace(IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
+                RangeFiles built = new RangeFiles(files, building, d.field());
+                RangeFiles live = new RangeFiles(files, entries, d.field());
                 swap.swapping(() -> {
                     replaceFile(built.main(), live.main());
                     replaceFile(built.checkpoints(), live.checkpoints());
                     replaceFile(built.unindexed(), live.unindexed());
-                    AtomicFiles.deleteQuietly(live.delta());
+                    AtomicFiles.deleteQuietly(files, files.nameOf(live.delta()));
                 });
                 reads.forget(d.field());
             }
             for (IndexDefinition[] p : newPairs) {
-                replace(EqualityFiles.compoundDir(building, p[0].field(), p[1].field()),
-                        EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()));
+                replace(IndexLayout.compoundDir(building, p[0].field(), p[1].field()),
+                        IndexLayout.compoundDir(entries, p[0].field(), p[1].field()));
             }
             for (IndexDefinition[] p : IndexUpdates.compoundPairs(before)) {
                 if (!afterLabels.contains(p[0].field() + "\t" + p[1].field())) {
-                    deleteTree(EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()));
+                    deleteTree(IndexLayout.compoundDir(entries, p[0].field(), p[1].field()));
                 }
             }
         } finally {
@@ -152,13 +156,13 @@ final class IndexRebuilds {
     }
 
     /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
-    private static void replaceFile(Path built, Path live) {
+    private void replaceFile(Path built, Path live) {
         if (!Files.exists(built)) {
-            AtomicFiles.deleteQuietly(live);
+            AtomicFiles.deleteQuietly(files, files.nameOf(live));
             return;
         }
         AtomicFiles.ensureDirectory(live.getParent());
-        AtomicFiles.moveAtomic(built, live);
+        AtomicFiles.moveAtomic(files, files.nameOf(built), files.nameOf(live));
     }
 
     /**

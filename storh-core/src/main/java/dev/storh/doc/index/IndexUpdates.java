@@ -1,5 +1,6 @@
 package dev.storh.doc.index;
 
+import dev.storh.fs.StoreFiles;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
 import java.nio.file.Path;
@@ -16,16 +17,19 @@ import java.util.Map;
  */
 final class IndexUpdates {
 
+    private final StoreFiles files;
     private final Path entries;
     private final IndexSwap swap;
     private final IndexReads reads;
 
     /**
+     * @param files the collection's byte seam
      * @param entries the live {@code entries/} folder
      * @param swap the swap lock shared with reads and rebuilds
      * @param reads the read side, for unique lookups and to drop cached range state
      */
-    IndexUpdates(Path entries, IndexSwap swap, IndexReads reads) {
+    IndexUpdates(StoreFiles files, Path entries, IndexSwap swap, IndexReads reads) {
+        this.files = files;
         this.entries = entries;
         this.swap = swap;
         this.reads = reads;
@@ -71,7 +75,7 @@ final class IndexUpdates {
         if (defs.isEmpty() || changes.isEmpty()) {
             return;
         }
-        Map<Path, FileUpdate> files = new LinkedHashMap<>();
+        Map<Path, FileUpdate> valueFiles = new LinkedHashMap<>();
         Map<String, List<byte[]>> rangeLines = new LinkedHashMap<>();
         Map<String, Map<String, Boolean>> unindexed = new LinkedHashMap<>();
         List<IndexDefinition[]> pairs = compoundPairs(defs);
@@ -99,43 +103,43 @@ final class IndexUpdates {
                         lines.add(RangeFiles.encodeLine(IndexKeys.rangeKey(newValue), newValue, 1, List.of(c.id()), List.of()));
                     }
                 } else {
-                    Path dir = EqualityFiles.equalityDir(entries, d.field());
+                    Path dir = IndexLayout.equalityDir(entries, d.field());
                     if (hadOld) {
                         String key = IndexKeys.valueKey(oldValue);
-                        files.computeIfAbsent(dir.resolve(key + ".jsonc"), p -> new FileUpdate(d.field(), key, oldValue))
+                        valueFiles.computeIfAbsent(IndexLayout.valueFile(dir, key), p -> new FileUpdate(d.field(), key, oldValue))
                                 .set(c.id(), false);
                     }
                     if (hasNew) {
                         String key = IndexKeys.valueKey(newValue);
-                        files.computeIfAbsent(dir.resolve(key + ".jsonc"), p -> new FileUpdate(d.field(), key, newValue))
+                        valueFiles.computeIfAbsent(IndexLayout.valueFile(dir, key), p -> new FileUpdate(d.field(), key, newValue))
                                 .set(c.id(), true);
                     }
                 }
             }
             for (IndexDefinition[] pair : pairs) {
                 String label = pair[0].field() + "\t" + pair[1].field();
-                Path dir = EqualityFiles.compoundDir(entries, pair[0].field(), pair[1].field());
+                Path dir = IndexLayout.compoundDir(entries, pair[0].field(), pair[1].field());
                 String oldKey = compoundKey(c.before(), pair);
                 String newKey = compoundKey(c.after(), pair);
                 if (oldKey != null && oldKey.equals(newKey)) {
                     continue;
                 }
                 if (oldKey != null) {
-                    files.computeIfAbsent(dir.resolve(oldKey + ".jsonc"), p -> new FileUpdate(label, oldKey, null))
+                    valueFiles.computeIfAbsent(IndexLayout.valueFile(dir, oldKey), p -> new FileUpdate(label, oldKey, null))
                             .set(c.id(), false);
                 }
                 if (newKey != null) {
-                    files.computeIfAbsent(dir.resolve(newKey + ".jsonc"), p -> new FileUpdate(label, newKey, null))
+                    valueFiles.computeIfAbsent(IndexLayout.valueFile(dir, newKey), p -> new FileUpdate(label, newKey, null))
                             .set(c.id(), true);
                 }
             }
         }
-        files.forEach((path, u) -> {
+        valueFiles.forEach((path, u) -> {
             AtomicFiles.ensureDirectory(path.getParent());
-            EqualityFiles.update(path, u.field, u.key, u.value, u.removed(), u.added());
+            EqualityFiles.update(files, path, u.field, u.key, u.value, u.removed(), u.added());
         });
         rangeLines.forEach((field, lines) -> {
-            RangeFiles rf = new RangeFiles(entries, field);
+            RangeFiles rf = new RangeFiles(files, entries, field);
             AtomicFiles.ensureDirectory(rf.delta().getParent());
             rf.appendDelta(lines);
             long deltaBytes = rf.deltaBytes();
@@ -145,7 +149,7 @@ final class IndexUpdates {
             reads.forget(field);
         });
         unindexed.forEach((field, ops) -> {
-            RangeFiles rf = new RangeFiles(entries, field);
+            RangeFiles rf = new RangeFiles(files, entries, field);
             java.util.Set<String> ids = rf.readUnindexed();
             if (ids != null) { // without the file (a rebuild by the original) nothing is known to keep
                 ops.forEach((id, present) -> {
