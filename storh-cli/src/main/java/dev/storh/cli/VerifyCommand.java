@@ -5,7 +5,7 @@ import dev.storh.doc.VerifyReport;
 import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
-import dev.storh.queue.QueueVerifyReport;
+import dev.storh.queue.QueueStats;
 import dev.storh.progress.ProgressListener;
 import picocli.CommandLine.Command;
 
@@ -37,7 +37,7 @@ final class VerifyCommand extends StoreCommand {
             }
             default -> {
                 try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    QueueVerifyReport report = queue.verify(progress);
+                    dev.storh.store.VerifyReport<QueueStats> report = queue.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }

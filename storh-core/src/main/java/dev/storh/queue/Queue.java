@@ -10,6 +10,12 @@ import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
+import dev.storh.store.CompactReport;
+import dev.storh.store.RepairReport;
+import dev.storh.store.Store;
+import dev.storh.store.StoreKind;
+import dev.storh.store.StoreNames;
+import dev.storh.store.VerifyReport;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -86,11 +92,12 @@ import org.slf4j.LoggerFactory;
  * <b>Errors</b> are {@link StorageException}s naming the id, job index or path; a rejected call
  * writes nothing.
  */
-public final class Queue implements AutoCloseable {
+public final class Queue implements Store {
 
     private static final Logger LOG = LoggerFactory.getLogger(Queue.class);
     private static final long DEFAULT_REPAIR_TIMEOUT_SECONDS = 3600;
 
+    private final String name;
     private final Path directory;
     private final QueueOptions options;
     private final QueueLogFile log;
@@ -114,7 +121,8 @@ public final class Queue implements AutoCloseable {
     /** Damaged stretches of the open file that were skipped (kept in the log until a repair). */
     private final List<QueueLogFile.Damage> damaged = new ArrayList<>();
 
-    private Queue(Path directory, QueueOptions options, CollectionLock lock, boolean readOnly) {
+    private Queue(String name, Path directory, QueueOptions options, CollectionLock lock, boolean readOnly) {
+        this.name = name;
         this.directory = directory;
         this.options = options;
         this.readOnly = readOnly;
@@ -152,12 +160,7 @@ public final class Queue implements AutoCloseable {
         if (root == null) {
             throw new StorageException("Queue root must not be null.");
         }
-        if (name == null || name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
-                || name.indexOf('\\') >= 0 || name.indexOf('\0') >= 0) {
-            throw new StorageException("Invalid queue name: \"" + (name == null ? "null" : name.replace("\0", "\\0"))
-                    + "\" (a queue is one folder name under the root; '/', '\\', NUL, '.', '..' and empty names are refused)");
-        }
-        Path directory = root.toAbsolutePath().normalize().resolve(name);
+        Path directory = StoreNames.folder(root, StoreKind.QUEUE.label(), name);
         boolean readOnly = Files.isDirectory(directory) && ReadOnlyFileSystem.isReadOnly(directory);
         if (!readOnly) {
             AtomicFiles.ensureDirectory(directory);
@@ -170,7 +173,7 @@ public final class Queue implements AutoCloseable {
             throw new StorageException("Could not open log queue lock: " + lockFile
                     + (readOnly ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
         }
-        Queue queue = new Queue(directory, options == null ? QueueOptions.defaults() : options, lock, readOnly);
+        Queue queue = new Queue(name, directory, options == null ? QueueOptions.defaults() : options, lock, readOnly);
         try {
             queue.locked(() -> {
                 if (!readOnly) {
@@ -188,10 +191,27 @@ public final class Queue implements AutoCloseable {
     }
 
     /**
-     * @return the queue folder {@code <root>/<name>}
+     * @return the queue folder {@code <root>/<name>}, absolute and normalised
      */
+    @Override
     public Path directory() {
         return directory;
+    }
+
+    /**
+     * @return {@link StoreKind#QUEUE}
+     */
+    @Override
+    public StoreKind kind() {
+        return StoreKind.QUEUE;
+    }
+
+    /**
+     * @return the queue name, as given to {@link #open(Path, String, QueueOptions)}
+     */
+    @Override
+    public String name() {
+        return name;
     }
 
     // ---------------------------------------------------------------- producing
@@ -570,6 +590,7 @@ public final class Queue implements AutoCloseable {
      * @return the counts plus the size of {@code queue.log} in bytes
      * @throws StorageException on I/O failure or lock timeout
      */
+    @Override
     public QueueStats stats() {
         return locked(() -> {
             sync(false);
@@ -588,7 +609,8 @@ public final class Queue implements AutoCloseable {
      * @return ok, errors, stats
      * @throws StorageException on lock timeout
      */
-    public QueueVerifyReport verify() {
+    @Override
+    public VerifyReport<QueueStats> verify() {
         return verify(ProgressListener.NONE);
     }
 
@@ -601,7 +623,8 @@ public final class Queue implements AutoCloseable {
      * @return ok, errors, stats
      * @throws StorageException on lock timeout
      */
-    public QueueVerifyReport verify(ProgressListener listener) {
+    @Override
+    public VerifyReport<QueueStats> verify(ProgressListener listener) {
         return locked(() -> {
             List<String> errors = new ArrayList<>();
             QueueState scratch = new QueueState();
@@ -635,9 +658,9 @@ public final class Queue implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 errors.add("Could not read log queue file. " + log.path() + ": " + e);
-                return new QueueVerifyReport(false, errors, new QueueStats(0, 0, 0, 0));
+                return new VerifyReport<>(false, errors, new QueueStats(0, 0, 0, 0));
             }
-            return new QueueVerifyReport(errors.isEmpty(), errors, statsLocked());
+            return new VerifyReport<>(errors.isEmpty(), errors, statsLocked());
         });
     }
 
@@ -651,9 +674,9 @@ public final class Queue implements AutoCloseable {
      * @return ok, errors, stats
      * @throws StorageException on lock timeout
      */
-    public QueueHealthReport health() {
-        QueueVerifyReport report = verify();
-        return new QueueHealthReport(report.ok(), report.errors(), report.stats());
+    @Override
+    public VerifyReport<QueueStats> health() {
+        return verify();
     }
 
     /**
@@ -662,8 +685,21 @@ public final class Queue implements AutoCloseable {
      * @return ok and the number of requeued jobs
      * @throws StorageException see {@link #repair(Duration)}
      */
-    public QueueRepairReport repair() {
-        return repair(Duration.ofSeconds(DEFAULT_REPAIR_TIMEOUT_SECONDS));
+    @Override
+    public RepairReport<QueueRepairDetails> repair() {
+        return repair(ProgressListener.NONE);
+    }
+
+    /**
+     * Repairs with the default processing timeout of one hour, reporting progress.
+     *
+     * @param listener receives the progress
+     * @return ok, requeued, bytes cut from the tail, and what was removed
+     * @throws StorageException see {@link #repair(Duration)}
+     */
+    @Override
+    public RepairReport<QueueRepairDetails> repair(ProgressListener listener) {
+        return repair(Duration.ofSeconds(DEFAULT_REPAIR_TIMEOUT_SECONDS), listener);
     }
 
     /**
@@ -677,7 +713,7 @@ public final class Queue implements AutoCloseable {
      * @return ok, requeued, bytes cut from the tail, and what was removed
      * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
-    public QueueRepairReport repair(Duration processingTimeout) {
+    public RepairReport<QueueRepairDetails> repair(Duration processingTimeout) {
         return repair(processingTimeout, ProgressListener.NONE);
     }
 
@@ -690,7 +726,7 @@ public final class Queue implements AutoCloseable {
      * @return ok, requeued, bytes cut from the tail, and what was removed
      * @throws StorageException when the timeout is negative, on I/O failure, or when the file system is read-only
      */
-    public QueueRepairReport repair(Duration processingTimeout, ProgressListener listener) {
+    public RepairReport<QueueRepairDetails> repair(Duration processingTimeout, ProgressListener listener) {
         long seconds = wholeSeconds(processingTimeout, "processingTimeout");
         return locked(() -> {
             checkWritable();
@@ -713,7 +749,7 @@ public final class Queue implements AutoCloseable {
                 }
                 int requeued = requeueLocked(seconds);
                 progress.advance(lines, offset);
-                return new QueueRepairReport(true, requeued, cut.bytes(), removed);
+                return new RepairReport<>(true, removed, new QueueRepairDetails(requeued, cut.bytes()));
             } finally {
                 progress.finish();
             }
@@ -727,7 +763,8 @@ public final class Queue implements AutoCloseable {
      * @return sizes before and after, and the events kept
      * @throws StorageException on I/O failure; the old log then stays in place
      */
-    public QueueCompactReport compact() {
+    @Override
+    public CompactReport<QueueCompactDetails> compact() {
         return compact(ProgressListener.NONE);
     }
 
@@ -739,7 +776,8 @@ public final class Queue implements AutoCloseable {
      * @return sizes before and after, and the events kept
      * @throws StorageException on I/O failure; the old log then stays in place
      */
-    public QueueCompactReport compact(ProgressListener listener) {
+    @Override
+    public CompactReport<QueueCompactDetails> compact(ProgressListener listener) {
         return locked(() -> {
             sync(true);
             long before = offset;
@@ -747,7 +785,7 @@ public final class Queue implements AutoCloseable {
             try {
                 compactLocked();
                 progress.advance(lines, offset);
-                return new QueueCompactReport(before, offset, lines);
+                return new CompactReport<>(true, before, offset, new QueueCompactDetails(before, offset, lines));
             } finally {
                 progress.finish();
             }

@@ -1,23 +1,22 @@
 package dev.storh.queue;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Objects;
-import java.util.function.Supplier;
+import dev.storh.store.StoreOptions;
 
 /**
- * Immutable options of a {@link Queue}, built with {@link #builder()}; all defaults live here.
+ * Immutable options of a {@link Queue}, built with {@link #builder()}: the common settings of
+ * {@link StoreOptions} (id generator, clock, lock timeout, cache, byte seam) plus the queue's
+ * compaction and group commit settings; all defaults live here and in the base.
  *
  * <pre>
  * QueueOptions.builder().lockTimeout(Duration.ofSeconds(5)).compactionThresholdBytes(8 &lt;&lt; 20).build()
  * </pre>
  *
+ * The clock stamps events ({@code ts}, whole seconds) and ages claims and done jobs; the cache is
+ * not used by queues. Thread-safe (immutable).
+ *
  * @see Queue#open(java.nio.file.Path, String, QueueOptions)
  */
-public final class QueueOptions {
-
-    /** Default longest wait for the queue lock. */
-    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+public final class QueueOptions extends StoreOptions {
 
     /** Default size of {@code queue.log} below which it is never compacted automatically: 1 MiB. */
     public static final long DEFAULT_COMPACTION_THRESHOLD_BYTES = 1L << 20;
@@ -27,19 +26,12 @@ public final class QueueOptions {
 
     private static final QueueOptions DEFAULTS = builder().build();
 
-    private final Supplier<String> idGenerator;
-    private final Duration lockTimeout;
-    private final Clock clock;
     private final boolean autoCompact;
     private final long compactionThresholdBytes;
     private final int maxBatch;
-    private final java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files;
 
     private QueueOptions(Builder b) {
-        this.idGenerator = b.idGenerator;
-        this.lockTimeout = b.lockTimeout;
-        this.clock = b.clock;
-        this.files = b.files;
+        super(b);
         this.autoCompact = b.autoCompact;
         this.compactionThresholdBytes = b.compactionThresholdBytes;
         this.maxBatch = b.maxBatch;
@@ -58,27 +50,6 @@ public final class QueueOptions {
      */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /**
-     * @return the custom id generator, or {@code null} for the built-in UUIDv7 generator
-     */
-    public Supplier<String> idGenerator() {
-        return idGenerator;
-    }
-
-    /**
-     * @return the longest wait for the queue lock; negative means no limit
-     */
-    public Duration lockTimeout() {
-        return lockTimeout;
-    }
-
-    /**
-     * @return the clock that stamps events ({@code ts}, whole seconds) and ages claims and done jobs
-     */
-    public Clock clock() {
-        return clock;
     }
 
     /**
@@ -103,57 +74,17 @@ public final class QueueOptions {
         return maxBatch;
     }
 
-    /**
-     * @param directory the queue's folder
-     * @return the byte seam the queue writes through (the local file system unless a test set another)
-     */
-    dev.storh.fs.StoreFiles files(java.nio.file.Path directory) {
-        return files.apply(directory);
-    }
-
     /** Builds {@link QueueOptions}; each setter checks its argument at once. */
-    public static final class Builder {
-        private Supplier<String> idGenerator;
-        private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
-        private Clock clock = Clock.systemUTC();
+    public static final class Builder extends StoreOptions.Builder<Builder, QueueOptions> {
         private boolean autoCompact = true;
         private long compactionThresholdBytes = DEFAULT_COMPACTION_THRESHOLD_BYTES;
         private int maxBatch = DEFAULT_MAX_BATCH;
-        private java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files =
-                dev.storh.fs.LocalFiles::at;
 
         private Builder() {
         }
 
-        /**
-         * @param generator supplies ids for jobs enqueued without one; each id is validated as a UUIDv7
-         * @return this builder
-         * @throws NullPointerException when {@code generator} is null
-         */
-        public Builder idGenerator(Supplier<String> generator) {
-            this.idGenerator = Objects.requireNonNull(generator, "idGenerator");
-            return this;
-        }
-
-        /**
-         * @param timeout the longest wait for the queue lock before a {@code LockTimeoutException};
-         *     negative waits without limit, as the original does
-         * @return this builder
-         * @throws NullPointerException when {@code timeout} is null
-         */
-        public Builder lockTimeout(Duration timeout) {
-            this.lockTimeout = Objects.requireNonNull(timeout, "lockTimeout");
-            return this;
-        }
-
-        /**
-         * @param clock the time source for event timestamps and timeouts (tests pass a fixed or
-         *     offset clock instead of sleeping)
-         * @return this builder
-         * @throws NullPointerException when {@code clock} is null
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -194,19 +125,9 @@ public final class QueueOptions {
         }
 
         /**
-         * Puts another byte seam under the queue (tests: a failing one); internal.
-         *
-         * @param files makes the seam for a queue folder
-         * @return this builder
-         */
-        Builder files(java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files) {
-            this.files = Objects.requireNonNull(files, "files");
-            return this;
-        }
-
-        /**
          * @return the immutable options
          */
+        @Override
         public QueueOptions build() {
             return new QueueOptions(this);
         }

@@ -1,5 +1,6 @@
 package dev.storh.queue;
 
+import dev.storh.store.Stats;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,7 +13,7 @@ import java.util.Map;
  * @param done jobs completed with {@code keepDone} and not yet purged
  * @param bytes the size of {@code queue.log} in bytes
  */
-public record QueueStats(long pending, long processing, long done, long bytes) {
+public record QueueStats(long pending, long processing, long done, long bytes) implements Stats {
 
     /**
      * @return the counts part
@@ -22,8 +23,17 @@ public record QueueStats(long pending, long processing, long done, long bytes) {
     }
 
     /**
+     * @return jobs in any state: pending, processing and done
+     */
+    @Override
+    public long records() {
+        return pending + processing + done;
+    }
+
+    /**
      * @return the spec's JSON shape, keys in the original's order
      */
+    @Override
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("pending", pending);

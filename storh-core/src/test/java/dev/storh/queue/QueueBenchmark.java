@@ -1,6 +1,7 @@
 package dev.storh.queue;
 
 import dev.storh.StorageRecord;
+import dev.storh.store.CompactReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ public final class QueueBenchmark {
         try (Queue q = Queue.open(dir, "uncompacted", QueueOptions.builder().autoCompact(false).build())) {
             System.out.printf("reopen without compaction: %,d bytes %.1f ms%n", q.stats().bytes(), (System.nanoTime() - t) / 1e6);
             t = System.nanoTime();
-            QueueCompactReport r = q.compact();
+            CompactReport<QueueCompactDetails> r = q.compact();
             System.out.printf("compact: %,d -> %,d bytes in %.1f ms%n", r.bytesBefore(), r.bytesAfter(), (System.nanoTime() - t) / 1e6);
         }
         t = System.nanoTime();

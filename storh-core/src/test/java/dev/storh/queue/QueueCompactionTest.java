@@ -4,6 +4,7 @@ import static dev.storh.queue.QueueTestSupport.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.StorageRecord;
+import dev.storh.store.CompactReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,9 +44,9 @@ class QueueCompactionTest {
             q.complete(id(1), false);
             q.enqueue(Map.of("again", true), id(4)); // 4 moves behind 5
             clock.advanceSeconds(10);
-            QueueCompactReport report = q.compact();
+            CompactReport<QueueCompactDetails> report = q.compact();
             assertThat(report.bytesAfter()).isLessThan(report.bytesBefore());
-            assertThat(report.events()).isEqualTo(2 + 2 * 2 + 1);
+            assertThat(report.details().events()).isEqualTo(2 + 2 * 2 + 1);
             assertThat(q.verify().ok()).isTrue();
         }
         try (Queue q = Queue.open(root, "jobs", options(false))) {

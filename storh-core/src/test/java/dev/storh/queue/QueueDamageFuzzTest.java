@@ -2,6 +2,8 @@ package dev.storh.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,7 +172,7 @@ class QueueDamageFuzzTest {
         Files.write(log, damaged);
         try (Queue q = Queue.open(root, "jobs")) {
             assertIntactJobs(q.statusesForTesting(), damagedJobs, what + " after open");
-            QueueVerifyReport report = q.verify();
+            VerifyReport<QueueStats> report = q.verify();
             if (inside) {
                 assertThat(report.ok()).as(what).isFalse();
                 assertThat(report.errors()).as(what).anySatisfy(e -> assertThat(e)
@@ -181,8 +183,8 @@ class QueueDamageFuzzTest {
         try (Queue q = Queue.open(root, "jobs")) {
             Map<String, String> statuses = q.statusesForTesting();
             assertIntactJobs(statuses, damagedJobs, what + " after a write and a reopen");
-            QueueRepairReport repair = q.repair();
-            assertThat(repair.removed().isEmpty()).as(what + ": " + repair).isEqualTo(!inside && repair.truncatedBytes() == 0);
+            RepairReport<QueueRepairDetails> repair = q.repair();
+            assertThat(repair.removed().isEmpty()).as(what + ": " + repair).isEqualTo(!inside && repair.details().truncatedBytes() == 0);
             assertThat(q.verify().errors()).as(what + " after repair").isEmpty();
             assertIntactJobs(q.statusesForTesting(), damagedJobs, what + " after repair");
             assertThat(q.statusesForTesting()).as(what + ": repair keeps every job it had").isEqualTo(statuses);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.store.VerifyReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -78,7 +79,7 @@ class QueueFilesGoneTest {
             Path log = root.resolve("jobs/queue.log");
             Files.delete(log);
             Files.createDirectory(log); // a folder where the log should be
-            QueueVerifyReport report = q.verify();
+            VerifyReport<QueueStats> report = q.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).allSatisfy(e -> assertThat(e).startsWith("Could not read log queue file.")
                     .contains(log.toString()));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.storh.SharedFiles;
 import dev.storh.StorageRecord;
 import dev.storh.json.Jsonc;
+import dev.storh.store.CompactReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,10 +73,10 @@ class QueuePhpFixtureTest {
         List<String> order;
         try (Queue jobs = Queue.open(app, "jobs")) {
             stats = jobs.stats();
-            QueueCompactReport report = jobs.compact();
+            CompactReport<QueueCompactDetails> report = jobs.compact();
             assertThat(report.bytesBefore()).isEqualTo(18825);
             assertThat(report.bytesAfter()).isLessThan(report.bytesBefore());
-            assertThat(report.events()).isEqualTo(60 + 2 * 15 + 20);
+            assertThat(report.details().events()).isEqualTo(60 + 2 * 15 + 20);
             assertThat(jobs.verify().ok()).isTrue();
         }
         for (String line : Files.readAllLines(app.resolve("jobs/queue.log"))) {

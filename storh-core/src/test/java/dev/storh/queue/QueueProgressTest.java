@@ -3,6 +3,7 @@ package dev.storh.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.progress.Progress;
+import dev.storh.store.CompactReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,9 +43,9 @@ class QueueProgressTest {
             assertThat(repair.get(1).done()).isEqualTo(90);
 
             List<Progress> compact = new ArrayList<>();
-            QueueCompactReport report = queue.compact(compact::add);
+            CompactReport<QueueCompactDetails> report = queue.compact(compact::add);
             assertThat(compact.get(0).totalBytes()).isEqualTo(report.bytesBefore());
-            assertThat(compact.get(1).done()).isEqualTo(report.events());
+            assertThat(compact.get(1).done()).isEqualTo(report.details().events());
             assertThat(compact.get(1).bytes()).isEqualTo(report.bytesAfter());
         }
     }

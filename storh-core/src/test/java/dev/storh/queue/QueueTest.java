@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,7 +72,7 @@ class QueueTest {
 
             long at = Files.size(logOf("jobs"));
             append(logOf("jobs"), "broken\n");
-            QueueVerifyReport report = q.verify();
+            VerifyReport<QueueStats> report = q.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).containsExactly("line 10 (byte " + at + " of " + logOf("jobs")
                     + "): Malformed log queue line.");
@@ -165,7 +167,7 @@ class QueueTest {
         try (Queue q = open("jobs")) {
             q.enqueue(Map.of("task", "one"), id(0));
             Files.delete(logOf("jobs"));
-            QueueVerifyReport report = q.verify();
+            VerifyReport<QueueStats> report = q.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).singleElement().satisfies(e -> assertThat(e)
                     .startsWith("Could not read log queue file.").contains(logOf("jobs").toString())
@@ -269,12 +271,12 @@ class QueueTest {
             q.enqueue(Map.of("job", "second"), id(1));
             q.claim();
             q.dropPendingForTesting();
-            QueueVerifyReport report = q.verify();
+            VerifyReport<QueueStats> report = q.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).containsExactly("Log queue state drift.");
-            QueueRepairReport repair = q.repair(Duration.ofSeconds(3600));
+            RepairReport<QueueRepairDetails> repair = q.repair(Duration.ofSeconds(3600));
             assertThat(repair.ok()).isTrue();
-            assertThat(repair.requeued()).isZero();
+            assertThat(repair.details().requeued()).isZero();
             assertThat(q.counts()).isEqualTo(counts(1, 1, 0));
             assertThat(q.claim().orElseThrow().id()).isEqualTo(id(1));
             assertThat(q.verify().ok()).isTrue();
@@ -307,9 +309,9 @@ class QueueTest {
             assertThat(q.purgeDone()).isEqualTo(1);
             q.enqueue(Map.of("job", "B"), id(1));
             q.claim();
-            assertThat(q.repair(Duration.ofSeconds(10)).requeued()).isZero();
+            assertThat(q.repair(Duration.ofSeconds(10)).details().requeued()).isZero();
             clock.advanceSeconds(10);
-            assertThat(q.repair(Duration.ofSeconds(10)).requeued()).isEqualTo(1);
+            assertThat(q.repair(Duration.ofSeconds(10)).details().requeued()).isEqualTo(1);
             assertThat(q.verify().ok()).isTrue();
             assertThat(q.counts()).isEqualTo(counts(1, 0, 0));
         }

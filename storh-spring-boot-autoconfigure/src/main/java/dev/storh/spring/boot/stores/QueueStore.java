@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.storh.queue.Queue;
-import dev.storh.queue.QueueVerifyReport;
+import dev.storh.queue.QueueStats;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.VerifyReport;
 
 /**
  * A job queue in a {@link StorhStores} registry. Queues keep no writer markers.
@@ -50,7 +51,7 @@ public final class QueueStore extends StorhStore {
 	@Override
 	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		QueueVerifyReport report = this.queue.verify(progress);
+		VerifyReport<QueueStats> report = this.queue.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 

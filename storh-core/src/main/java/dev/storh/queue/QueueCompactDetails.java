@@ -1,22 +1,24 @@
 package dev.storh.queue;
 
+import dev.storh.store.ReportDetails;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The result of {@link Queue#compact()}: {@code queue.log} rewritten to the events of live jobs only
- * (a Java addition; the original never compacts, W4), e.g.
- * {@code {"bytesBefore":31457280,"bytesAfter":1048576,"events":9000}}.
+ * The queue's part of a {@link dev.storh.store.CompactReport} from {@link Queue#compact()}:
+ * {@code queue.log} rewritten to the events of live jobs only (the original never compacts). The
+ * whole report reads e.g. {@code {"ok":true,"bytesBefore":31457280,"bytesAfter":1048576,"events":9000}}.
  *
  * @param bytesBefore size of {@code queue.log} before, in bytes
  * @param bytesAfter size after, in bytes
  * @param events event lines in the rewritten file
  */
-public record QueueCompactReport(long bytesBefore, long bytesAfter, long events) {
+public record QueueCompactDetails(long bytesBefore, long bytesAfter, long events) implements ReportDetails {
 
     /**
      * @return keys bytesBefore, bytesAfter, events
      */
+    @Override
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("bytesBefore", bytesBefore);
