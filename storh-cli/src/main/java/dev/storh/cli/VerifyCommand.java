@@ -1,12 +1,13 @@
 package dev.storh.cli;
 
 import dev.storh.doc.DocStore;
-import dev.storh.doc.VerifyReport;
+import dev.storh.doc.StoreStats;
 import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueStats;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.VerifyReport;
 import picocli.CommandLine.Command;
 
 /**
@@ -25,7 +26,7 @@ final class VerifyCommand extends StoreCommand {
         switch (target.engine()) {
             case DOC -> {
                 try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    VerifyReport report = store.verify(progress);
+                    VerifyReport<StoreStats> report = store.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }

@@ -36,6 +36,8 @@ public final class DocLayout {
 
     /** Glob of the index trees a crashed build or swap may leave in {@code .storh/indexes/}. */
     public static final String INDEX_LEFTOVER_GLOB = "entries.{tmp,old}-*";
+    /** Glob of what a killed index write may leave in {@code .storh/indexes/}: trees and temp files. */
+    public static final String INDEX_FOLDER_LEFTOVER_GLOB = "{entries.tmp-*,entries.old-*,.*" + TEMP_SUFFIX + "}";
 
     private static final String LOCK = "write.lock";
     private static final String CORRUPT = "corrupt";

@@ -17,6 +17,12 @@ import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
+import dev.storh.store.CompactReport;
+import dev.storh.store.RepairReport;
+import dev.storh.store.Store;
+import dev.storh.store.StoreKind;
+import dev.storh.store.StoreNames;
+import dev.storh.store.VerifyReport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -70,7 +76,7 @@ import java.util.stream.StreamSupport;
  * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
  * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
-public final class DocStore implements AutoCloseable {
+public final class DocStore implements Store {
 
     private static final int IMPORT_LINE_PREVIEW = 80;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
@@ -171,47 +177,89 @@ public final class DocStore implements AutoCloseable {
             throw new StorageException("Schema collection does not match DocStore collection: schema \""
                     + opts.schema().collectionName() + "\", collection \"" + collection + "\"");
         }
-        WriterMarkers.OpenRecovery recovery = WriterMarkers.recoverOnOpen(collectionRoot);
         DocStore store = new DocStore(collectionRoot, collection, opts);
-        ReindexReport rebuilt = null;
-        if (recovery.crashedWriter() && store.indexes.active()) {
-            // A writer died, possibly between a record and its index entries: rebuild.
-            try {
-                rebuilt = store.indexes.rebuildSkippingUnreadable();
-            } catch (RuntimeException e) {
-                store.close();
-                throw e;
-            }
-            if (!rebuilt.skipped().isEmpty()) {
-                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
-                        + " to quarantine them: {}", store.collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
-            }
-        }
-        store.recovery = new RecoveryReport(recovery.crashedWriter(), recovery.removedTempFiles(), rebuilt);
-        if (opts.schema() != null) {
-            try {
+        try {
+            store.recovery = store.recover();
+            if (opts.schema() != null) {
                 store.indexes.applySchema(opts.schema()).sync();
-            } catch (RuntimeException e) {
-                store.close();
-                throw e;
             }
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
         return store;
     }
 
+    /**
+     * The open-time check of the writer markers. A stale marker means a writer died, possibly
+     * between a record and its index entries: the indexes are rebuilt under the write lock, which
+     * registers this instance's own marker first, and the stale markers are removed only after the
+     * rebuild, so a kill at any moment of this recovery leaves a stale marker for the next open.
+     */
+    private RecoveryReport recover() {
+        if (!Files.isDirectory(layout.writersDir())) {
+            // First open, or a collection written before markers: sweep everything once.
+            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(collectionRoot).removedTempFiles(), null);
+        }
+        List<Path> stale = WriterMarkers.staleMarkers(collectionRoot);
+        if (stale.isEmpty() || !indexes.active()) {
+            WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
+                    : WriterMarkers.recoverOnOpen(collectionRoot);
+            sweepIndexLeftovers();
+            return new RecoveryReport(swept.crashedWriter(), swept.removedTempFiles(), null);
+        }
+        return withWriteLock(() -> {
+            int removed = WriterMarkers.sweepTempFiles(collectionRoot) + cleanIndexFolder();
+            ReindexReport rebuilt = indexes.rebuildSkippingUnreadable();
+            if (!rebuilt.skipped().isEmpty()) {
+                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
+                        + " to quarantine them: {}", collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
+            }
+            WriterMarkers.removeMarkers(stale);
+            return new RecoveryReport(true, removed, rebuilt);
+        });
+    }
+
+    /**
+     * Removes what a killed index write left in {@code .storh/indexes/} (a build tree, a manifest
+     * temp file) when the write lock is free at once: a builder in another process holds it while
+     * its files are in use, and then the leftovers wait for the next open or rebuild. Skipped where
+     * no lock can be taken (read-only).
+     */
+    private void sweepIndexLeftovers() {
+        if (!indexes.hasLeftovers()) {
+            return;
+        }
+        CollectionLock l;
+        try {
+            l = lock();
+            l.lock(java.time.Duration.ZERO);
+        } catch (StorageException busyOrReadOnly) {
+            return;
+        }
+        try {
+            cleanIndexFolder();
+        } catch (StorageException linked) {
+            // verify() reports a linked storh folder; nothing is deleted through it
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /**
+     * Under the write lock, every index write is finished: index build trees and temp files of any
+     * age in {@code .storh/indexes/} are orphans.
+     *
+     * @return the temp files removed
+     */
+    private int cleanIndexFolder() {
+        SafePaths.requireNoLinks(collectionRoot, layout.indexesDir());
+        indexes.cleanLeftovers();
+        return WriterMarkers.sweepTempFiles(layout.indexesDir(), java.time.Duration.ZERO);
+    }
+
     static Path resolveCollection(Path root, String collection) {
-        if (collection == null || collection.isEmpty() || collection.equals(".") || collection.equals("..")
-                || collection.indexOf('/') >= 0 || collection.indexOf('\\') >= 0 || collection.indexOf('\0') >= 0) {
-            throw new StorageException("Invalid collection name: \"" + (collection == null ? "null"
-                    : collection.replace("\0", "\\0")) + "\" (a collection is one folder name under the root;"
-                    + " '/', '\\', NUL, '.', '..' and empty names are refused)");
-        }
-        Path base = root.toAbsolutePath().normalize();
-        Path resolved = base.resolve(collection).normalize();
-        if (!base.equals(resolved.getParent())) {
-            throw new StorageException("Invalid collection name: \"" + collection + "\" leaves the root " + base);
-        }
-        return resolved;
+        return StoreNames.folder(root, "collection", collection);
     }
 
     /**
@@ -233,6 +281,30 @@ public final class DocStore implements AutoCloseable {
      */
     public String collection() {
         return collection;
+    }
+
+    /**
+     * @return {@link StoreKind#COLLECTION}
+     */
+    @Override
+    public StoreKind kind() {
+        return StoreKind.COLLECTION;
+    }
+
+    /**
+     * @return the collection name, as {@link #collection()}
+     */
+    @Override
+    public String name() {
+        return collection;
+    }
+
+    /**
+     * @return the collection's folder, as {@link #collectionRoot()}
+     */
+    @Override
+    public Path directory() {
+        return collectionRoot;
     }
 
     /**
@@ -650,7 +722,8 @@ public final class DocStore implements AutoCloseable {
      * @throws dev.storh.LockTimeoutException when drift was found and the write lock stayed held
      *     longer than {@link DocStoreOptions#lockTimeout()}
      */
-    public VerifyReport verify() {
+    @Override
+    public VerifyReport<StoreStats> verify() {
         return verify(ProgressListener.NONE);
     }
 
@@ -662,7 +735,8 @@ public final class DocStore implements AutoCloseable {
      * @param listener receives the progress; an exception it throws stops the verify
      * @return {@code ok}, {@code errors}, {@code stats}
      */
-    public VerifyReport verify(ProgressListener listener) {
+    @Override
+    public VerifyReport<StoreStats> verify(ProgressListener listener) {
         Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes, listener);
         if (!unlocked.indexDrift()) {
             return unlocked.report();
@@ -684,7 +758,8 @@ public final class DocStore implements AutoCloseable {
     /**
      * @return the same report as {@link #verify()}
      */
-    public VerifyReport health() {
+    @Override
+    public VerifyReport<StoreStats> health() {
         return verify();
     }
 
@@ -724,6 +799,7 @@ public final class DocStore implements AutoCloseable {
      *
      * @return records, bytes, corrupt files and index definitions
      */
+    @Override
     public StoreStats stats() {
         return Maintenance.stats(dataDir, indexes);
     }
@@ -737,7 +813,8 @@ public final class DocStore implements AutoCloseable {
      * @return quarantined files, removed temp files and the rebuild's counts
      * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
      */
-    public RepairReport repair() {
+    @Override
+    public RepairReport<DocRepair> repair() {
         return repair(ProgressListener.NONE);
     }
 
@@ -749,7 +826,8 @@ public final class DocStore implements AutoCloseable {
      *     quarantined stay there)
      * @return quarantined files, removed temp files and the rebuild's counts
      */
-    public RepairReport repair(ProgressListener listener) {
+    @Override
+    public RepairReport<DocRepair> repair(ProgressListener listener) {
         return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes, listener));
     }
 
@@ -759,7 +837,8 @@ public final class DocStore implements AutoCloseable {
      *
      * @return {@code ok} and {@code records}
      */
-    public CompactReport compact() {
+    @Override
+    public CompactReport<DocCompact> compact() {
         return compact(ProgressListener.NONE);
     }
 
@@ -770,8 +849,10 @@ public final class DocStore implements AutoCloseable {
      * @param listener receives the progress
      * @return {@code ok} and {@code records}
      */
-    public CompactReport compact(ProgressListener listener) {
-        return new CompactReport(true, Maintenance.stats(dataDir, indexes, "compact", listener).records());
+    @Override
+    public CompactReport<DocCompact> compact(ProgressListener listener) {
+        StoreStats counted = Maintenance.stats(dataDir, indexes, "compact", listener);
+        return new CompactReport<>(true, counted.bytes(), counted.bytes(), new DocCompact(counted.records()));
     }
 
     /**

@@ -1,14 +1,13 @@
 package dev.storh.doc;
 
-import dev.storh.cache.Cache;
 import dev.storh.cache.CacheValidation;
 import dev.storh.schema.Schema;
-import java.time.Duration;
+import dev.storh.store.StoreOptions;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
- * Immutable options of a {@link DocStore}, built with {@link #builder()}; all defaults live here.
+ * Immutable options of a {@link DocStore}, built with {@link #builder()}; all defaults live here
+ * and in {@link StoreOptions} (id generator, clock, lock timeout, record cache, byte seam).
  *
  * <pre>
  * DocStoreOptions.builder().lockTimeout(Duration.ofSeconds(5)).idGenerator(myIds).build()
@@ -16,34 +15,17 @@ import java.util.function.Supplier;
  *
  * @see DocStore#open(java.nio.file.Path, String, DocStoreOptions)
  */
-public final class DocStoreOptions {
-
-    /** Default longest wait for the collection write lock. */
-    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+public final class DocStoreOptions extends StoreOptions {
 
     private static final DocStoreOptions DEFAULTS = builder().build();
 
-    private final Supplier<String> idGenerator;
-    private final Duration lockTimeout;
     private final Schema schema;
-    private final Cache cache;
     private final CacheValidation cacheValidation;
-    private final java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files;
 
     private DocStoreOptions(Builder b) {
-        this.idGenerator = b.idGenerator;
-        this.lockTimeout = b.lockTimeout;
+        super(b);
         this.schema = b.schema;
-        this.cache = b.cache;
         this.cacheValidation = b.cacheValidation;
-        this.files = b.files;
-    }
-
-    /**
-     * @return the record cache for point reads; {@link Cache#none()} by default
-     */
-    public Cache cache() {
-        return cache;
     }
 
     /**
@@ -74,53 +56,23 @@ public final class DocStoreOptions {
         return new Builder();
     }
 
-    /**
-     * @return the custom id generator, or {@code null} for the built-in UUIDv7 generator
-     */
-    public Supplier<String> idGenerator() {
-        return idGenerator;
-    }
-
-    /**
-     * @return the longest wait for the collection write lock; negative means no limit
-     */
-    public Duration lockTimeout() {
-        return lockTimeout;
-    }
-
-    /** Builds {@link DocStoreOptions}; each setter checks its argument at once. */
-    /**
-     * @param collectionRoot the collection folder
-     * @return the byte seam the store writes through (the local file system unless a test set another)
-     */
-    dev.storh.fs.StoreFiles files(java.nio.file.Path collectionRoot) {
-        return files.apply(collectionRoot);
-    }
-
-    public static final class Builder {
-        private Supplier<String> idGenerator;
-        private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
+    /** Builds {@link DocStoreOptions}; each setter checks its argument at once. Not thread-safe. */
+    public static final class Builder extends StoreOptions.Builder<Builder, DocStoreOptions> {
         private Schema schema;
-        private Cache cache = Cache.none();
         private CacheValidation cacheValidation = CacheValidation.STAT;
-        private java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files =
-                dev.storh.fs.LocalFiles::at;
 
         private Builder() {
         }
 
-        /**
-         * @param cache a cache, possibly shared with other stores; {@link Cache#none()} disables caching
-         * @return this builder
-         */
-        public Builder cache(Cache cache) {
-            this.cache = Objects.requireNonNull(cache, "cache");
+        @Override
+        protected Builder self() {
             return this;
         }
 
         /**
          * @param validation how cached records are checked against their files
          * @return this builder
+         * @throws NullPointerException when {@code validation} is null
          */
         public Builder cacheValidation(CacheValidation validation) {
             this.cacheValidation = Objects.requireNonNull(validation, "cacheValidation");
@@ -131,6 +83,7 @@ public final class DocStoreOptions {
          * @param schema validates every write and defines the collection's indexes on open; its
          *     collection name must equal the store's
          * @return this builder
+         * @throws NullPointerException when {@code schema} is null
          */
         public Builder schema(Schema schema) {
             this.schema = Objects.requireNonNull(schema, "schema");
@@ -138,40 +91,9 @@ public final class DocStoreOptions {
         }
 
         /**
-         * @param generator supplies ids for records put without one; each id is validated as a UUIDv7
-         * @return this builder
-         * @throws NullPointerException when {@code generator} is null
-         */
-        public Builder idGenerator(Supplier<String> generator) {
-            this.idGenerator = Objects.requireNonNull(generator, "idGenerator");
-            return this;
-        }
-
-        /**
-         * @param timeout the longest wait for the write lock before a {@code LockTimeoutException};
-         *     a negative duration waits without limit, as the original does
-         * @return this builder
-         * @throws NullPointerException when {@code timeout} is null
-         */
-        public Builder lockTimeout(Duration timeout) {
-            this.lockTimeout = Objects.requireNonNull(timeout, "lockTimeout");
-            return this;
-        }
-
-        /**
-         * Puts another byte seam under the store (tests: a failing one); internal.
-         *
-         * @param files makes the seam for a collection folder
-         * @return this builder
-         */
-        Builder files(java.util.function.Function<java.nio.file.Path, dev.storh.fs.StoreFiles> files) {
-            this.files = Objects.requireNonNull(files, "files");
-            return this;
-        }
-
-        /**
          * @return the immutable options
          */
+        @Override
         public DocStoreOptions build() {
             return new DocStoreOptions(this);
         }

@@ -24,6 +24,8 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
 
 /**
  * Stats, verify and repair of one collection. Stats and the index
@@ -134,7 +136,7 @@ final class Maintenance {
      * @param report the report
      * @param indexDrift whether index errors were found (which writers running meanwhile can fake)
      */
-    record Verification(VerifyReport report, boolean indexDrift) {
+    record Verification(VerifyReport<StoreStats> report, boolean indexDrift) {
     }
 
     static Verification verify(Path dataDir, IndexManager indexes, ProgressListener listener) {
@@ -158,11 +160,11 @@ final class Maintenance {
             List<String> errors = new ArrayList<>(structure);
             errors.add("Corrupt records: " + scan.corrupt.size());
             scan.corrupt.stream().limit(MAX_NAMED).forEach(c -> errors.add("Corrupt record: " + c.path() + " (" + c.reason() + ")"));
-            return new Verification(new VerifyReport(false, errors, stats), false);
+            return new Verification(new VerifyReport<>(false, errors, stats), false);
         }
         List<String> errors = new ArrayList<>(structure);
         errors.addAll(indexErrors);
-        return new Verification(new VerifyReport(errors.isEmpty(), errors, stats), !indexErrors.isEmpty());
+        return new Verification(new VerifyReport<>(errors.isEmpty(), errors, stats), !indexErrors.isEmpty());
     }
 
     /**
@@ -249,7 +251,7 @@ final class Maintenance {
      * {@code .storh/corrupt/} and rebuilds the indexes. Progress counts each record twice: once
      * in the scan, once in the rebuild.
      */
-    static RepairReport repair(Path collectionRoot, Path dataDir, IndexManager indexes, ProgressListener listener) {
+    static RepairReport<DocRepair> repair(Path collectionRoot, Path dataDir, IndexManager indexes, ProgressListener listener) {
         int swept = WriterMarkers.sweepTempFiles(collectionRoot);
         Scan scan = new Scan();
         List<RecordListing.Entry> listing = listing(dataDir);
@@ -266,7 +268,7 @@ final class Maintenance {
         }
     }
 
-    private static RepairReport quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
+    private static RepairReport<DocRepair> quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
             ProgressTracker progress) {
         Path quarantine = DocLayout.of(collectionRoot).corruptDir();
         SafePaths.requireNoLinks(collectionRoot, quarantine);
@@ -286,6 +288,6 @@ final class Maintenance {
             }
         }
         ReindexReport reindexed = indexes.rebuild(progress);
-        return new RepairReport(true, scan.corrupt.size(), swept, reindexed);
+        return new RepairReport<>(true, List.of(), new DocRepair(scan.corrupt.size(), swept, reindexed));
     }
 }

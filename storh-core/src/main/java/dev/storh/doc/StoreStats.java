@@ -1,5 +1,6 @@
 package dev.storh.doc;
 
+import dev.storh.store.Stats;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,11 +13,12 @@ import java.util.Map;
  * @param corrupt record files that fail validation
  * @param indexes index field definitions in the collection's index manifest
  */
-public record StoreStats(long records, long bytes, long corrupt, int indexes) {
+public record StoreStats(long records, long bytes, long corrupt, int indexes) implements Stats {
 
     /**
      * @return the spec's JSON shape, keys in the original's order
      */
+    @Override
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("records", records);

@@ -150,9 +150,20 @@ public final class WriterMarkers {
             return new OpenRecovery(false, 0);
         }
         int removed = sweepTempFiles(collectionRoot);
-        stale.forEach(AtomicFiles::deleteQuietly);
-        AtomicFiles.syncDirectory(dir);
+        removeMarkers(stale);
         return new OpenRecovery(true, removed);
+    }
+
+    /**
+     * Deletes markers (quietly: one another process removed meanwhile is fine) and fsyncs their folder.
+     *
+     * @param markers markers of crashed writers, from {@link #staleMarkers}
+     */
+    public static void removeMarkers(List<Path> markers) {
+        markers.forEach(AtomicFiles::deleteQuietly);
+        if (!markers.isEmpty()) {
+            AtomicFiles.syncDirectory(markers.get(0).getParent());
+        }
     }
 
     /**
@@ -165,11 +176,23 @@ public final class WriterMarkers {
      * @return the number of files removed
      */
     public static int sweepTempFiles(Path dir) {
-        if (!Files.isDirectory(dir)) {
+        return sweepTempFiles(dir, ORPHAN_TEMP_AGE);
+    }
+
+    /**
+     * {@link #sweepTempFiles(Path)} with another age for temp files without an owner pid: zero
+     * under a lock that every writer of those files holds while it writes them.
+     *
+     * @param dir the folder to sweep; a missing folder is fine
+     * @param orphanAge age from which a temp file without an owner pid is an orphan
+     * @return the number of files removed
+     */
+    public static int sweepTempFiles(Path dir, Duration orphanAge) {
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return 0;
         }
         int[] removed = {0};
-        Instant orphanBefore = Instant.now().minus(ORPHAN_TEMP_AGE);
+        Instant orphanBefore = Instant.now().minus(orphanAge);
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override

@@ -3,6 +3,8 @@ package dev.storh.doc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
 import dev.storh.progress.Progress;
 import dev.storh.progress.ProgressListener;
 import java.nio.file.Files;
@@ -49,7 +51,7 @@ class DocStoreProgressTest {
     void verifyCountsEveryRecordFileAndItsBytes() {
         try (DocStore store = filled()) {
             List<Progress> seen = new ArrayList<>();
-            VerifyReport report = store.verify(seen::add);
+            VerifyReport<StoreStats> report = store.verify(seen::add);
             assertThat(report.ok()).isTrue();
             assertRun(seen, "verify", RECORDS);
             assertThat(seen.get(0).total()).isEqualTo(RECORDS);
@@ -64,8 +66,8 @@ class DocStoreProgressTest {
             String victim = store.ids().findFirst().orElseThrow();
             Files.writeString(store.pathForId(victim), "{ broken");
             List<Progress> seen = new ArrayList<>();
-            RepairReport report = store.repair(seen::add);
-            assertThat(report.quarantined()).isEqualTo(1);
+            RepairReport<DocRepair> report = store.repair(seen::add);
+            assertThat(report.details().quarantined()).isEqualTo(1);
             assertRun(seen, "repair", 2L * RECORDS - 1);
             assertThat(seen.get(0).total()).isEqualTo(2L * RECORDS);
             assertThat(store.verify().ok()).isTrue();
@@ -80,7 +82,7 @@ class DocStoreProgressTest {
             assertThat(store.reindex(reindex::add).entries()).isEqualTo(RECORDS);
             assertRun(reindex, "reindex", RECORDS);
             List<Progress> compact = new ArrayList<>();
-            assertThat(store.compact(compact::add).records()).isEqualTo(RECORDS);
+            assertThat(store.compact(compact::add).details().records()).isEqualTo(RECORDS);
             assertRun(compact, "compact", RECORDS);
         }
     }

@@ -2,6 +2,7 @@ package dev.storh.doc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.store.VerifyReport;
 import dev.storh.StorageRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,7 +145,7 @@ class IndexConsistencyUnderLoadTest {
             started.await();
             List<String> reports = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
-                VerifyReport report = store.verify();
+                VerifyReport<StoreStats> report = store.verify();
                 if (!report.ok()) {
                     reports.add("run " + i + ": " + report.errors());
                 }

@@ -2,6 +2,9 @@ package dev.storh.doc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.store.CompactReport;
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
 import dev.storh.SharedFiles;
 import dev.storh.StorageRecord;
 import dev.storh.id.UuidV7;
@@ -48,7 +51,7 @@ class MaintenanceTest {
             Path file = pages.pathForId(victim);
             byte[] bytes = Files.readAllBytes(file);
             Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-            VerifyReport broken = pages.verify();
+            VerifyReport<StoreStats> broken = pages.verify();
             assertThat(broken.ok()).isFalse();
             assertThat(broken.errors()).hasSize(2);
             assertThat(broken.errors().get(0)).isEqualTo("Corrupt records: 1");
@@ -56,16 +59,16 @@ class MaintenanceTest {
             assertThat(broken.stats().corrupt()).isEqualTo(1);
 
             Files.writeString(file.resolveSibling(".99999999.abcdef01.7.tmp"), "half a record");
-            RepairReport repair = pages.repair();
-            assertThat(repair.quarantined()).isEqualTo(1);
-            assertThat(repair.removedTempFiles()).isEqualTo(1);
-            assertThat(repair.reindexed().entries()).isEqualTo(ids.size() - 1);
+            RepairReport<DocRepair> repair = pages.repair();
+            assertThat(repair.details().quarantined()).isEqualTo(1);
+            assertThat(repair.details().removedTempFiles()).isEqualTo(1);
+            assertThat(repair.details().reindexed().entries()).isEqualTo(ids.size() - 1);
             assertThat(repair.toMap()).containsEntry("ok", true).containsEntry("quarantined", 1L);
             assertThat(app.resolve("pages/.storh/corrupt/" + victim + ".jsonc")).hasBinaryContent(
                     java.util.Arrays.copyOf(bytes, bytes.length / 2));
             assertThat(file).doesNotExist();
 
-            VerifyReport clean = pages.verify();
+            VerifyReport<StoreStats> clean = pages.verify();
             assertThat(clean.errors()).isEmpty();
             assertThat(clean.ok()).isTrue();
             for (String id : ids) {
@@ -74,7 +77,9 @@ class MaintenanceTest {
                 }
             }
             assertThat(pages.get(victim)).isEmpty();
-            assertThat(pages.compact()).isEqualTo(new CompactReport(true, ids.size() - 1));
+            CompactReport<DocCompact> compacted = pages.compact();
+            assertThat(compacted.ok()).isTrue();
+            assertThat(compacted.details()).isEqualTo(new DocCompact(ids.size() - 1));
         }
     }
 
@@ -118,7 +123,7 @@ class MaintenanceTest {
                 assertThat(markers.map(p -> p.getFileName().toString()).toList())
                         .allMatch(n -> n.startsWith(ProcessHandle.current().pid() + "."));
             }
-            VerifyReport report = store.verify();
+            VerifyReport<StoreStats> report = store.verify();
             assertThat(report.errors()).isEmpty();
             assertThat(report.stats().records()).isGreaterThanOrEqualTo(1500).isLessThan(10_000);
             assertThat(store.count()).isEqualTo(report.stats().records());

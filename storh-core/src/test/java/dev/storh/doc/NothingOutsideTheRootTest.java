@@ -3,6 +3,8 @@ package dev.storh.doc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
 import dev.storh.CorruptRecordException;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
@@ -82,7 +84,7 @@ class NothingOutsideTheRootTest {
             store.reindex();
             assertThat(store.query().where("kind").eq("a").count()).isEqualTo(1);
 
-            VerifyReport verify = store.verify();
+            VerifyReport<StoreStats> verify = store.verify();
             assertThat(verify.ok()).isFalse();
             assertThat(verify.errors()).anySatisfy(e -> assertThat(e).startsWith("Unsafe symbolic link: " + link));
         }
@@ -115,13 +117,13 @@ class NothingOutsideTheRootTest {
             }
             assertThat(skipped).containsExactly(victim);
 
-            VerifyReport verify = store.verify();
+            VerifyReport<StoreStats> verify = store.verify();
             assertThat(verify.ok()).isFalse();
             assertThat(verify.errors()).first().isEqualTo("Corrupt records: 1");
             assertThat(verify.errors().get(1)).startsWith("Corrupt record: " + link).contains("symbolic link");
 
-            RepairReport repair = store.repair();
-            assertThat(repair.quarantined()).isEqualTo(1);
+            RepairReport<DocRepair> repair = store.repair();
+            assertThat(repair.details().quarantined()).isEqualTo(1);
             Path quarantined = store.collectionRoot().resolve(".storh/corrupt/" + victim + ".jsonc");
             assertThat(Files.isSymbolicLink(quarantined)).as("the link itself is moved aside").isTrue();
             assertThat(outsideRecord).hasBinaryContent(secret);
@@ -150,7 +152,7 @@ class NothingOutsideTheRootTest {
             try (Stream<Path> files = Files.list(bucket)) {
                 assertThat(files.count()).isEqualTo(1);
             }
-            VerifyReport verify = store.verify();
+            VerifyReport<StoreStats> verify = store.verify();
             assertThat(verify.ok()).isFalse();
             assertThat(verify.errors()).anySatisfy(e -> assertThat(e).startsWith("Unsafe symbolic link: " + data));
             assertThat(verify.stats().records()).isZero();
@@ -164,7 +166,7 @@ class NothingOutsideTheRootTest {
             String other = id.substring(24, 26).equals("00") ? "01" : "00";
             Path bucketFile = store.collectionRoot().resolve("data").resolve(other);
             Files.writeString(bucketFile, "not a folder");
-            VerifyReport verify = store.verify();
+            VerifyReport<StoreStats> verify = store.verify();
             assertThat(verify.ok()).isFalse();
             assertThat(verify.errors()).containsExactly("Not a folder: " + bucketFile
                     + " (a bucket must be a folder, not a file)");
@@ -174,7 +176,7 @@ class NothingOutsideTheRootTest {
             Files.createDirectories(store.collectionRoot());
             Path dataFile = store.collectionRoot().resolve("data");
             Files.writeString(dataFile, "not a folder");
-            VerifyReport verify = store.verify();
+            VerifyReport<StoreStats> verify = store.verify();
             assertThat(verify.ok()).isFalse();
             assertThat(verify.errors()).containsExactly("Not a folder: " + dataFile
                     + " (the records folder must be a folder, not a file)");

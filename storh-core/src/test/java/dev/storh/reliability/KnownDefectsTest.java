@@ -26,7 +26,6 @@ class KnownDefectsTest {
      * only swept by the next rebuild.
      */
     @Test
-    @Disabled("known defect: index build folder left by a kill during reindex is not swept on open")
     void anIndexBuildFolderLeftByAKillIsGoneAfterOpen() throws Exception {
         try (DocStore docs = DocStore.open(root, "docs")) {
             docs.indexes().field("kind").index().sync();
@@ -67,7 +66,6 @@ class KnownDefectsTest {
      * this test kills every round from the child's start.
      */
     @Test
-    @Disabled("known defect: a kill during the recovering open of a DocStore can leave its indexes missing records")
     void killsDuringARecoveringOpenLeaveNoIndexDrift() throws Exception {
         assertThat(CrashHarnessTest.run(root, List.of(19_001L), 30, 1)).isEmpty();
     }

@@ -791,7 +791,24 @@ public final class IndexManager {
         AtomicFiles.moveAtomic(built, live);
     }
 
-    private void cleanLeftovers() {
+    /**
+     * @return whether {@code .storh/indexes/} holds a tree a crashed build or swap left behind, or
+     *     a temp file (of the manifest); one listing of that folder, not recursive
+     */
+    public boolean hasLeftovers() {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir,
+                dev.storh.doc.DocLayout.INDEX_FOLDER_LEFTOVER_GLOB)) {
+            return dirs.iterator().hasNext();
+        } catch (IOException noIndexes) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes the trees a crashed build or swap left in {@code .storh/indexes/}; call it only under
+     * the collection write lock (a builder holds it while its tree is in use).
+     */
+    public void cleanLeftovers() {
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir, dev.storh.doc.DocLayout.INDEX_LEFTOVER_GLOB)) {
             for (Path p : dirs) {
                 deleteTree(p);

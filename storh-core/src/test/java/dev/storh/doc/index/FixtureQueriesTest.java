@@ -2,10 +2,11 @@ package dev.storh.doc.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.storh.doc.StoreStats;
+import dev.storh.store.VerifyReport;
 import dev.storh.SharedFiles;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
-import dev.storh.doc.VerifyReport;
 import dev.storh.query.Direction;
 import dev.storh.query.QueryBuilder;
 import java.nio.file.Files;
@@ -85,7 +86,7 @@ class FixtureQueriesTest {
 
     @Test
     void theOriginalsIndexesVerifyCleanAndFollowOurWrites() throws Exception {
-        VerifyReport report = cities.verify();
+        VerifyReport<StoreStats> report = cities.verify();
         assertThat(report.errors()).isEmpty();
         assertThat(report.ok()).isTrue();
         assertThat(report.stats().indexes()).isEqualTo(5);

@@ -6,8 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.storh.doc.DocStore;
-import dev.storh.doc.VerifyReport;
+import dev.storh.doc.StoreStats;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.VerifyReport;
 
 /**
  * A DocStore collection in a {@link StorhStores} registry, with its bucket sizes.
@@ -69,7 +70,7 @@ public final class CollectionStore extends StorhStore {
 	@Override
 	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		VerifyReport report = this.store.verify(progress);
+		VerifyReport<StoreStats> report = this.store.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 

@@ -10,7 +10,7 @@ import java.util.Map;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
-import dev.storh.doc.VerifyReport;
+import dev.storh.store.VerifyReport;
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
 import dev.storh.spring.data.config.EnableStorhAuditing;
@@ -100,7 +100,7 @@ class BookshopTests {
 			assertThat(plan.plan()).isEqualTo(QueryPlan.INDEX_SCAN);
 			assertThat(factory.explain(BookRepository.class, "findByListPriceBetween", new BigDecimal("1"),
 					new BigDecimal("2")).plan()).isEqualTo(QueryPlan.FULL_SCAN);
-			VerifyReport report = store.verify();
+			VerifyReport<?> report = store.verify();
 			assertThat(report.errors()).isEmpty();
 			assertThat(report.ok()).isTrue();
 

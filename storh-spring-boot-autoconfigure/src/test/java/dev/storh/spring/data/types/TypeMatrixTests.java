@@ -21,7 +21,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import dev.storh.doc.VerifyReport;
+import dev.storh.store.VerifyReport;
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
 import dev.storh.spring.data.config.EnableStorhAuditing;
@@ -107,7 +107,7 @@ class TypeMatrixTests {
 			for (Column column : columns) {
 				checkColumn(column, saved, repository, factory);
 			}
-			VerifyReport report = template.docStore(TypedRecord.class).verify();
+			VerifyReport<?> report = template.docStore(TypedRecord.class).verify();
 			assertThat(report.errors()).as("verify").isEmpty();
 			assertThat(report.ok()).isTrue();
 		});
