@@ -32,6 +32,7 @@ import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
 import dev.storh.spring.data.mapping.StorhPersistentProperty;
+import dev.storh.spring.transaction.CollectionAccess;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.DisposableBean;
@@ -183,6 +184,11 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		return this.indexedStores.computeIfAbsent(type, this::openIndexed);
 	}
 
+	/** The type's collection as the calling thread sees it: through its storh transaction, if any. */
+	private CollectionAccess access(Class<?> type) {
+		return CollectionAccess.of(docStore(type), this.collectionsFolder);
+	}
+
 	private DocStore openIndexed(Class<?> type) {
 		StorhPersistentEntity<?> entity = this.converter.getRequiredEntity(type);
 		DocStore store = docStore(entity.getCollection());
@@ -255,7 +261,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			}
 		}
 		publish(new BeforeSaveEvent<>(entity, type, collection, data));
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		String recordId = id;
 		boolean checked = insert || versionProperty != null;
 		Long expectedVersion = expected;
@@ -311,7 +317,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		if (!UuidV7.isValid(id)) {
 			return Optional.empty();
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		return translated(() -> store.get(id)).map((r) -> read(type, collection, r));
 	}
 
@@ -322,7 +328,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		if (!UuidV7.isValid(id)) {
 			return false;
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		return translated(() -> store.exists(id));
 	}
 
@@ -348,7 +354,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			List<T> content = find(StorhQuery.all().with(pageable), type);
 			return PageableExecutionUtils.getPage(content, pageable, () -> count(type));
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		String collection = getCollection(type);
 		return translated(() -> {
 			List<String> pageIds;
@@ -390,7 +396,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 
 	@Override
 	public long count(Class<?> type) {
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		return translated(store::count);
 	}
 
@@ -442,7 +448,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 			return false;
 		}
 		Long expected = this.converter.getVersion(entity);
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		publish(new BeforeDeleteEvent<>(id, type, collection));
 		boolean deleted = translated(() -> store.withWriteLock(() -> {
 			Optional<StorageRecord> current = store.get(id);
@@ -470,7 +476,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 		if (!UuidV7.isValid(id)) {
 			return false;
 		}
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		publish(new BeforeDeleteEvent<>(id, type, collection));
 		boolean deleted = translated(() -> store.delete(id));
 		if (deleted) {
@@ -481,7 +487,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 
 	@Override
 	public long deleteAll(Class<?> type) {
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		List<String> ids = translated(() -> {
 			try (Stream<String> listing = store.ids()) {
 				return listing.toList();
@@ -583,7 +589,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
 	 * and cursor, on the type's indexed store; no order, no limit.
 	 */
 	private QueryBuilder coreQuery(StorhQuery query, Class<?> type) {
-		DocStore store = docStore(type);
+		CollectionAccess store = access(type);
 		QueryBuilder core = query.getCriteria().mapValues(this.converter::toJsonValue).applyTo(store.query());
 		if (query.getCursor() != null) {
 			String collection = getCollection(type);
