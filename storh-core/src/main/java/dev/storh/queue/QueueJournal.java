@@ -50,8 +50,18 @@ final class QueueJournal implements AutoCloseable {
     private final Object lifecycle = new Object();
     private volatile boolean closed;
 
-    /** The counts at the end of the last locked operation, for {@link #lastCounts()}. */
-    private volatile QueueCounts lastCounts = new QueueCounts(0, 0, 0);
+    /** What the last locked operation left, for {@link #lastCounts()} and {@link #nothingProcessing()}. */
+    private volatile Seen seen = new Seen(new QueueCounts(0, 0, 0), -1, null);
+
+    /**
+     * The end of a locked operation: the counts, and how far it had read which file.
+     *
+     * @param counts the job counts then
+     * @param offset the bytes of the log applied then
+     * @param identity the identity of the log file held then, or null
+     */
+    private record Seen(QueueCounts counts, long offset, Object identity) {
+    }
 
     // Guarded by the queue lock.
     private QueueState state;
@@ -154,7 +164,7 @@ final class QueueJournal implements AutoCloseable {
         } finally {
             QueueState current = state;
             if (current != null) {
-                lastCounts = current.counts();
+                seen = new Seen(current.counts(), offset, log.heldIdentity());
             }
             lock.unlock();
         }
@@ -162,7 +172,22 @@ final class QueueJournal implements AutoCloseable {
 
     /** @return the counts at the end of the last locked operation, without locking */
     QueueCounts lastCounts() {
-        return lastCounts;
+        return seen.counts();
+    }
+
+    /**
+     * Tells, without the lock, that no job is processing: the last locked operation of this
+     * instance saw none, and the log still is the file it read, with no byte it did not apply (one
+     * {@code stat} of the name). When it cannot tell (another writer appended or compacted since,
+     * the seam has no file identities, the file system is read-only) it answers false and the
+     * caller takes the lock.
+     *
+     * @return true only when a requeue would find nothing to requeue
+     */
+    boolean nothingProcessing() {
+        Seen last = seen;
+        return !closed && !readOnly && last.counts().processing() == 0 && last.identity() != null
+                && log.unchangedSince(last.offset(), last.identity());
     }
 
     /** @return the state; call after {@link #sync} */

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * the old file open also keeps its inode from being reused, so a renamed-over file can never look
  * current again.
  *
- * <p>Not thread-safe; every method must be called under the queue lock.
+ * <p>Not thread-safe; every method but {@link #unchangedSince} must be called under the queue lock.
  */
 final class QueueLogFile implements AutoCloseable {
 
@@ -115,6 +115,27 @@ final class QueueLogFile implements AutoCloseable {
             return false;
         } catch (IOException e) {
             throw new StorageException("Could not open log queue file: " + path(), e);
+        }
+    }
+
+    /** @return the identity of the held file, or null when none is held or the seam has none */
+    Object heldIdentity() {
+        return identity;
+    }
+
+    /**
+     * The one method that may be called without the queue lock: it only asks the seam.
+     *
+     * @param offset a size the log had
+     * @param held the identity of the file that had it
+     * @return whether {@code queue.log} names that file and has that size now; false when it cannot be read
+     */
+    boolean unchangedSince(long offset, Object held) {
+        try {
+            Optional<StoreFiles.Entry> entry = files.stat(LOG_NAME);
+            return entry.isPresent() && entry.get().size() == offset && held.equals(files.identity(LOG_NAME));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

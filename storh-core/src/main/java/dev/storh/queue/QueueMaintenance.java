@@ -146,6 +146,9 @@ final class QueueMaintenance {
 
     int requeueTimedOut(Duration timeout) {
         long seconds = wholeSeconds(timeout, "timeout");
+        if (journal.nothingProcessing()) {
+            return 0; // the cheap no-op: no lock, no read of the log
+        }
         return journal.locked(() -> {
             journal.sync(true);
             return requeueLocked(seconds);
