@@ -161,7 +161,7 @@ class ConcurrencyTest {
      * @return what went wrong
      */
     private List<String> sixteenThreads(String engine) throws Exception {
-        int ops = Seeds.count("storh.race.ops", 60, 600);
+        int ops = Seeds.count("storh.race.ops", 25, 600);
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean writing = new AtomicBoolean(true);
         List<Runnable> writers = new ArrayList<>();
