@@ -10,6 +10,8 @@ import dev.storh.fs.SafePaths;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.doc.index.IndexManager;
@@ -129,7 +131,7 @@ public final class DocStore implements Store {
 
             @Override
             public Optional<StorageRecord> byId(String id) {
-                return get(id);
+                return doGet(id);
             }
 
             @Override
@@ -329,6 +331,11 @@ public final class DocStore implements Store {
      *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
      */
     public StorageRecord put(Map<String, ?> data, String id) {
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.PUT,
+                () -> doPut(data, id));
+    }
+
+    private StorageRecord doPut(Map<String, ?> data, String id) {
         PreparedRecord prepared = prepare(data, id);
         CollectionLock held = lock;
         if (held != null && held.isHeldByCurrentThread()) {
@@ -388,6 +395,11 @@ public final class DocStore implements Store {
      * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.PUT,
+                () -> doPutMany(items));
+    }
+
+    private List<StorageRecord> doPutMany(Iterable<? extends Map<String, ?>> items) {
         List<PreparedRecord> prepared = new ArrayList<>();
         for (Map<String, ?> item : items) {
             prepared.add(prepareItem(item));
@@ -442,6 +454,11 @@ public final class DocStore implements Store {
      *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.GET,
+                () -> doGet(id));
+    }
+
+    private Optional<StorageRecord> doGet(String id) {
         if (!cache.enabled()) {
             return Optional.ofNullable(RecordFiles.readOrNull(checkedPathForId(id)));
         }
@@ -469,6 +486,11 @@ public final class DocStore implements Store {
      *     refused symbolic link as in {@link #get} (nothing is deleted)
      */
     public boolean delete(String id) {
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.DELETE,
+                () -> doDelete(id));
+    }
+
+    private boolean doDelete(String id) {
         Path path = pathForId(id);
         return withWriteLock(() -> {
             SafePaths.requireNoLinks(collectionRoot, path.getParent());
@@ -703,7 +725,7 @@ public final class DocStore implements Store {
      *
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(executor);
+        return QueryBuilder.on(Observed.queries(executor, options.observer(), StoreKind.COLLECTION, collection));
     }
 
     /**
