@@ -68,9 +68,7 @@ final class ObservedFiles implements StoreFiles {
 
     @Override
     public void syncDirectory(String dir) throws IOException {
-        long start = System.nanoTime();
-        files.syncDirectory(dir);
-        observer.fsync(store, true, System.nanoTime() - start);
+        timed(true, () -> files.syncDirectory(dir));
     }
 
     @Override
@@ -103,6 +101,17 @@ final class ObservedFiles implements StoreFiles {
         files.createDirectories(dir);
     }
 
+    /** An fsync, as a method reference. */
+    private interface Sync {
+        void run() throws IOException;
+    }
+
+    private void timed(boolean directory, Sync sync) throws IOException {
+        long start = System.nanoTime();
+        sync.run();
+        observer.fsync(store, directory, System.nanoTime() - start);
+    }
+
     @Override
     public String toString() {
         return "Observed" + files;
@@ -123,16 +132,12 @@ final class ObservedFiles implements StoreFiles {
 
         @Override
         public void sync() throws IOException {
-            long start = System.nanoTime();
-            out.sync();
-            observer.fsync(store, false, System.nanoTime() - start);
+            timed(false, out::sync);
         }
 
         @Override
         public void syncData() throws IOException {
-            long start = System.nanoTime();
-            out.syncData();
-            observer.fsync(store, false, System.nanoTime() - start);
+            timed(false, out::syncData);
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.storh.observe;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import dev.storh.StorageRecord;
@@ -19,26 +20,30 @@ record ObservedQueryExecutor(QueryExecutor executor, StoreObserver observer, Sto
 
     @Override
     public List<StorageRecord> get(QueryBuilder query) {
-        return Observed.call(observer, kind, store, StoreOperation.QUERY, () -> executor.get(query));
+        return timed(() -> executor.get(query));
     }
 
     @Override
     public Optional<StorageRecord> first(QueryBuilder query) {
-        return Observed.call(observer, kind, store, StoreOperation.QUERY, () -> executor.first(query));
+        return timed(() -> executor.first(query));
     }
 
     @Override
     public long count(QueryBuilder query) {
-        return Observed.call(observer, kind, store, StoreOperation.QUERY, () -> executor.count(query));
+        return timed(() -> executor.count(query));
     }
 
     @Override
     public Stream<StorageRecord> stream(QueryBuilder query) {
-        return Observed.call(observer, kind, store, StoreOperation.QUERY, () -> executor.stream(query));
+        return timed(() -> executor.stream(query));
     }
 
     @Override
     public QueryPlan explain(QueryBuilder query) {
         return executor.explain(query);
+    }
+
+    private <T> T timed(Supplier<T> query) {
+        return Observed.call(observer, kind, store, StoreOperation.QUERY, query);
     }
 }
