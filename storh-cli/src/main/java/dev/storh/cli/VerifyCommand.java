@@ -2,7 +2,6 @@ package dev.storh.cli;
 
 import dev.storh.doc.DocStore;
 import dev.storh.doc.StoreStats;
-import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueStats;
@@ -32,7 +31,7 @@ final class VerifyCommand extends StoreCommand {
             }
             case LOG -> {
                 try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    LogVerifyReport report = log.verify(progress);
+                    var report = log.verify(progress);
                     return new Outcome(report.toMap(), report.ok());
                 }
             }

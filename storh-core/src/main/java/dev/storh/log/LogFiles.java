@@ -1,6 +1,7 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import dev.storh.store.StoreNames;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -117,26 +118,20 @@ public final class LogFiles {
     /**
      * @param root the folder holding collections
      * @param collection names separated by {@code /}
-     * @return {@code <root>/<collection>}, absolute
+     * @return {@code <root>/<collection>}, absolute and normalised
      * @throws StorageException naming the collection when it is empty, absolute, or has an empty,
      *     {@code .} or {@code ..} element, a backslash or NUL (so a log never leaves its root: W18)
      */
     static Path collectionDir(Path root, String collection) {
-        if (root == null) {
-            throw new StorageException("SegmentedLog root must not be null.");
-        }
-        boolean bad = collection == null || collection.isEmpty() || collection.indexOf('\\') >= 0
-                || collection.indexOf('\0') >= 0 || collection.startsWith("/");
-        if (!bad) {
-            for (String part : collection.split("/", -1)) {
-                bad |= part.isEmpty() || part.equals(".") || part.equals("..");
-            }
-        }
-        if (bad) {
-            throw new StorageException("Invalid log collection name: \"" + (collection == null ? "null"
-                    : collection.replace("\0", "\\0")) + "\" (names separated by '/'; empty names, '.', '..',"
-                    + " '\\' and NUL are refused)");
-        }
-        return root.toAbsolutePath().normalize().resolve(collection);
+        return StoreNames.folders(root, "log collection", collection);
+    }
+
+    /**
+     * @param logDir the log's folder ({@link #collectionDir})
+     * @param partition the partition's folder name, from {@link LogPartition#folderFor(long)}
+     * @return {@code <logDir>/partitions/<partition>}
+     */
+    static Path partitionDir(Path logDir, String partition) {
+        return logDir.resolve(PARTITIONS).resolve(partition);
     }
 }

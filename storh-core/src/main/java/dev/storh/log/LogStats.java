@@ -1,5 +1,6 @@
 package dev.storh.log;
 
+import dev.storh.store.Stats;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,11 +13,12 @@ import java.util.Map;
  * @param deleted ids whose latest line is a tombstone (kept until compaction)
  * @param bytes total size in bytes of the {@code .ndjson} files the manifest references
  */
-public record LogStats(long segments, long records, long deleted, long bytes) {
+public record LogStats(long segments, long records, long deleted, long bytes) implements Stats {
 
     /**
      * @return the spec's JSON shape: {@code segments, records, deleted, bytes}
      */
+    @Override
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("segments", segments);

@@ -7,11 +7,18 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
+import dev.storh.store.CompactReport;
+import dev.storh.store.RepairReport;
+import dev.storh.store.RecordStore;
+import dev.storh.store.StoreKind;
+import dev.storh.store.VerifyReport;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.channels.FileChannel;
@@ -79,12 +86,13 @@ import java.util.stream.StreamSupport;
  * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
  * before anything is written.
  */
-public final class SegmentedLog implements AutoCloseable {
+public final class SegmentedLog implements RecordStore {
 
     private static final Cleaner CLEANER = Cleaner.create();
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
 
     private final Path dir;
+    private final String name;
     private final SegmentedLogOptions options;
     private final LogState state;
     private final CollectionLock lock;
@@ -96,8 +104,9 @@ public final class SegmentedLog implements AutoCloseable {
     private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
-    private SegmentedLog(Path dir, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
+    private SegmentedLog(Path dir, String name, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
         this.dir = dir;
+        this.name = name;
         this.options = options;
         this.lock = lock;
         this.state = new LogState(options.files(dir), dir, options.sparseIndexInterval(), readOnly);
@@ -136,7 +145,7 @@ public final class SegmentedLog implements AutoCloseable {
         Path dir = LogFiles.collectionDir(root, collection);
         if (opts.partition() != LogPartition.NONE) {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
-            dir = dir.resolve(LogFiles.PARTITIONS).resolve(opts.partition().folderFor(ts));
+            dir = LogFiles.partitionDir(dir, opts.partition().folderFor(ts));
         }
         boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
         if (!readOnly) {
@@ -148,7 +157,7 @@ public final class SegmentedLog implements AutoCloseable {
         } catch (StorageException e) {
             throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
         }
-        SegmentedLog log = new SegmentedLog(dir, opts, lock, readOnly);
+        SegmentedLog log = new SegmentedLog(dir, collection, opts, lock, readOnly);
         try {
             lock.lock(opts.lockTimeout());
             try {
@@ -180,6 +189,31 @@ public final class SegmentedLog implements AutoCloseable {
     }
 
     /**
+     * @return {@link StoreKind#LOG}
+     */
+    @Override
+    public StoreKind kind() {
+        return StoreKind.LOG;
+    }
+
+    /**
+     * @return the collection path the log was opened with ({@code "events"}, {@code "audit/2026"}),
+     *     without the partition folder
+     */
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /**
+     * @return the same as {@link #collectionDir()}: absolute and normalised
+     */
+    @Override
+    public Path directory() {
+        return dir;
+    }
+
+    /**
      * Appends a record under a new id.
      *
      * @param data the record data, a JSON object in the JSON model
@@ -205,7 +239,7 @@ public final class SegmentedLog implements AutoCloseable {
     public StorageRecord put(Map<String, ?> data, String id) {
         ensureOpen();
         LogWriter.Line line = prepare(data, id);
-        writer.append(List.of(line));
+        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.APPEND, () -> writer.append(List.of(line)));
         return new StorageRecord(line.id(), new LinkedHashMap<>(data));
     }
 
@@ -228,7 +262,7 @@ public final class SegmentedLog implements AutoCloseable {
             StorageRecord r = prepareItem(item, i++, lines);
             records.add(r);
         }
-        writer.append(lines);
+        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.APPEND, () -> writer.append(lines));
         return records;
     }
 
@@ -308,6 +342,10 @@ public final class SegmentedLog implements AutoCloseable {
      *     or {@code "Segmented log state index points at the wrong record."} naming the id and location
      */
     public Optional<StorageRecord> get(String id) {
+        return Observed.call(options.observer(), StoreKind.LOG, name, StoreOperation.GET, () -> read(id));
+    }
+
+    private Optional<StorageRecord> read(String id) {
         ensureOpen();
         String key = UuidV7.normalize(id);
         refreshIfStale();
@@ -383,7 +421,8 @@ public final class SegmentedLog implements AutoCloseable {
         String key = UuidV7.normalize(id);
         refreshIfStale();
         StateIndex.Entry e = state.index.get(key);
-        writer.append(List.of(new LogWriter.Line(key, true, LogLine.encodeDelete(key))));
+        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.DELETE,
+                () -> writer.append(List.of(new LogWriter.Line(key, true, LogLine.encodeDelete(key)))));
         return e != null && !e.deleted;
     }
 
@@ -470,7 +509,7 @@ public final class SegmentedLog implements AutoCloseable {
      * @return the query builder
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(new ScanQueryExecutor("storh.SegmentedLog", new ScanQueryExecutor.RecordSource() {
+        return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog", new ScanQueryExecutor.RecordSource() {
             @Override
             public Stream<StorageRecord> scan(String afterId) {
                 return afterId == null ? stream() : stream(RecordQuery.all().after(afterId));
@@ -478,14 +517,14 @@ public final class SegmentedLog implements AutoCloseable {
 
             @Override
             public Optional<StorageRecord> byId(String id) {
-                return get(id);
+                return read(id);
             }
 
             @Override
             public long count() {
                 return SegmentedLog.this.count();
             }
-        }));
+        }), options.observer(), StoreKind.LOG, name));
     }
 
     /**
@@ -519,11 +558,13 @@ public final class SegmentedLog implements AutoCloseable {
      * live records, and swaps the manifest (the commit point). A crash before the swap leaves the old
      * manifest in force; the next open deletes the unreferenced output. Appends wait meanwhile.
      *
+     * @return the segments' bytes and count before (after the roll) and after, and the stats after
      * @throws StorageException {@code "Could not open segment: <path>"}, a corrupt line naming
      *     {@code <file>:<offset>}, or an I/O error; the log is then unchanged
      */
-    public void compact() {
-        compact(ProgressListener.NONE);
+    @Override
+    public CompactReport<LogCompaction> compact() {
+        return compact(ProgressListener.NONE);
     }
 
     /**
@@ -532,12 +573,17 @@ public final class SegmentedLog implements AutoCloseable {
      *
      * @param listener receives the progress; an exception it throws stops the compaction and
      *     leaves the log unchanged
+     * @return as {@link #compact()}
      */
-    public void compact(ProgressListener listener) {
+    @Override
+    public CompactReport<LogCompaction> compact(ProgressListener listener) {
         ensureOpen();
+        long[] before = new long[2];
         withWriteLock("compact log", () -> {
             state.refresh(true, -1);
             state.roll();
+            before[0] = state.bytes();
+            before[1] = state.sealed.size() + 1L;
             long bytes = 0;
             for (Segment s : state.sealed) {
                 bytes += LogState.sizeOf(state.path(s.file));
@@ -549,6 +595,9 @@ public final class SegmentedLog implements AutoCloseable {
                 progress.finish();
             }
         });
+        LogStats after = lastStats();
+        return new CompactReport<>(true, before[0], after.bytes(),
+                new LogCompaction(before[0], after.bytes(), before[1], after.segments(), after));
     }
 
     /**
@@ -568,6 +617,7 @@ public final class SegmentedLog implements AutoCloseable {
     /**
      * @return segments, live records, tombstones and bytes
      */
+    @Override
     public LogStats stats() {
         ensureOpen();
         refreshIfStale();
@@ -595,7 +645,8 @@ public final class SegmentedLog implements AutoCloseable {
      *
      * @return {@code ok} with the errors found and the stats
      */
-    public LogVerifyReport verify() {
+    @Override
+    public VerifyReport<LogStats> verify() {
         return verify(ProgressListener.NONE);
     }
 
@@ -606,7 +657,8 @@ public final class SegmentedLog implements AutoCloseable {
      * @param listener receives the progress; an exception it throws stops the verify
      * @return {@code ok} with the errors found and the stats
      */
-    public LogVerifyReport verify(ProgressListener listener) {
+    @Override
+    public VerifyReport<LogStats> verify(ProgressListener listener) {
         ensureOpen();
         List<String> errors = new ArrayList<>();
         java.util.Set<String> damagedAt = new java.util.HashSet<>();
@@ -651,13 +703,14 @@ public final class SegmentedLog implements AutoCloseable {
         } catch (RuntimeException e) {
             stats = new LogStats(state.sealed.size() + 1L, 0, 0, 0);
         }
-        return new LogVerifyReport(errors.isEmpty(), errors, stats);
+        return new VerifyReport<>(errors.isEmpty(), errors, stats);
     }
 
     /**
      * @return the same as {@link #verify()}
      */
-    public LogVerifyReport health() {
+    @Override
+    public VerifyReport<LogStats> health() {
         return verify();
     }
 
@@ -675,7 +728,8 @@ public final class SegmentedLog implements AutoCloseable {
      * @throws StorageException on a lock timeout or an I/O error naming the path; {@code "Cannot repair
      *     log <dir>: the file system is read-only ..."} on a read-only file system
      */
-    public LogRepairReport repair() {
+    @Override
+    public RepairReport<LogRepair> repair() {
         return repair(ProgressListener.NONE);
     }
 
@@ -687,7 +741,8 @@ public final class SegmentedLog implements AutoCloseable {
      * @return {@code ok}, the bytes cut, the stats and what was removed
      * @throws StorageException see {@link #repair()}
      */
-    public LogRepairReport repair(ProgressListener listener) {
+    @Override
+    public RepairReport<LogRepair> repair(ProgressListener listener) {
         ensureOpen();
         ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
         try {
@@ -715,7 +770,7 @@ public final class SegmentedLog implements AutoCloseable {
                 state.writeManifest(!damaged.isEmpty());
             });
             progress.advance(1, state.bytes());
-            return new LogRepairReport(true, state.bytesCut - before, stats(), removed);
+            return new RepairReport<>(true, removed, new LogRepair(state.bytesCut - before, stats()));
         } finally {
             progress.finish();
         }

@@ -1,23 +1,23 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
+import dev.storh.store.StoreOptions;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
- * Immutable options of a {@link SegmentedLog}, built with {@link #builder()}; all defaults live here.
+ * Immutable options of a {@link SegmentedLog}, built with {@link #builder()}; all defaults live here
+ * and in {@link StoreOptions} (id generator, clock, lock timeout, cache, byte seam).
  *
  * <pre>
  * SegmentedLogOptions.builder().maxSegmentBytes(4 &lt;&lt; 20).sparseIndexInterval(64)
  *         .partition(LogPartition.DAILY).build()
  * </pre>
  *
+ * A log reads its records from its segments, so the {@link #cache()} setting is accepted and unused.
+ *
  * @see SegmentedLog#open(java.nio.file.Path, String, SegmentedLogOptions)
  */
-public final class SegmentedLogOptions {
+public final class SegmentedLogOptions extends StoreOptions {
 
     /** Default size at which the active segment is rolled: 1 MiB. */
     public static final long DEFAULT_MAX_SEGMENT_BYTES = 1_048_576;
@@ -25,8 +25,6 @@ public final class SegmentedLogOptions {
     public static final long MIN_SEGMENT_BYTES = 256;
     /** Default sparse index interval: every 64th line. */
     public static final int DEFAULT_SPARSE_INDEX_INTERVAL = 64;
-    /** Default longest wait for the collection lock. */
-    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
 
     private static final SegmentedLogOptions DEFAULTS = builder().build();
 
@@ -34,30 +32,15 @@ public final class SegmentedLogOptions {
     private final int sparseIndexInterval;
     private final LogPartition partition;
     private final Long partitionTimestampMs;
-    private final Supplier<String> idGenerator;
     private final Durability durability;
-    private final Duration lockTimeout;
-    private final Clock clock;
-    private final java.util.function.Function<Path, dev.storh.fs.StoreFiles> files;
 
     private SegmentedLogOptions(Builder b) {
+        super(b);
         this.maxSegmentBytes = b.maxSegmentBytes;
         this.sparseIndexInterval = b.sparseIndexInterval;
         this.partition = b.partition;
         this.partitionTimestampMs = b.partitionTimestampMs;
-        this.idGenerator = b.idGenerator;
         this.durability = b.durability;
-        this.lockTimeout = b.lockTimeout;
-        this.clock = b.clock;
-        this.files = b.files;
-    }
-
-    /**
-     * @param collectionDir the log's folder
-     * @return the byte seam the log writes through (the local file system unless a test set another)
-     */
-    dev.storh.fs.StoreFiles files(Path collectionDir) {
-        return files.apply(collectionDir);
     }
 
     /**
@@ -94,39 +77,29 @@ public final class SegmentedLogOptions {
         return partitionTimestampMs;
     }
 
-    /** @return the custom id generator, or {@code null} for the built-in UUIDv7 generator */
-    public Supplier<String> idGenerator() {
-        return idGenerator;
-    }
-
     /** @return when appends are reported done */
     public Durability durability() {
         return durability;
     }
 
-    /** @return the longest wait for the collection lock; negative means no limit */
-    public Duration lockTimeout() {
-        return lockTimeout;
-    }
-
-    /** @return the clock for partitions and retention */
-    public Clock clock() {
-        return clock;
-    }
-
-    /** Builds {@link SegmentedLogOptions}; each setter checks its argument at once. */
-    public static final class Builder {
+    /**
+     * Builds {@link SegmentedLogOptions}; each setter checks its argument at once. The common
+     * setters (id generator, clock for partitions and retention, lock timeout, cache, byte seam) are
+     * {@link StoreOptions.Builder}'s.
+     */
+    public static final class Builder extends StoreOptions.Builder<Builder, SegmentedLogOptions> {
         private long maxSegmentBytes = DEFAULT_MAX_SEGMENT_BYTES;
         private int sparseIndexInterval = DEFAULT_SPARSE_INDEX_INTERVAL;
         private LogPartition partition = LogPartition.NONE;
         private Long partitionTimestampMs;
-        private Supplier<String> idGenerator;
         private Durability durability = Durability.FSYNC;
-        private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
-        private Clock clock = Clock.systemUTC();
-        private java.util.function.Function<Path, dev.storh.fs.StoreFiles> files = dev.storh.fs.LocalFiles::at;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -176,16 +149,6 @@ public final class SegmentedLogOptions {
         }
 
         /**
-         * @param generator supplies ids for records put without one; each id is validated as a UUIDv7
-         * @return this builder
-         * @throws NullPointerException when {@code generator} is null
-         */
-        public Builder idGenerator(Supplier<String> generator) {
-            this.idGenerator = Objects.requireNonNull(generator, "idGenerator");
-            return this;
-        }
-
-        /**
          * @param durability when appends are reported done
          * @return this builder
          * @throws NullPointerException when {@code durability} is null
@@ -196,40 +159,9 @@ public final class SegmentedLogOptions {
         }
 
         /**
-         * @param timeout the longest wait for the collection lock before a {@code LockTimeoutException};
-         *     negative waits without limit, as the original does
-         * @return this builder
-         * @throws NullPointerException when {@code timeout} is null
-         */
-        public Builder lockTimeout(Duration timeout) {
-            this.lockTimeout = Objects.requireNonNull(timeout, "lockTimeout");
-            return this;
-        }
-
-        /**
-         * @param clock the time source for the partition date and retention cutoffs
-         * @return this builder
-         * @throws NullPointerException when {@code clock} is null
-         */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /**
-         * Puts another byte seam under the log (tests: a failing one); internal.
-         *
-         * @param files makes the seam for a log folder
-         * @return this builder
-         */
-        Builder files(java.util.function.Function<Path, dev.storh.fs.StoreFiles> files) {
-            this.files = Objects.requireNonNull(files, "files");
-            return this;
-        }
-
-        /**
          * @return the immutable options
          */
+        @Override
         public SegmentedLogOptions build() {
             return new SegmentedLogOptions(this);
         }

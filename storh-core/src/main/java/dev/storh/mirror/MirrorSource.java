@@ -2,7 +2,7 @@ package dev.storh.mirror;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
-import dev.storh.log.SegmentedLog;
+import dev.storh.store.RecordStore;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -10,8 +10,9 @@ import java.util.stream.Stream;
 
 /**
  * A store the {@link SqlMirror} can copy into a table and restore from: the four record
- * operations the mirror needs and nothing else. {@link #of(DocStore)} and
- * {@link #of(SegmentedLog)} adapt the two engines; any other store can implement it directly.
+ * operations the mirror needs and nothing else. {@link #of(RecordStore)} adapts any store of the
+ * store contract that holds records (a segmented log, a collection); any other store can implement
+ * it directly.
  *
  * <p>Implementations must be safe to call from several threads, as the engines are.
  */
@@ -65,11 +66,11 @@ public interface MirrorSource {
     }
 
     /**
-     * @param log a segmented log; only live (not deleted) records are mirrored
-     * @return the log as a mirror source (the log stays open and owned by the caller)
+     * @param store a store of records (a segmented log mirrors its live records, not the deleted ones)
+     * @return the store as a mirror source (the store stays open and owned by the caller)
      */
-    static MirrorSource of(SegmentedLog log) {
-        Objects.requireNonNull(log, "log");
-        return new EngineSource(log::put, log::get, log::delete, log::stream, log::count, log.toString());
+    static MirrorSource of(RecordStore store) {
+        Objects.requireNonNull(store, "store");
+        return new EngineSource(store::put, store::get, store::delete, store::stream, store::count, store.toString());
     }
 }

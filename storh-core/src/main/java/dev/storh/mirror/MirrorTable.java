@@ -45,6 +45,29 @@ final class MirrorTable {
         return dialect;
     }
 
+    /**
+     * @param others the collections registered before this one
+     * @throws dev.storh.StorageException {@code "SQL mirror table for <name> collides with collection
+     *     <other>: <table>"} or {@code "…: index <index>"} when one of them has a table or an index of
+     *     the same name (letter case ignored for tables)
+     */
+    void refuseCollisions(java.util.Collection<MirrorTable> others) {
+        for (MirrorTable other : others) {
+            if (other.table().equalsIgnoreCase(table)) {
+                throw new dev.storh.StorageException("SQL mirror table for " + collection + " collides with collection "
+                        + other.collection() + ": " + table);
+            }
+        }
+        for (MirrorTable other : others) {
+            for (String index : indexNames()) {
+                if (other.indexNames().contains(index)) {
+                    throw new dev.storh.StorageException("SQL mirror table for " + collection
+                            + " collides with collection " + other.collection() + ": index " + index);
+                }
+            }
+        }
+    }
+
     private String q(String identifier) {
         return dialect.quote(identifier);
     }

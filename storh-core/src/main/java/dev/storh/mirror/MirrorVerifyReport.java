@@ -1,5 +1,7 @@
 package dev.storh.mirror;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,27 @@ public record MirrorVerifyReport(boolean ok, List<String> errors, Map<String, Co
             map.put("orphaned", orphaned);
             return map;
         }
+    }
+
+    /**
+     * @param stats per collection name, in registration order
+     * @return the report whose errors are the drift sentences of those stats
+     */
+    static MirrorVerifyReport of(Map<String, CollectionStats> stats) {
+        List<String> errors = new ArrayList<>();
+        stats.forEach((n, s) -> {
+            if (s.missing() > 0) {
+                errors.add(n + ": " + s.missing() + " record(s) missing from the mirror.");
+            }
+            if (s.stale() > 0) {
+                errors.add(n + ": " + s.stale() + " stale mirror row(s).");
+            }
+            if (s.orphaned() > 0) {
+                errors.add(n + ": " + s.orphaned() + " orphaned mirror row(s).");
+            }
+        });
+        return new MirrorVerifyReport(errors.isEmpty(), List.copyOf(errors),
+                Collections.unmodifiableMap(new LinkedHashMap<>(stats)));
     }
 
     /**

@@ -2,10 +2,10 @@ package dev.storh.mirror;
 
 import dev.storh.StorageException;
 import dev.storh.doc.DocStore;
-import dev.storh.log.SegmentedLog;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.schema.Schema;
+import dev.storh.store.RecordStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -134,14 +134,24 @@ public final class SqlMirror {
     }
 
     /**
-     * @param log a segmented log (live records only)
+     * @param store any store of records, e.g. a segmented log (live records only)
+     * @param name the collection name
+     * @return this mirror
+     * @see #collection(MirrorSource, String, Schema)
+     */
+    public SqlMirror collection(RecordStore store, String name) {
+        return collection(MirrorSource.of(store), name, null);
+    }
+
+    /**
+     * @param store any store of records
      * @param name the collection name
      * @param schema typed columns, or {@code null}
      * @return this mirror
      * @see #collection(MirrorSource, String, Schema)
      */
-    public SqlMirror collection(SegmentedLog log, String name, Schema schema) {
-        return collection(MirrorSource.of(log), name, schema);
+    public SqlMirror collection(RecordStore store, String name, Schema schema) {
+        return collection(MirrorSource.of(store), name, schema);
     }
 
     /**
@@ -174,22 +184,8 @@ public final class SqlMirror {
             throw new StorageException("SQL mirror collection is already registered: " + name);
         }
         String table = prefix + name.replace('-', '_');
-        List<MirrorColumn> columns = MirrorColumn.of(schema);
-        for (MirrorTable other : tables.values()) {
-            if (other.table().equalsIgnoreCase(table)) {
-                throw new StorageException("SQL mirror table for " + name + " collides with collection "
-                        + other.collection() + ": " + table);
-            }
-        }
-        MirrorTable candidate = new MirrorTable(name, table, source, columns, dialect);
-        for (MirrorTable other : tables.values()) {
-            for (String index : candidate.indexNames()) {
-                if (other.indexNames().contains(index)) {
-                    throw new StorageException("SQL mirror table for " + name + " collides with collection "
-                            + other.collection() + ": index " + index);
-                }
-            }
-        }
+        MirrorTable candidate = new MirrorTable(name, table, source, MirrorColumn.of(schema), dialect);
+        candidate.refuseCollisions(tables.values());
         Map<String, MirrorTable> next = new LinkedHashMap<>(tables);
         next.put(name, candidate);
         tables = java.util.Collections.unmodifiableMap(next);
@@ -378,23 +374,11 @@ public final class SqlMirror {
      * @throws StorageException {@code "SQL mirror statement failed: …"}, e.g. for a missing table
      */
     public MirrorVerifyReport verify() {
-        List<String> errors = new ArrayList<>();
         Map<String, MirrorVerifyReport.CollectionStats> stats = new LinkedHashMap<>();
         for (MirrorTable t : tables.values()) {
-            MirrorVerifyReport.CollectionStats s = sessions.run(c -> Reconciler.verify(c, t));
-            stats.put(t.collection(), s);
-            String n = t.collection();
-            if (s.missing() > 0) {
-                errors.add(n + ": " + s.missing() + " record(s) missing from the mirror.");
-            }
-            if (s.stale() > 0) {
-                errors.add(n + ": " + s.stale() + " stale mirror row(s).");
-            }
-            if (s.orphaned() > 0) {
-                errors.add(n + ": " + s.orphaned() + " orphaned mirror row(s).");
-            }
+            stats.put(t.collection(), sessions.run(c -> Reconciler.verify(c, t)));
         }
-        return new MirrorVerifyReport(errors.isEmpty(), List.copyOf(errors), java.util.Collections.unmodifiableMap(stats));
+        return MirrorVerifyReport.of(stats);
     }
 
     private MirrorTable lookup(String name) {
@@ -422,51 +406,6 @@ public final class SqlMirror {
     @Override
     public String toString() {
         return "SqlMirror[" + dialect.label() + ", prefix " + prefix + ", " + tables.values() + "]";
-    }
-
-    /** How an operation gets its connection. */
-    private interface Sessions {
-        <T> T run(Function<MirrorConnection, T> work);
-    }
-
-    /** One shared connection, used by one operation at a time. */
-    private static final class SharedSession implements Sessions {
-        private final MirrorConnection connection;
-        private final ReentrantLock lock = new ReentrantLock();
-
-        SharedSession(MirrorConnection connection) {
-            this.connection = connection;
-        }
-
-        @Override
-        public <T> T run(Function<MirrorConnection, T> work) {
-            lock.lock();
-            try {
-                return work.apply(connection);
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    /** A connection borrowed from a data source per operation. */
-    private static final class PooledSessions implements Sessions {
-        private final DataSource dataSource;
-        private final Dialect dialect;
-
-        PooledSessions(DataSource dataSource, Dialect dialect) {
-            this.dataSource = dataSource;
-            this.dialect = dialect;
-        }
-
-        @Override
-        public <T> T run(Function<MirrorConnection, T> work) {
-            try (Connection c = dataSource.getConnection()) {
-                return work.apply(new JdbcMirrorConnection(c, dialect));
-            } catch (SQLException e) {
-                throw JdbcMirrorConnection.statementFailed(e);
-            }
-        }
     }
 
     /**
@@ -537,11 +476,11 @@ public final class SqlMirror {
                 if (override != null) {
                     throw new StorageException("SQL mirror driver overrides only apply to JDBC connections.");
                 }
-                return new SqlMirror(new SharedSession(mirrorConnection), mirrorConnection.dialect(), prefix);
+                return new SqlMirror(new Sessions.Shared(mirrorConnection), mirrorConnection.dialect(), prefix);
             }
             if (connection != null) {
                 MirrorConnection c = new JdbcMirrorConnection(connection, override);
-                return new SqlMirror(new SharedSession(c), c.dialect(), prefix);
+                return new SqlMirror(new Sessions.Shared(c), c.dialect(), prefix);
             }
             Dialect d = override;
             if (d == null) {
@@ -551,7 +490,7 @@ public final class SqlMirror {
                     throw JdbcMirrorConnection.statementFailed(e);
                 }
             }
-            return new SqlMirror(new PooledSessions(dataSource, d), d, prefix);
+            return new SqlMirror(new Sessions.Pooled(dataSource, d), d, prefix);
         }
     }
 }

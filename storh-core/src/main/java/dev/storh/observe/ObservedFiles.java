@@ -10,8 +10,9 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.StoreFiles;
 
 /**
- * A byte seam that passes every call to another and reports how long each file and folder fsync
- * took. Thread-safe as the seam under it.
+ * A byte seam that passes every call to another (default methods included, so a backend's own
+ * versions of them still run) and reports how long each file and folder fsync took; a backend's
+ * {@code writeIfVersion} is passed through whole, untimed. Thread-safe as the seam under it.
  */
 final class ObservedFiles implements StoreFiles {
 
@@ -99,6 +100,16 @@ final class ObservedFiles implements StoreFiles {
     @Override
     public void createDirectories(String dir) throws IOException {
         files.createDirectories(dir);
+    }
+
+    @Override
+    public Optional<String> version(String name) throws IOException {
+        return files.version(name);
+    }
+
+    @Override
+    public String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
+        return files.writeIfVersion(name, bytes, expectedVersion);
     }
 
     /** An fsync, as a method reference. */

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.store.VerifyReport;
+import dev.storh.store.RepairReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -38,7 +40,7 @@ class SegmentedLogFilesGoneTest {
                 assertThatThrownBy(() -> log.put(Map.of("n", (long) n), id(n))).isInstanceOf(StorageException.class)
                         .hasMessageContaining(root.resolve("events").toString());
             }
-            LogVerifyReport report = log.verify();
+            VerifyReport<LogStats> report = log.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).anySatisfy(e -> assertThat(e).contains(root.resolve("events").toString()));
 
@@ -96,7 +98,7 @@ class SegmentedLogFilesGoneTest {
             for (Path t : temps) {
                 orphan(t);
             }
-            LogRepairReport report = log.repair();
+            RepairReport<LogRepair> report = log.repair();
             assertThat(report.ok()).isTrue();
             assertThat(temps).allSatisfy(t -> assertThat(t).doesNotExist());
             assertThat(log.count()).isEqualTo(12);

@@ -7,6 +7,7 @@ import dev.storh.SharedFiles;
 import dev.storh.StorageRecord;
 import dev.storh.fs.FramedLine;
 import dev.storh.query.RecordQuery;
+import dev.storh.store.VerifyReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +93,7 @@ class SegmentedLogFixtureTest {
             }
             assertThat(log.count()).isEqualTo(447);
             Map<String, Object> verify = expected("verify");
-            LogVerifyReport report = log.verify();
+            VerifyReport<LogStats> report = log.verify();
             assertThat(report.ok()).isEqualTo(verify.get("ok"));
             assertThat(report.errors()).isEmpty();
             Map<String, Object> stats = (Map<String, Object>) verify.get("stats");

@@ -4,6 +4,7 @@ import static dev.storh.log.LogTestSupport.id;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.StorageRecord;
+import dev.storh.store.VerifyReport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -105,7 +106,7 @@ class SegmentedLogProcessTest {
                     s.forEach(r -> assertThat(actual.put(r.id(), r.data().get("i"))).isNull());
                 }
                 assertThat(actual).isEqualTo(expected);
-                LogVerifyReport report = log.verify();
+                VerifyReport<LogStats> report = log.verify();
                 assertThat(report.errors()).isEmpty();
                 assertThat(report.ok()).isTrue();
                 Set<String> referenced = new java.util.HashSet<>();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.query.RecordQuery;
+import dev.storh.store.RepairReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ class SegmentedLogRepairTest {
             assertThatThrownBy(() -> ids(log.stream())).isInstanceOf(StorageException.class)
                     .hasMessageContaining(sealed + ":" + damagedAt);
 
-            LogRepairReport report = log.repair();
+            RepairReport<LogRepair> report = log.repair();
             assertThat(report.ok()).isTrue();
             assertThat(report.removed()).hasSize(2);
             assertThat(report.removed().get(0)).startsWith(sealed + ":" + damagedAt + ": ").contains(".storh/corrupt/");
@@ -191,7 +192,7 @@ class SegmentedLogRepairTest {
             for (Map.Entry<String, Map<String, Object>> e : intact.entrySet()) {
                 assertThat(log.get(e.getKey()).map(StorageRecord::data)).as(message).contains(e.getValue());
             }
-            LogRepairReport report = log.repair();
+            RepairReport<LogRepair> report = log.repair();
             assertThat(log.verify().errors()).as(message + ": " + report).isEmpty();
             Map<String, Map<String, Object>> after = streamed(log.stream());
             assertThat(after).as(message).containsAllEntriesOf(intact);

@@ -12,6 +12,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.FramedLine;
 import dev.storh.id.UuidV7;
 import dev.storh.query.RecordQuery;
+import dev.storh.store.VerifyReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,7 +153,7 @@ class SegmentedLogTest {
             assertThat(ids(log.stream(RecordQuery.all().continueOnError((where, e) -> locations.add(where)))))
                     .containsExactly(id(0));
             assertThat(locations).containsExactly(active + ":" + offset);
-            LogVerifyReport report = log.verify();
+            VerifyReport<LogStats> report = log.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).anySatisfy(e -> assertThat(e).contains("Malformed"));
             // The next append cuts the bad tail first (W8), so nothing acknowledged is ever glued to it.
@@ -429,7 +430,7 @@ class SegmentedLogTest {
             synchronized (log.state()) {
                 log.state().index.remove(id(1)); // an in-memory state that no longer matches the files
             }
-            LogVerifyReport report = log.verify();
+            VerifyReport<LogStats> report = log.verify();
             assertThat(report.ok()).isFalse();
             assertThat(report.errors()).anySatisfy(e -> assertThat(e).contains("state index drift"));
             assertThat(log.repair().ok()).isTrue();

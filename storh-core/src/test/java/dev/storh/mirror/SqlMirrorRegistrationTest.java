@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.doc.DocStore;
+import dev.storh.log.SegmentedLog;
 import dev.storh.progress.Progress;
 import dev.storh.schema.Schema;
+import dev.storh.store.RecordStore;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -198,6 +200,30 @@ class SqlMirrorRegistrationTest {
         assertThat(mirror.rebuild("pages", rebuilt::add).inserted()).isEqualTo(250);
         assertThat(rebuilt.get(rebuilt.size() - 1).operation()).isEqualTo("rebuild");
         assertThat(rebuilt.get(rebuilt.size() - 1).done()).isEqualTo(250);
+    }
+
+    @Test
+    void anyRecordStoreOfTheContractIsMirroredAndPulledBack() throws SQLException {
+        try (SegmentedLog log = SegmentedLog.open(root, "audit/events")) {
+            RecordStore store = log; // only the contract is known to the mirror
+            String kept = store.put(map("kind", "a"), null).id();
+            String gone = store.put(map("kind", "b"), null).id();
+            store.delete(gone);
+            SqlMirror m = SqlMirror.over(conn).collection(store, "events");
+            m.install();
+            assertThat(m.push()).isEqualTo(new PushResult(1, 0, 0, 0));
+            try (ResultSet rs = conn.createStatement().executeQuery("SELECT id, data FROM storh_events")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo(kept);
+                assertThat(rs.getString(2)).isEqualTo("{\"kind\":\"a\"}");
+                assertThat(rs.next()).isFalse();
+            }
+            assertThat(m.verify().ok()).isTrue();
+            store.delete(kept);
+            assertThat(m.pull().written()).isEqualTo(1);
+            assertThat(store.get(kept).map(r -> r.data().get("kind"))).contains("a");
+            assertThat(MirrorSource.of(store).count()).isEqualTo(1);
+        }
     }
 
     @Test

@@ -9,6 +9,8 @@ import dev.storh.doc.DocStore;
 import dev.storh.doc.DocStoreOptions;
 import dev.storh.fs.LocalFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.log.SegmentedLog;
+import dev.storh.log.SegmentedLogOptions;
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueOptions;
 import dev.storh.store.StoreKind;
@@ -78,6 +80,22 @@ class StoreObserverTest {
             assertThat(jobs.claimMany(5)).isEmpty();
         }
         assertThat(recorder.operations).containsExactly("queue jobs claim ok", "queue jobs claim ok");
+    }
+
+    @Test
+    void logAppendsReadsDeletesAndQueriesReport() {
+        Recorder recorder = new Recorder();
+        try (SegmentedLog events = SegmentedLog.open(root, "events",
+                SegmentedLogOptions.builder().observer(recorder).build())) {
+            StorageRecord a = events.put(Map.of("type", "a"));
+            events.appendMany(List.of(Map.of("type", "b"), Map.of("type", "c")));
+            assertThat(events.get(a.id())).isPresent();
+            assertThat(events.query().where("type").eq("b").get()).hasSize(1);
+            assertThat(events.delete(a.id())).isTrue();
+        }
+        assertThat(recorder.operations).containsExactly("log events append ok", "log events append ok",
+                "log events get ok", "log events query ok", "log events delete ok");
+        assertThat(recorder.fsyncs).contains("events file");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.storh.reliability;
 import dev.storh.StorageRecord;
 import dev.storh.UniqueConstraintException;
 import dev.storh.doc.DocStore;
+import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
@@ -16,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.StringJoiner;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Child JVM of {@link CrashHarnessTest}: a seeded mixed workload on a DocStore, a SegmentedLog and a
@@ -36,12 +40,17 @@ public final class CrashWorkload {
     private final SegmentedLog log;
     private final Queue queue;
     private final String round;
+    private final Consumer<String> out;
+    private final boolean inlineMaintenance;
 
-    private CrashWorkload(DocStore docs, SegmentedLog log, Queue queue, String round) {
+    private CrashWorkload(DocStore docs, SegmentedLog log, Queue queue, String round, Consumer<String> out,
+            boolean inlineMaintenance) {
         this.docs = docs;
         this.log = log;
         this.queue = queue;
         this.round = round;
+        this.out = out;
+        this.inlineMaintenance = inlineMaintenance;
     }
 
     /** Defines the indexes the harness checks: unique, equality (compound with kind), range. */
@@ -58,30 +67,64 @@ public final class CrashWorkload {
         String round = args[2];
         int threads = Integer.parseInt(args[3]);
         int budget = Integer.parseInt(args[4]);
-        emit("O " + round);
-        try (DocStore docs = DocStore.open(root, DOCS);
-                SegmentedLog log = SegmentedLog.open(root, LOG);
-                Queue queue = Queue.open(root, QUEUE)) {
+        run(root, seed, round, new Config(ENGINES, threads, budget, false, null), CrashWorkload::print);
+    }
+
+    /** Every engine letter the workload knows: DocStore, SegmentedLog, Queue. */
+    static final Set<String> ENGINES = Set.of("D", "L", "Q");
+
+    /**
+     * How a run is shaped.
+     *
+     * @param engines which engines get worker threads ({@link #ENGINES} or a part of it)
+     * @param threads worker threads per engine
+     * @param budget ops per worker thread
+     * @param inlineMaintenance compaction, reindex and requeue as ops in the workers' mix (a
+     *     deterministic single-threaded run) instead of a maintenance thread
+     * @param files the byte seam for every store, {@code null} for the local files
+     */
+    record Config(Set<String> engines, int threads, int budget, boolean inlineMaintenance,
+            Function<Path, StoreFiles> files) {
+    }
+
+    /**
+     * Opens the three stores under {@code root}, prints {@code READY}, runs the workers and closes.
+     *
+     * @param out receives each line (without the closing {@code " ."} marker's newline)
+     */
+    static void run(Path root, long seed, String round, Config config, Consumer<String> out) throws Exception {
+        out.accept("O " + round + " .");
+        try (DocStore docs = DocStore.open(root, DOCS, Seams.docOptions(config.files()));
+                SegmentedLog log = SegmentedLog.open(root, LOG, Seams.logOptions(config.files()));
+                Queue queue = Queue.open(root, QUEUE, Seams.queueOptions(config.files()))) {
             defineIndexes(docs);
             queue.requeueTimedOut(Duration.ZERO); // the previous (killed) child's claims
-            emit("READY");
-            CrashWorkload w = new CrashWorkload(docs, log, queue, round);
+            out.accept("READY .");
+            CrashWorkload w = new CrashWorkload(docs, log, queue, round, out, config.inlineMaintenance());
             List<Thread> all = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
+            for (int t = 0; t < config.threads(); t++) {
                 int thread = t;
-                all.add(start(() -> w.docWork(thread, new Random(seed * 31 + thread), budget)));
-                all.add(start(() -> w.logWork(thread, new Random(seed * 37 + thread), budget)));
-                all.add(start(() -> w.queueWork(thread, new Random(seed * 41 + thread), budget)));
+                if (config.engines().contains("D")) {
+                    all.add(w.start(() -> w.docWork(thread, new Random(seed * 31 + thread), config.budget())));
+                }
+                if (config.engines().contains("L")) {
+                    all.add(w.start(() -> w.logWork(thread, new Random(seed * 37 + thread), config.budget())));
+                }
+                if (config.engines().contains("Q")) {
+                    all.add(w.start(() -> w.queueWork(thread, new Random(seed * 41 + thread), config.budget())));
+                }
             }
-            all.add(start(() -> w.maintenance(new Random(seed * 43), budget / 20)));
+            if (!config.inlineMaintenance()) {
+                all.add(w.start(() -> w.maintenance(new Random(seed * 43), config.budget() / 20)));
+            }
             for (Thread t : all) {
                 t.join();
             }
         }
-        emit("END");
+        out.accept("END .");
     }
 
-    private static Thread start(Runnable body) {
+    private Thread start(Runnable body) {
         Thread t = new Thread(() -> {
             try {
                 body.run();
@@ -97,8 +140,12 @@ public final class CrashWorkload {
         return t;
     }
 
-    static synchronized void emit(String line) {
-        System.out.println(line + " .");
+    private void emit(String line) {
+        out.accept(line + " .");
+    }
+
+    private static synchronized void print(String line) {
+        System.out.println(line);
         System.out.flush();
     }
 
@@ -122,6 +169,9 @@ public final class CrashWorkload {
         for (int seq = 0; seq < budget; seq++) {
             String tag = tag("D", thread, seq);
             String head = "D " + thread + " " + seq;
+            if (maintain(rnd, () -> docs.compact(), () -> docs.reindex())) {
+                continue;
+            }
             int op = rnd.nextInt(100);
             if (op < 35 || mine.isEmpty()) {
                 String id = UuidV7.generate();
@@ -188,6 +238,9 @@ public final class CrashWorkload {
         for (int seq = 0; seq < budget; seq++) {
             String tag = tag("L", thread, seq);
             String head = "L " + thread + " " + seq;
+            if (maintain(rnd, () -> log.compact(), () -> log.compact())) {
+                continue;
+            }
             int op = rnd.nextInt(100);
             if (op < 40 || mine.isEmpty()) {
                 String id = UuidV7.generate();
@@ -227,6 +280,9 @@ public final class CrashWorkload {
         for (int seq = 0; seq < budget; seq++) {
             String tag = tag("Q", thread, seq);
             String head = "Q " + thread + " " + seq;
+            if (maintain(rnd, () -> queue.compact(), () -> queue.requeueTimedOut(Duration.ofMinutes(10)))) {
+                continue;
+            }
             int op = rnd.nextInt(100);
             if (op < 40) {
                 String id = UuidV7.generate();
@@ -246,6 +302,15 @@ public final class CrashWorkload {
                 queue.release(List.of(id));
             }
         }
+    }
+
+    /** In a run with inline maintenance: one op in 25 is one of the two jobs. @return whether it ran one */
+    private boolean maintain(Random rnd, Runnable one, Runnable other) {
+        if (!inlineMaintenance || rnd.nextInt(25) != 0) {
+            return false;
+        }
+        (rnd.nextBoolean() ? one : other).run();
+        return true;
     }
 
     private void maintenance(Random rnd, int budget) {

@@ -113,9 +113,27 @@ class HostileInputTest {
         assertThat(importProblems(root, hostileJsonl())).as("hostile JSONL").isEmpty();
     }
 
+    @Test
+    void surrogatePairsAndTheSameKeyInSiblingObjectsAreImported() throws Exception {
+        Path file = root.resolve("fine.jsonl");
+        Files.writeString(file, "{\"e\":\"\\ud83d\\ude00\",\"l\":[{\"a\":1},{\"a\":2}],\"o\":{\"a\":{\"a\":3}}}\n",
+                StandardCharsets.UTF_8);
+        try (DocStore docs = DocStore.open(root, "fine")) {
+            assertThat(docs.importJsonl(file)).isEqualTo(1);
+            Map<String, Object> data = docs.stream().findFirst().orElseThrow().data();
+            assertThat(data.get("e")).isEqualTo("\uD83D\uDE00");
+            assertThat(data.get("l")).isEqualTo(List.of(Map.of("a", 1L), Map.of("a", 2L)));
+            assertThat(data.get("o")).isEqualTo(Map.of("a", Map.of("a", 3L)));
+        }
+    }
+
     static Map<String, String> hostileJsonl() {
         Map<String, String> cases = new LinkedHashMap<>();
-        // duplicate keys and a lone surrogate escape: see KnownDefectsTest
+        // once known defects (accepted silently; refused naming a record id): kept as their tests
+        cases.put("duplicate keys", "{\"a\":1,\"a\":2}");
+        cases.put("duplicate keys nested", "{\"a\":{\"b\":1,\"b\":1}}");
+        cases.put("lone surrogate value", "{\"a\":\"\\ud800\"}");
+        cases.put("lone surrogate key", "{\"\\udc00x\":1}");
         cases.put("NaN", "{\"a\":NaN}");
         cases.put("Infinity", "{\"a\":Infinity}");
         cases.put("torn line", "{\"a\":[1,2");

@@ -40,23 +40,6 @@ class KnownDefectsTest {
         }
     }
 
-    /** Found by {@link HostileInputTest}: a JSONL row with a duplicate key is imported (the last value wins). */
-    @Test
-    @Disabled("known defect: duplicate keys in JSONL input are accepted silently")
-    void aDuplicateKeyInJsonlIsRefusedNamingTheLine() throws Exception {
-        assertThat(HostileInputTest.importProblems(root, Map.of("duplicate keys", "{\"a\":1,\"a\":2}"))).isEmpty();
-    }
-
-    /**
-     * Found by {@link HostileInputTest}: a JSONL row with a lone surrogate escape is refused, but the
-     * message names a generated record id instead of the file and line.
-     */
-    @Test
-    @Disabled("known defect: a lone surrogate in JSONL input is refused without naming the file and line")
-    void aLoneSurrogateInJsonlIsRefusedNamingTheLine() throws Exception {
-        assertThat(HostileInputTest.importProblems(root, Map.of("lone surrogate", "{\"a\":\"\\ud800\"}"))).isEmpty();
-    }
-
     /**
      * Found by {@link CrashHarnessTest} in the long run, seed 19001 round 9 (kill 783 ms after the
      * child's start, during open): a record is on disk but missing from every index, and verify

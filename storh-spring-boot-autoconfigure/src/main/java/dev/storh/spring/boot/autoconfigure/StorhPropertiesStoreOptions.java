@@ -148,10 +148,10 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 	public SegmentedLogOptions log(String log) {
 		StorhLogProperties settings = this.properties.getLogs().get(log);
 		if (settings == null) {
-			return SegmentedLogOptions.defaults();
+			return SegmentedLogOptions.builder().observer(this.observer).build();
 		}
 		String prefix = "storh.logs." + log;
-		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock);
+		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer);
 		DataSize maxSegment = settings.getMaxSegmentBytes();
 		try {
 			builder.maxSegmentBytes(maxSegment.toBytes());

@@ -20,7 +20,6 @@ import java.util.stream.Stream;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.log.LogPartition;
-import dev.storh.log.LogVerifyReport;
 import dev.storh.log.SegmentedLog;
 import dev.storh.progress.ProgressListener;
 import org.apache.commons.logging.Log;
@@ -211,7 +210,7 @@ public final class LogStore extends StorhStore {
 	@Override
 	VerifyResult doVerify(ProgressListener progress) {
 		long start = System.nanoTime();
-		LogVerifyReport report = this.log.verify(progress);
+		var report = this.log.verify(progress);
 		return result(report.ok(), report.errors(), start);
 	}
 

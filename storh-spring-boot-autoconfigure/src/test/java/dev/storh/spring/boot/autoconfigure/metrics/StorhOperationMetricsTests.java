@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
+import dev.storh.log.SegmentedLog;
 import dev.storh.observe.StoreObserver;
 import dev.storh.queue.Queue;
 import dev.storh.spring.boot.actuate.StorhOperationMetrics;
@@ -47,7 +48,8 @@ class StorhOperationMetricsTests {
 					StorhRepositoriesAutoConfiguration.class, StorhMetricsAutoConfiguration.class))
 			.withBean(SimpleMeterRegistry.class)
 			.withUserConfiguration(NotesConfig.class)
-			.withPropertyValues("storh.root=" + this.root, "storh.queues.jobs.processing-timeout=1m");
+			.withPropertyValues("storh.root=" + this.root, "storh.queues.jobs.processing-timeout=1m",
+					"storh.logs.events.max-segment-bytes=1MB");
 	}
 
 	@Test
@@ -66,12 +68,16 @@ class StorhOperationMetricsTests {
 			jobs.enqueue(Map.of("kind", "a"));
 			assertThat(jobs.claim()).isPresent();
 			assertThat(jobs.claim()).isEmpty();
+			SegmentedLog events = context.getBean("events", SegmentedLog.class);
+			events.put(Map.of("type", "created"));
+			events.appendMany(List.of(Map.of("type", "a"), Map.of("type", "b")));
 
 			assertThat(count(registry, "collection", "note", "put", "success")).isEqualTo(4);
 			assertThat(count(registry, "collection", "note", "get", "success")).isGreaterThanOrEqualTo(1);
 			assertThat(count(registry, "collection", "note", "query", "success")).isGreaterThanOrEqualTo(1);
 			assertThat(count(registry, "collection", "note", "delete", "success")).isEqualTo(1);
 			assertThat(count(registry, "queue", "jobs", "claim", "success")).isEqualTo(2);
+			assertThat(count(registry, "log", "events", "append", "success")).isEqualTo(2);
 			Timer put = registry.get("storh.operation")
 				.tags("type", "collection", "name", "note", "operation", "put", "outcome", "success")
 				.timer();
