@@ -2,7 +2,6 @@ package dev.storh.azure.blob;
 
 import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobClient;
-import com.azure.storage.blob.models.AppendBlobRequestConditions;
 import com.azure.storage.blob.models.BlobProperties;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
@@ -18,11 +17,12 @@ import java.util.Optional;
 /**
  * A file opened for appending, kept as an append blob. Written bytes are buffered and appended at
  * {@link #sync}, {@link #syncData} and {@link #close}, in blocks of at most {@value #MAX_BLOCK}
- * bytes, each on the condition that the blob still ends where this output last saw it
- * ({@code x-ms-blob-condition-appendpos}): an append by a writer that was not ordered by the
- * store's lock fails with an {@link IOException} instead of interleaving. A block blob of the same
- * name (written by {@code create}) is turned into an append blob with the same bytes on open.
- * {@link #truncate} rewrites the blob with the kept prefix. One thread at a time.
+ * bytes; each block goes after the blob's current end, wherever other writers (ordered by the
+ * store's lock) have left it, as with {@code O_APPEND}. {@link #size} asks the service for the
+ * blob's current size (plus the bytes not yet appended). A block blob of the same name (written by
+ * {@code create}) is turned into an append blob with the same bytes on open. {@link #truncate}
+ * rewrites the blob with the kept prefix, on the condition that nobody changed it meanwhile. One
+ * thread at a time.
  *
  * <p>An append blob takes at most 50,000 blocks; the engines' compaction, which rewrites a file
  * through {@code create} and {@code rename}, starts it over.
@@ -98,7 +98,10 @@ final class AppendOutput implements StoreFiles.Output {
     }
 
     @Override
-    public long size() {
+    public long size() throws IOException {
+        BlobProperties p = files.properties(name, files.blob(name))
+                .orElseThrow(() -> new java.nio.file.NoSuchFileException(name, null, "no blob " + blobName));
+        committed = p.getBlobSize();
         return committed + pendingSize;
     }
 
@@ -106,13 +109,13 @@ final class AppendOutput implements StoreFiles.Output {
     public void truncate(long size) throws IOException {
         ensureOpen();
         flush();
-        if (size < 0 || size > committed) {
-            throw new IOException("Cannot truncate " + name + " to " + size + " bytes (size " + committed + ")");
+        BlobCache.Read read = files.read(name);
+        if (size < 0 || size > read.bytes().length) {
+            throw new IOException("Cannot truncate " + name + " to " + size + " bytes (size " + read.bytes().length + ")");
         }
-        if (size == committed) {
+        if (size == read.bytes().length) {
             return;
         }
-        BlobCache.Read read = files.read(name);
         recreate(read.etag(), Arrays.copyOf(read.bytes(), (int) size));
     }
 
@@ -148,20 +151,13 @@ final class AppendOutput implements StoreFiles.Output {
         for (int from = 0; from < length; from += MAX_BLOCK) {
             int n = Math.min(MAX_BLOCK, length - from);
             try {
-                client.appendBlockWithResponse(new ByteArrayInputStream(bytes, from, n), n, null,
-                        new AppendBlobRequestConditions().setAppendPosition(committed), files.backend().timeout(),
-                        Context.NONE);
-            } catch (BlobStorageException e) {
-                files.backend().cache().forget(blobName);
-                if (BlobErrors.conditionFailed(e)) {
-                    throw new IOException("Append to " + name + " (blob " + blobName + ") refused: it no longer ends at "
-                            + committed + " bytes (another writer appended without holding the store's lock)", e);
-                }
-                throw BlobErrors.io(name, blobName, e);
+                String offset = client.appendBlockWithResponse(new ByteArrayInputStream(bytes, from, n), n, null,
+                        null, files.backend().timeout(), Context.NONE).getValue().getBlobAppendOffset();
+                committed = (offset == null ? committed : Long.parseLong(offset)) + n;
             } catch (RuntimeException e) {
+                files.backend().cache().forget(blobName);
                 throw BlobErrors.io(name, blobName, e);
             }
-            committed += n;
         }
         files.backend().cache().forget(blobName);
     }

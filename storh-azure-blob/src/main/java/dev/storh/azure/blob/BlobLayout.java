@@ -46,7 +46,7 @@ public final class BlobLayout {
 
     /**
      * @param store the store's name in the container ({@code pages}, {@code audit/events}); no
-     *     leading or trailing {@code /}
+     *     leading or trailing {@code /}; {@code ""} for the folder that holds the stores
      */
     BlobLayout(String store) {
         this.store = store;
@@ -71,11 +71,12 @@ public final class BlobLayout {
      * @return the prefix (ending in {@code /}) of the blobs of its files and its child folders' markers
      */
     String contents(String dir) {
+        String storePart = store.isEmpty() ? "" : store + "/";
         if (BUCKET_DIR.matcher(dir).matches()) {
-            return dir.substring(5) + "/" + store + "/data/";
+            return dir.substring(5) + "/" + storePart + "data/";
         }
         String key = store + "/" + dir;
-        return hash3(key) + "/" + store + "/" + (dir.isEmpty() ? "" : dir + "/");
+        return hash3(key) + "/" + storePart + (dir.isEmpty() ? "" : dir + "/");
     }
 
     /**

@@ -9,7 +9,6 @@ import dev.storh.observe.StoreObserver;
 import dev.storh.spring.data.core.StorhEntityConverter;
 import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStores;
-import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.StorhMappingContext;
@@ -79,7 +78,7 @@ public final class StorhAutoConfiguration {
 	@Bean(name = "storhTemplate")
 	@ConditionalOnMissingBean(StorhOperations.class)
 	StorhTemplate storhTemplate(StorhStores storhStores, StorhEntityConverter converter) {
-		return new StorhStoresTemplate(storhStores, converter);
+		return new StorhTemplate(storhStores, converter);
 	}
 
 	@Bean
