@@ -60,7 +60,8 @@ class StorhOperationMetricsTests {
 			NoteRepository notes = context.getBean(NoteRepository.class);
 			Note first = notes.save(new Note(null, "one"));
 			notes.save(new Note(null, "two"));
-			notes.saveAll(List.of(new Note(null, "three"), new Note(null, "four")));
+			notes.save(new Note(null, "three"));
+			notes.save(new Note(null, "four"));
 			assertThat(notes.findById(first.id())).contains(first);
 			assertThat(notes.findByText("two")).hasSize(1);
 			notes.deleteById(first.id());
