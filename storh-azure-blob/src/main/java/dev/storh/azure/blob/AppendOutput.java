@@ -8,7 +8,6 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.BlobType;
 import com.azure.storage.blob.options.AppendBlobCreateOptions;
 import com.azure.storage.blob.specialized.AppendBlobClient;
-import dev.storh.fs.StoreFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Arrays;
@@ -27,23 +26,19 @@ import java.util.Optional;
  * <p>An append blob takes at most 50,000 blocks; the engines' compaction, which rewrites a file
  * through {@code create} and {@code rename}, starts it over.
  */
-final class AppendOutput implements StoreFiles.Output {
+final class AppendOutput extends BufferedOutput {
 
     /** The largest block one append sends. */
     static final int MAX_BLOCK = 4 * 1024 * 1024;
 
     private final BlobFiles files;
-    private final String name;
     private final AppendBlobClient client;
     private final String blobName;
     private long committed;
-    private byte[] pending = new byte[256];
-    private int pendingSize;
-    private boolean closed;
 
     private AppendOutput(BlobFiles files, String name, BlobClient client, long committed) {
+        super(name);
         this.files = files;
-        this.name = name;
         this.client = client.getAppendBlobClient();
         this.blobName = client.getBlobName();
         this.committed = committed;
@@ -77,32 +72,11 @@ final class AppendOutput implements StoreFiles.Output {
     }
 
     @Override
-    public void write(byte[] bytes, int offset, int length) throws IOException {
-        ensureOpen();
-        if (pendingSize + length > pending.length) {
-            pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingSize + length));
-        }
-        System.arraycopy(bytes, offset, pending, pendingSize, length);
-        pendingSize += length;
-    }
-
-    @Override
-    public void sync() throws IOException {
-        ensureOpen();
-        flush();
-    }
-
-    @Override
-    public void syncData() throws IOException {
-        sync();
-    }
-
-    @Override
     public long size() throws IOException {
         BlobProperties p = files.properties(name, files.blob(name))
                 .orElseThrow(() -> new java.nio.file.NoSuchFileException(name, null, "no blob " + blobName));
         committed = p.getBlobSize();
-        return committed + pendingSize;
+        return committed + buffered;
     }
 
     @Override
@@ -119,15 +93,6 @@ final class AppendOutput implements StoreFiles.Output {
         recreate(read.etag(), Arrays.copyOf(read.bytes(), (int) size));
     }
 
-    @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        flush();
-    }
-
     private void recreate(String etag, byte[] content) throws IOException {
         try {
             client.createWithResponse(new AppendBlobCreateOptions().setRequestConditions(
@@ -140,10 +105,11 @@ final class AppendOutput implements StoreFiles.Output {
         appendBlocks(content, content.length);
     }
 
-    private void flush() throws IOException {
-        if (pendingSize > 0) {
-            appendBlocks(pending, pendingSize);
-            pendingSize = 0;
+    @Override
+    void flush() throws IOException {
+        if (buffered > 0) {
+            appendBlocks(buffer, buffered);
+            buffered = 0;
         }
     }
 
@@ -161,11 +127,4 @@ final class AppendOutput implements StoreFiles.Output {
         }
         files.backend().cache().forget(blobName);
     }
-
-    private void ensureOpen() throws IOException {
-        if (closed) {
-            throw new IOException("Closed: " + name);
-        }
-    }
-
 }
