@@ -75,7 +75,7 @@ public final class Queue implements Store {
         this.directory = directory;
         this.journal = journal;
         this.input = new QueueJobInput(options.idGenerator());
-        this.commits = new QueueCommits(journal, options);
+        this.commits = new QueueCommits(name, journal, options);
         this.listeners = new QueueListeners(directory);
         this.maintenance = new QueueMaintenance(journal);
     }

@@ -3,6 +3,9 @@ package dev.storh.queue;
 import dev.storh.StorageException;
 import dev.storh.fs.GroupCommit;
 import dev.storh.id.UuidV7;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
+import dev.storh.store.StoreKind;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -17,11 +20,13 @@ import java.util.Set;
  */
 final class QueueCommits {
 
+    private final String name;
     private final QueueJournal journal;
     private final QueueOptions options;
     private final GroupCommit<QueueOp> commits;
 
-    QueueCommits(QueueJournal journal, QueueOptions options) {
+    QueueCommits(String name, QueueJournal journal, QueueOptions options) {
+        this.name = name;
         this.journal = journal;
         this.options = options;
         this.commits = new GroupCommit<>(this::writeBatch, options.maxBatch());
@@ -51,7 +56,7 @@ final class QueueCommits {
             throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
         }
         QueueOp op = QueueOp.claim(limit);
-        submit(op);
+        Observed.run(options.observer(), StoreKind.QUEUE, name, StoreOperation.CLAIM, () -> submit(op));
         return op;
     }
 
