@@ -117,6 +117,44 @@ public final class LocalFiles implements StoreFiles {
     }
 
     @Override
+    public Object version(String name) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+        return java.util.Arrays.asList(a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
+                a.fileKey());
+    }
+
+    @Override
+    public Object identity(String name) throws IOException {
+        return Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+    }
+
+    @Override
+    public Input openInput(String name) throws IOException {
+        FileChannel channel = FileChannel.open(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+        return new Input() {
+            @Override
+            public int read(byte[] into, int offset, int length, long position) throws IOException {
+                return channel.read(ByteBuffer.wrap(into, offset, length), position);
+            }
+
+            @Override
+            public long size() throws IOException {
+                return channel.size();
+            }
+
+            @Override
+            public void close() throws IOException {
+                channel.close();
+            }
+        };
+    }
+
+    @Override
     public List<String> list(String dir) throws IOException {
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(path(dir))) {

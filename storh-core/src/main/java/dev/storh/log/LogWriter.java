@@ -6,9 +6,7 @@ import dev.storh.fs.GroupCommit;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -225,7 +223,7 @@ final class LogWriter implements AutoCloseable {
 
     private boolean sameFile(Segment seg) {
         try {
-            Object key = Files.readAttributes(state.path(seg.file), BasicFileAttributes.class).fileKey();
+            Object key = state.files.identity(LogFiles.segment(seg.file));
             return key == null || key.equals(channelKey);
         } catch (IOException e) {
             return false;
@@ -241,7 +239,7 @@ final class LogWriter implements AutoCloseable {
         Path file = state.path(seg.file);
         Object key;
         try {
-            key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            key = state.files.identity(LogFiles.segment(seg.file));
         } catch (IOException e) {
             closeChannel();
             throw new StorageException("Could not open active segment: " + file + " is gone (deleted or moved while"
@@ -252,7 +250,7 @@ final class LogWriter implements AutoCloseable {
         }
         closeChannel();
         try {
-            channel = state.files.append(state.files.nameOf(file));
+            channel = state.files.append(LogFiles.segment(seg.file));
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not open active segment: " + file
                     + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);
