@@ -55,7 +55,7 @@ final class LogContext {
         boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
         if (!readOnly) {
             AtomicFiles.ensureDirectory(dir); // the seam's root; what is below it goes through the seam
-            mkdirs(files, LogFiles.SEGMENTS);
+            LogState.mkdirs(files, LogFiles.SEGMENTS);
         }
         CollectionLock lock;
         try {
@@ -84,30 +84,9 @@ final class LogContext {
         return log;
     }
 
-    /**
-     * Creates a folder below the seam's root and its missing parents, then fsyncs each new folder's
-     * parent so the new entries survive a power loss.
-     */
-    private static void mkdirs(StoreFiles files, String folder) {
-        String parent = AtomicFiles.parentName(folder);
-        try {
-            if (files.stat(folder).map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false)) {
-                return;
-            }
-            if (!parent.isEmpty()) {
-                mkdirs(files, parent);
-            }
-            files.createDirectories(folder);
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not create storage directory: " + files.path(folder)
-                    + ReadOnlyFileSystem.hint(e), e);
-        }
-        AtomicFiles.syncDirectory(files, parent);
-    }
-
     private void registerMarker() {
         StoreFiles files = state.files;
-        mkdirs(files, AtomicFiles.parentName(marker));
+        LogState.mkdirs(files, AtomicFiles.parentName(marker));
         try {
             if (!files.exists(marker)) {
                 files.append(marker).close();

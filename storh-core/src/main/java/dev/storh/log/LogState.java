@@ -238,12 +238,11 @@ final class LogState {
         synchronized (this) {
             bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
         }
-        if (always) {
-            AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, bytes);
-        } else {
-            Manifest.write(files, bytes);
+        try {
+            Manifest.write(files, bytes, always);
+        } finally {
+            stamp = Manifest.stamp(files); // a failed swap put the old manifest back under a new identity
         }
-        stamp = Manifest.stamp(files);
     }
 
     /**
@@ -262,10 +261,21 @@ final class LogState {
             throw new StorageException("Could not roll missing active segment. Missing: " + path(old.file));
         }
         String indexName = LogFiles.indexName(old.file);
-        SparseIndex.write(files, LogFiles.segment(indexName), old.sparse);
         long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
-        createIfMissing(fresh.file);
+        try {
+            SparseIndex.write(files, LogFiles.segment(indexName), old.sparse);
+            createIfMissing(fresh.file);
+            swapActive(old, fresh, indexName, n);
+        } catch (RuntimeException e) {
+            // nothing references them: take them away so a failed roll leaves the folder as it was
+            AtomicFiles.deleteQuietly(files, LogFiles.segment(indexName));
+            AtomicFiles.deleteQuietly(files, LogFiles.segment(fresh.file));
+            throw e;
+        }
+    }
+
+    private void swapActive(Segment old, Segment fresh, String indexName, long n) {
         long oldNext;
         List<Segment> oldSealed;
         synchronized (this) {
@@ -283,6 +293,7 @@ final class LogState {
         } catch (RuntimeException e) {
             synchronized (this) {
                 old.index = null;
+                old.sparse = new ArrayList<>(old.sparse); // sealing froze it; appends go on
                 sealed = oldSealed;
                 active = old;
                 nextSegment = oldNext;
@@ -357,17 +368,39 @@ final class LogState {
         }
     }
 
+    /**
+     * Creates a folder below the seam's root and its missing parents, then fsyncs each new folder's
+     * parent so the new entries survive a power loss.
+     *
+     * @param files the collection's byte seam
+     * @param folder a folder name, {@code /}-separated
+     * @throws StorageException {@code "Could not create storage directory: <path>"}
+     */
+    static void mkdirs(StoreFiles files, String folder) {
+        String parent = AtomicFiles.parentName(folder);
+        try {
+            if (files.stat(folder).map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false)) {
+                return;
+            }
+            if (!parent.isEmpty()) {
+                mkdirs(files, parent);
+            }
+            files.createDirectories(folder);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not create storage directory: " + files.path(folder)
+                    + ReadOnlyFileSystem.hint(e), e);
+        }
+        AtomicFiles.syncDirectory(files, parent);
+    }
+
     /** Creates an empty segment file (and {@code segments/}) and fsyncs {@code segments/} (weak spot W13). */
     private void createIfMissing(String file) {
         String name = LogFiles.segment(file);
         if (exists(name)) {
             return;
         }
+        mkdirs(files, LogFiles.SEGMENTS);
         try {
-            if (!exists(LogFiles.SEGMENTS)) {
-                files.createDirectories(LogFiles.SEGMENTS);
-                files.syncDirectory("");
-            }
             files.append(name).close();
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not create segment file: " + path(file) + ReadOnlyFileSystem.hint(e), e);

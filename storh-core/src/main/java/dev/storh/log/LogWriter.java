@@ -25,6 +25,9 @@ import java.util.List;
  * <p><b>Segment boundaries</b> are exactly those of one-by-one puts: after the line whose end offset
  * reaches {@code maxSegmentBytes}, the lines so far are written and fsynced, published, and the
  * segment is rolled; writing continues in the new active segment. Buffers are written every 1 MiB.
+ * When the roll fails (its manifest swap cannot be written), the lines already published stay
+ * durable and their callers are not told otherwise: the batch goes on in the same segment and a
+ * later batch rolls.
  *
  * <p><b>Failure.</b> If writing or syncing fails, the active file is cut back to its committed end
  * and every caller of the batch gets the error (a failed cut-back is attached to it as suppressed);
@@ -48,6 +51,7 @@ final class LogWriter implements AutoCloseable {
     }
 
     static final int FLUSH_BYTES = 1 << 20;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LogWriter.class);
     private static final int MAX_BATCH = 4096;
 
     private final LogState state;
@@ -123,6 +127,7 @@ final class LogWriter implements AutoCloseable {
         int bufLen = 0;
         List<long[]> offsets = new ArrayList<>();
         List<Line> pending = new ArrayList<>();
+        boolean rollFailed = false;
         try {
             if (ch.size() != pos) {
                 ch.truncate(pos); // leftovers of a failed write of ours
@@ -138,12 +143,12 @@ final class LogWriter implements AutoCloseable {
                     pending.add(line);
                     offsets.add(new long[] {pos, pos + b.length});
                     pos += b.length;
-                    if (pos >= maxSegmentBytes) {
+                    if (pos >= maxSegmentBytes && !rollFailed) {
                         writeAt(ch, buf, bufLen, pos - bufLen);
                         bufLen = 0;
                         sync(ch);
                         publish(seg, pending, offsets);
-                        state.roll();
+                        rollFailed = !roll();
                         seg = state.active;
                         ch = channelFor(seg);
                         pos = seg.end;
@@ -178,6 +183,24 @@ final class LogWriter implements AutoCloseable {
                 throw error;
             }
             throw (StorageException) failure;
+        }
+    }
+
+    /**
+     * Rolls after durable, published lines. A failed roll does not fail them (their callers' lines
+     * are durable and visible): the active segment stays active past its size, and the next batch
+     * that reaches the size tries again.
+     *
+     * @return whether the roll happened
+     */
+    private boolean roll() {
+        try {
+            state.roll();
+            return true;
+        } catch (StorageException e) {
+            LOG.warn("Could not roll the active segment of log {}; appends go on in it and the next batch tries"
+                    + " again: {}", state.dir, e.getMessage());
+            return false;
         }
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,24 +127,53 @@ final class Manifest {
     }
 
     /**
-     * Replaces the manifest atomically, unless it already holds exactly these bytes.
+     * Replaces the manifest atomically (the commit point of a roll, a compaction and a repair),
+     * unless it already holds exactly these bytes and {@code always} is false. When the swap fails
+     * after its rename (the folder fsync failed), the old manifest is put back, so a failure always
+     * leaves the old manifest in force.
      *
      * @param files the collection's byte seam
      * @param bytes from {@link #encode}
+     * @param always write even when the bytes on disk are the same (a new identity for other processes)
      * @return whether the file was written
-     * @throws StorageException naming the path on failure; the old manifest stays in force
+     * @throws StorageException naming the path on failure; the old manifest stays in force (a failure
+     *     to put it back is attached as suppressed)
      */
-    static boolean write(StoreFiles files, byte[] bytes) {
+    static boolean write(StoreFiles files, byte[] bytes, boolean always) {
+        byte[] old;
         try {
-            long size = files.stat(LogFiles.MANIFEST).map(StoreFiles.Entry::size).orElse(-1L);
-            if (size == bytes.length && java.util.Arrays.equals(readAll(files), bytes)) {
-                return false;
-            }
+            old = readAll(files);
         } catch (IOException e) {
-            // missing or unreadable: write it
+            old = null; // missing or unreadable: write it
         }
-        AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, bytes);
+        if (!always && Arrays.equals(old, bytes)) {
+            return false;
+        }
+        try {
+            AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, bytes);
+        } catch (StorageException e) {
+            restore(files, old, bytes, e);
+            throw e;
+        }
         return true;
+    }
+
+    private static void restore(StoreFiles files, byte[] old, byte[] attempted, StorageException failure) {
+        try {
+            byte[] now = readAll(files);
+            if (!Arrays.equals(now, attempted) || Arrays.equals(now, old)) {
+                return; // the rename did not happen
+            }
+            if (old == null) {
+                files.delete(LogFiles.MANIFEST);
+            } else {
+                AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, old);
+            }
+        } catch (NoSuchFileException gone) {
+            // nothing reached the name
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     private static byte[] readAll(StoreFiles files) throws IOException {

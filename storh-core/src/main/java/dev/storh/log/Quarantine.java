@@ -60,11 +60,8 @@ final class Quarantine {
     private static Path keepAside(LogState state, String segment, StoreFiles.Input in, long offset, long length) {
         StoreFiles files = state.files;
         String keep = LogFiles.quarantineName(segment, offset, System.currentTimeMillis());
+        LogState.mkdirs(files, LogFiles.QUARANTINE);
         try {
-            if (!state.exists(LogFiles.QUARANTINE)) {
-                files.createDirectories(LogFiles.QUARANTINE);
-                files.syncDirectory(AtomicFiles.parentName(LogFiles.QUARANTINE));
-            }
             if (files.exists(keep)) {
                 throw new java.nio.file.FileAlreadyExistsException(files.path(keep).toString());
             }
@@ -93,16 +90,20 @@ final class Quarantine {
      * @param segment the segment's file name in {@code segments/}
      * @param damaged its damaged stretches in file order
      * @return one line per stretch: {@code "<path>:<offset>: <n> bytes (<problem>), kept in <side file>"}
-     * @throws StorageException naming the segment, temp or side file; the segment is then unchanged
+     * @throws StorageException naming the segment, temp or side file; the segment and the
+     *     quarantine are then unchanged (but for a failed folder fsync after the rename, which leaves
+     *     the rewritten segment and its side files)
      */
     static List<String> removeDamage(LogState state, String segment, List<Segment.Damage> damaged) {
         StoreFiles files = state.files;
         Path path = state.path(segment);
         String name = LogFiles.segment(segment);
         List<String> removed = new ArrayList<>();
+        List<Path> keptAside = new ArrayList<>();
         try (StoreFiles.Input in = state.open(segment)) {
             for (Segment.Damage d : damaged) {
                 Path kept = keepAside(state, segment, in, d.offset(), d.length());
+                keptAside.add(kept);
                 removed.add(path + ":" + d.offset() + ": " + d.length() + " bytes (" + d.problem() + "), kept in "
                         + state.dir.relativize(kept));
             }
@@ -127,10 +128,13 @@ final class Quarantine {
                 throw new StorageException("Could not atomically move " + files.path(temp) + " to " + path
                         + ReadOnlyFileSystem.hint(e), e);
             }
-            AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
-        } catch (IOException e) {
-            throw new StorageException("Could not rewrite log segment without its damaged lines: " + path, e);
+        } catch (IOException | RuntimeException e) {
+            // the segment still holds the damage: its copies aside would only be duplicates
+            keptAside.forEach(k -> AtomicFiles.deleteQuietly(files, files.nameOf(k)));
+            throw e instanceof StorageException se ? se
+                    : new StorageException("Could not rewrite log segment without its damaged lines: " + path, e);
         }
+        AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
         return removed;
     }
 

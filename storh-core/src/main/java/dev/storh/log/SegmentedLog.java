@@ -2,10 +2,6 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.CollectionLock;
-import dev.storh.fs.ReadOnlyFileSystem;
-import dev.storh.fs.WriterMarkers;
 import dev.storh.progress.ProgressListener;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
@@ -15,7 +11,6 @@ import dev.storh.store.RepairReport;
 import dev.storh.store.RecordStore;
 import dev.storh.store.StoreKind;
 import dev.storh.store.VerifyReport;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
