@@ -3,6 +3,8 @@
 # exports their JDBC URLs:
 #   STORH_TEST_MARIADB_URL   jdbc:mariadb://127.0.0.1:<port>/storh_test?user=root
 #   STORH_TEST_POSTGRES_URL  jdbc:postgresql://127.0.0.1:<port>/postgres?user=storh
+# and a throw-away Azurite blob service (npm, pinned) for the blob backend tests:
+#   STORH_TEST_AZURITE_CONNECTION_STRING  DefaultEndpointsProtocol=http;...;BlobEndpoint=http://127.0.0.1:<port>/devstoreaccount1;
 # Source it (`. .ci/services.sh`); the servers stop when the sourcing shell exits (EXIT trap) or
 # when you call storh_services_stop. Data lives in a temporary folder that is removed at stop.
 # Missing servers are installed from Debian packages (apt-get, as root only). A server that cannot
@@ -108,5 +110,34 @@ storh_start_postgres() {
   return 1
 }
 
+# Azurite (the Azure Storage emulator, blob service only) for the storh-azure-blob tests: installed
+# from the npm registry at a pinned version into the temporary folder, in-memory, telemetry off,
+# on a free loopback port. Exports STORH_TEST_AZURITE_CONNECTION_STRING (Azurite's well-known
+# development account); the tests skip with a reason when it is unset.
+storh_azurite_version=3.35.0
+storh_start_azurite() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 \
+    || { echo "services: node/npm missing, no Azurite" >&2; return 1; }
+  local dir="$storh_services_dir/azurite" port
+  mkdir -p "$dir"
+  (cd "$dir" && npm install --no-audit --no-fund --no-save --silent --prefix "$dir" "azurite@$storh_azurite_version") \
+    >"$dir/npm.log" 2>&1 || { echo "services: npm install azurite@$storh_azurite_version failed, see $dir/npm.log" >&2; return 1; }
+  port=$(storh_free_port)
+  (cd "$dir" && exec node "$dir/node_modules/azurite/dist/src/blob/main.js" --blobHost 127.0.0.1 \
+    --blobPort "$port" --inMemoryPersistence --disableTelemetry --silent >"$dir/azurite.log" 2>&1) &
+  storh_services_pids+=("$!")
+  for _ in $(seq 1 300); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      export STORH_TEST_AZURITE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:$port/devstoreaccount1;"
+      echo "services: Azurite $storh_azurite_version (blob) on 127.0.0.1:$port"
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "services: Azurite did not start, see $dir/azurite.log" >&2
+  return 1
+}
+
 storh_start_mariadb || true
 storh_start_postgres || true
+storh_start_azurite || true

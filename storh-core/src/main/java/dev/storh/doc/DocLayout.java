@@ -84,6 +84,14 @@ public final class DocLayout {
         return WriterMarkers.writersDirectory(root);
     }
 
+    /**
+     * @param writerPrefix a writing instance's {@code <pid>.<8 hex>}
+     * @return {@code .storh/writers/<pid>.<8 hex>}
+     */
+    public Path writerMarker(String writerPrefix) {
+        return writersDir().resolve(writerPrefix);
+    }
+
     /** @return {@code .storh/corrupt/} */
     public Path corruptDir() {
         return metaDir().resolve(CORRUPT);
@@ -176,6 +184,16 @@ public final class DocLayout {
      */
     public static Path recordTemp(Path bucketDir, String writerPrefix, long n) {
         return bucketDir.resolve("." + writerPrefix + "." + n + TEMP_SUFFIX);
+    }
+
+    /**
+     * @param target an export file (anywhere: it is the caller's)
+     * @param writerPrefix the writing instance's {@code <pid>.<8 hex>}
+     * @param n a number unique within the instance
+     * @return {@code .<file name>.<writer>.<n>.tmp} beside the target
+     */
+    public static Path exportTemp(Path target, String writerPrefix, long n) {
+        return target.resolveSibling("." + target.getFileName() + "." + writerPrefix + "." + n + TEMP_SUFFIX);
     }
 
     /**

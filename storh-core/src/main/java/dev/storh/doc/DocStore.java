@@ -3,58 +3,31 @@ package dev.storh.doc;
 import dev.storh.CorruptRecordException;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.CollectionLock;
-import dev.storh.fs.GroupCommit;
-import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
-import dev.storh.id.UuidV7;
-import dev.storh.json.CanonicalJson;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
-import dev.storh.query.ScanQueryExecutor;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RepairReport;
 import dev.storh.store.Store;
 import dev.storh.store.StoreKind;
 import dev.storh.store.StoreNames;
 import dev.storh.store.VerifyReport;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Spliterator;
-import java.util.Spliterators;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
- * A collection of JSON documents, one file per record.
- *
- * <pre>
- * &lt;root&gt;/&lt;collection&gt;/
- *   data/&lt;bucket&gt;/&lt;id&gt;.jsonc     {"id":"&lt;id&gt;","data":{...}}\n, canonical compact JSON
- *   .storh/write.lock                 flock(2) target of the collection write lock
- *   .storh/writers/&lt;pid&gt;.&lt;8 hex&gt;    marker of a live writing instance
- * </pre>
- *
- * The bucket is characters 24–25 of the id (the first random byte after the timestamp), so bursts
+ * A collection of JSON documents, one file per record, {@code data/<bucket>/<id>.jsonc} holding
+ * {@code {"id":"<id>","data":{...}}\n} in canonical compact JSON ({@link DocLayout} names every
+ * file and folder). The bucket is characters 24–25 of the id (the first random byte after the timestamp), so bursts
  * of time-ordered ids spread over 256 folders; {@link #stream()} merges the buckets back into id
  * order, so cursors behave as on one sorted list.
  *
@@ -78,29 +51,20 @@ import java.util.stream.StreamSupport;
  */
 public final class DocStore implements Store {
 
-    private static final int IMPORT_LINE_PREVIEW = 80;
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
 
     private final Path collectionRoot;
     private final String collection;
     private final DocLayout layout;
-    private final dev.storh.fs.StoreFiles files;
     private final Path dataDir;
-    private final Path lockFile;
     private final DocStoreOptions options;
-    private final String writerPrefix;
-    private final Path marker;
-    private final AtomicLong tempCounter = new AtomicLong();
-    private final RecordWriter writer;
-    private final RecordCache cache;
-    private final ListingCache listing;
+    private final StoreFiles files;
+    private final RecordPreparer preparer;
+    private final WriteGate gate;
+    private final JsonlTransfer jsonl;
+    private final RecordReads reads;
+    private final RecordWrites writes;
     private final IndexManager indexes;
     private final DocQueryExecutor executor;
-    private final GroupCommit<PendingPut> puts = new GroupCommit<>(this::writePuts, BatchWriter.BATCH_SIZE);
-    private final Object lifecycle = new Object();
-    private volatile CollectionLock lock;
-    private volatile boolean markerRegistered;
-    private volatile boolean closed;
     private volatile RecoveryReport recovery = new RecoveryReport(false, 0, null);
 
     private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
@@ -108,35 +72,24 @@ public final class DocStore implements Store {
         this.collection = collection;
         this.layout = DocLayout.of(collectionRoot);
         this.dataDir = layout.dataDir();
-        this.lockFile = layout.lockFile();
         this.options = options;
-        this.writerPrefix = WriterMarkers.newWriterPrefix();
-        this.marker = layout.writersDir().resolve(writerPrefix);
-        this.cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
-        this.listing = new ListingCache(dataDir);
-        this.files = options.files(collectionRoot);
-        this.writer = new RecordWriter(files, dataDir, writerPrefix, written -> {
+        String writerPrefix = WriterMarkers.newWriterPrefix();
+        this.preparer = new RecordPreparer(options);
+        this.gate = new WriteGate(layout, writerPrefix, options.lockTimeout());
+                RecordCache cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
+        ListingCache listing = new ListingCache(dataDir);
+        RecordWrites.Invalidation invalidate = written -> {
             cache.invalidate(written);
             listing.invalidate(DocLayout.bucketOf(written));
-        });
+        };
+        this.files = options.files(collectionRoot);
+        this.reads = new RecordReads(layout, cache, listing);
         this.indexes = new IndexManager(files, collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
                 ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
-        this.executor = new DocQueryExecutor(new ScanQueryExecutor.RecordSource() {
-            @Override
-            public Stream<StorageRecord> scan(String afterId) {
-                return afterId == null ? stream() : stream(RecordQuery.all().after(afterId));
-            }
-
-            @Override
-            public Optional<StorageRecord> byId(String id) {
-                return get(id);
-            }
-
-            @Override
-            public long count() {
-                return DocStore.this.count();
-            }
-        }, indexes);
+        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, invalidate::invalidate),
+                indexes, reads, files, invalidate);
+        this.jsonl = new JsonlTransfer(this, preparer, writes::session, writerPrefix);
+        this.executor = new DocQueryExecutor(reads, indexes);
     }
 
     /**
@@ -171,7 +124,7 @@ public final class DocStore implements Store {
         if (root == null) {
             throw new StorageException("DocStore root must not be null.");
         }
-        Path collectionRoot = resolveCollection(root, collection);
+        Path collectionRoot = StoreNames.folder(root, "collection", collection);
         DocStoreOptions opts = options == null ? DocStoreOptions.defaults() : options;
         if (opts.schema() != null && !opts.schema().collectionName().equals(collection)) {
             throw new StorageException("Schema collection does not match DocStore collection: schema \""
@@ -179,7 +132,7 @@ public final class DocStore implements Store {
         }
         DocStore store = new DocStore(collectionRoot, collection, opts);
         try {
-            store.recovery = store.recover();
+            store.recovery = DocRecovery.recover(store.layout, store.indexes, store.gate);
             if (opts.schema() != null) {
                 store.indexes.applySchema(opts.schema()).sync();
             }
@@ -188,78 +141,6 @@ public final class DocStore implements Store {
             throw e;
         }
         return store;
-    }
-
-    /**
-     * The open-time check of the writer markers. A stale marker means a writer died, possibly
-     * between a record and its index entries: the indexes are rebuilt under the write lock, which
-     * registers this instance's own marker first, and the stale markers are removed only after the
-     * rebuild, so a kill at any moment of this recovery leaves a stale marker for the next open.
-     */
-    private RecoveryReport recover() {
-        if (!Files.isDirectory(layout.writersDir())) {
-            // First open, or a collection written before markers: sweep everything once.
-            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(collectionRoot).removedTempFiles(), null);
-        }
-        List<Path> stale = WriterMarkers.staleMarkers(collectionRoot);
-        if (stale.isEmpty() || !indexes.active()) {
-            WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
-                    : WriterMarkers.recoverOnOpen(collectionRoot);
-            sweepIndexLeftovers();
-            return new RecoveryReport(swept.crashedWriter(), swept.removedTempFiles(), null);
-        }
-        return withWriteLock(() -> {
-            int removed = WriterMarkers.sweepTempFiles(collectionRoot) + cleanIndexFolder();
-            ReindexReport rebuilt = indexes.rebuildSkippingUnreadable();
-            if (!rebuilt.skipped().isEmpty()) {
-                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
-                        + " to quarantine them: {}", collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
-            }
-            WriterMarkers.removeMarkers(stale);
-            return new RecoveryReport(true, removed, rebuilt);
-        });
-    }
-
-    /**
-     * Removes what a killed index write left in {@code .storh/indexes/} (a build tree, a manifest
-     * temp file) when the write lock is free at once: a builder in another process holds it while
-     * its files are in use, and then the leftovers wait for the next open or rebuild. Skipped where
-     * no lock can be taken (read-only).
-     */
-    private void sweepIndexLeftovers() {
-        if (!indexes.hasLeftovers()) {
-            return;
-        }
-        CollectionLock l;
-        try {
-            l = lock();
-            l.lock(java.time.Duration.ZERO);
-        } catch (StorageException busyOrReadOnly) {
-            return;
-        }
-        try {
-            cleanIndexFolder();
-        } catch (StorageException linked) {
-            // verify() reports a linked storh folder; nothing is deleted through it
-        } finally {
-            l.unlock();
-        }
-    }
-
-    /**
-     * Under the write lock, every index write is finished: index build trees and temp files of any
-     * age in {@code .storh/indexes/} are orphans.
-     *
-     * @return the temp files removed
-     */
-    private int cleanIndexFolder() {
-        SafePaths.requireNoLinks(collectionRoot, layout.indexesDir());
-        indexes.cleanLeftovers();
-        return WriterMarkers.sweepTempFiles(layout.indexesDir(), java.time.Duration.ZERO);
-    }
-
-    static Path resolveCollection(Path root, String collection) {
-        return StoreNames.folder(root, "collection", collection);
     }
 
     /**
@@ -329,52 +210,7 @@ public final class DocStore implements Store {
      *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
      */
     public StorageRecord put(Map<String, ?> data, String id) {
-        PreparedRecord prepared = prepare(data, id);
-        CollectionLock held = lock;
-        if (held != null && held.isHeldByCurrentThread()) {
-            // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
-            // whose leader would need the lock this thread holds.
-            WriteSession session = session();
-            session.put(prepared);
-            session.finish();
-            return prepared.record();
-        }
-        PendingPut pending = new PendingPut(prepared);
-        puts.submit(pending);
-        if (pending.error != null) {
-            throw pending.error;
-        }
-        return prepared.record();
-    }
-
-    /** A put waiting for its group commit; the leader records a failure of this record alone. */
-    private static final class PendingPut {
-        final PreparedRecord record;
-        RuntimeException error;
-
-        PendingPut(PreparedRecord record) {
-            this.record = record;
-        }
-    }
-
-    /**
-     * Group commit of concurrent single puts (the batch is written like a bulk write: temp files
-     * fsynced in parallel, renamed in order, one fsync per bucket folder). A record refused on its
-     * own (e.g. a unique violation) fails only its caller.
-     */
-    private void writePuts(List<PendingPut> batch) {
-        withWriteLock(() -> {
-            WriteSession session = session();
-            for (PendingPut p : batch) {
-                try {
-                    session.put(p.record);
-                } catch (RuntimeException e) {
-                    p.error = e;
-                }
-            }
-            session.finish();
-            return null;
-        });
+        return writes.put(data, id);
     }
 
     /**
@@ -388,22 +224,7 @@ public final class DocStore implements Store {
      * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
-        List<PreparedRecord> prepared = new ArrayList<>();
-        for (Map<String, ?> item : items) {
-            prepared.add(prepareItem(item));
-        }
-        withWriteLock(() -> {
-            WriteSession session = session();
-            try {
-                prepared.forEach(session::put);
-            } finally {
-                session.finish();
-            }
-            return null;
-        });
-        List<StorageRecord> records = new ArrayList<>(prepared.size());
-        prepared.forEach(p -> records.add(p.record()));
-        return records;
+        return writes.putMany(items);
     }
 
     /**
@@ -415,19 +236,7 @@ public final class DocStore implements Store {
      * @throws StorageException on an invalid item or I/O failure; items before it stay written
      */
     public long putStream(Iterable<? extends Map<String, ?>> items) {
-        return withWriteLock(() -> {
-            WriteSession session = session();
-            long n = 0;
-            try {
-                for (Map<String, ?> item : items) {
-                    session.put(prepareItem(item));
-                    n++;
-                }
-            } finally {
-                session.finish();
-            }
-            return n;
-        });
+        return writes.putStream(items);
     }
 
     /**
@@ -442,13 +251,7 @@ public final class DocStore implements Store {
      *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
-        if (!cache.enabled()) {
-            return Optional.ofNullable(RecordFiles.readOrNull(checkedPathForId(id)));
-        }
-        // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
-        Path path = pathForId(id);
-        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path,
-                () -> SafePaths.requireNoLinks(collectionRoot, path.getParent())));
+        return reads.get(id);
     }
 
     /**
@@ -457,7 +260,7 @@ public final class DocStore implements Store {
      * @throws StorageException {@code "Invalid UUIDv7 value."}; a refused symbolic link as in {@link #get}
      */
     public boolean exists(String id) {
-        return Files.exists(checkedPathForId(id), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        return reads.exists(id);
     }
 
     /**
@@ -469,27 +272,7 @@ public final class DocStore implements Store {
      *     refused symbolic link as in {@link #get} (nothing is deleted)
      */
     public boolean delete(String id) {
-        Path path = pathForId(id);
-        return withWriteLock(() -> {
-            SafePaths.requireNoLinks(collectionRoot, path.getParent());
-            WriteSession session = session();
-            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
-            boolean deleted;
-            try {
-                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
-            } catch (IOException | RuntimeException e) {
-                throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
-            } finally {
-                String lower = UuidV7.normalize(id);
-                cache.invalidate(lower);
-                listing.invalidate(DocLayout.bucketOf(lower));
-            }
-            if (deleted) {
-                session.deleted(UuidV7.normalize(id), old);
-                session.finish();
-            }
-            return deleted;
-        });
+        return writes.delete(id);
     }
 
     /**
@@ -510,11 +293,7 @@ public final class DocStore implements Store {
      *     error handler, which then receives it and the file is skipped
      */
     public Stream<StorageRecord> stream(RecordQuery query) {
-        List<RecordListing.Entry> entries = listing.list();
-        Iterator<StorageRecord> it = new RecordIterator(entries.iterator(), query);
-        Stream<StorageRecord> s = StreamSupport.stream(
-                Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
-        return query.limit() > 0 ? s.limit(query.limit()) : s;
+        return reads.stream(query);
     }
 
     /**
@@ -522,14 +301,14 @@ public final class DocStore implements Store {
      *     read); names that are not valid UUIDv7s are left out. Close the stream.
      */
     public Stream<String> ids() {
-        return listing.validIds().stream();
+        return reads.ids();
     }
 
     /**
      * @return the number of record files with a valid UUIDv7 name (no file is read)
      */
     public long count() {
-        return listing.validIds().size();
+        return reads.count();
     }
 
     /**
@@ -538,15 +317,7 @@ public final class DocStore implements Store {
      * @throws StorageException {@code "Invalid UUIDv7 value."}
      */
     public Path pathForId(String id) {
-        String lower = UuidV7.normalize(id);
-        return layout.recordFile(lower);
-    }
-
-    /** {@link #pathForId}, refusing it when {@code data/} or the bucket folder is a symbolic link. */
-    private Path checkedPathForId(String id) {
-        Path path = pathForId(id);
-        SafePaths.requireNoLinks(collectionRoot, path.getParent());
-        return path;
+        return reads.pathForId(id);
     }
 
     /**
@@ -575,50 +346,7 @@ public final class DocStore implements Store {
      * @return the number of records written
      */
     public long importJsonl(Path file, ProgressListener listener) {
-        BufferedReader reader;
-        CountingInputStream counted;
-        long size;
-        try {
-            size = Files.size(file);
-            counted = new CountingInputStream(Files.newInputStream(file));
-            reader = new BufferedReader(new java.io.InputStreamReader(counted,
-                    StandardCharsets.UTF_8.newDecoder()
-                            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)));
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open JSONL import file: " + file, e);
-        }
-        try (reader) {
-            return withWriteLock(() -> {
-                ProgressTracker progress = ProgressTracker.start("import", -1, size, listener);
-                WriteSession session = session();
-                long n = 0;
-                long lineNo = 0;
-                try {
-                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                        lineNo++;
-                        if (line.isBlank()) {
-                            continue;
-                        }
-                        session.put(prepareItem(JsonlRows.importRow(line, file, lineNo)));
-                        n++;
-                        progress.advance(1, counted.take());
-                    }
-                } catch (IOException e) {
-                    throw new StorageException("Could not read JSONL import file: " + file + " at line " + lineNo, e);
-                } finally {
-                    try {
-                        session.finish();
-                    } finally {
-                        progress.advance(0, counted.take());
-                        progress.finish();
-                    }
-                }
-                return n;
-            });
-        } catch (IOException e) {
-            throw new StorageException("Could not close JSONL import file: " + file, e);
-        }
+        return jsonl.importJsonl(file, listener);
     }
 
     /**
@@ -645,49 +373,7 @@ public final class DocStore implements Store {
      * @return the number of records exported
      */
     public long exportJsonl(Path file, ProgressListener listener) {
-        if (Files.isDirectory(file)) {
-            throw new StorageException("Could not open JSONL export file: " + file + " is a directory");
-        }
-        Path target = file.toAbsolutePath();
-        AtomicFiles.ensureDirectory(target.getParent());
-        Path temp = target.resolveSibling("." + target.getFileName() + "." + writerPrefix + "."
-                + tempCounter.incrementAndGet() + ".tmp");
-        return withWriteLock(() -> {
-            long n = 0;
-            ProgressTracker progress = ProgressTracker.start("export", count(), ProgressTracker.UNKNOWN_BYTES, listener);
-            try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp,
-                    StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 20);
-                    Stream<StorageRecord> records = stream()) {
-                for (Iterator<StorageRecord> it = records.iterator(); it.hasNext(); ) {
-                    StorageRecord r = it.next();
-                    byte[] line = CanonicalJson.recordBytes(r.id(), r.data());
-                    out.write(line);
-                    n++;
-                    progress.advance(1, line.length);
-                }
-            } catch (IOException | RuntimeException e) {
-                AtomicFiles.deleteQuietly(temp);
-                try {
-                    progress.finish();
-                } catch (RuntimeException listenerFailure) {
-                    e.addSuppressed(listenerFailure);
-                }
-                if (e instanceof StorageException se) {
-                    throw se;
-                }
-                throw new StorageException("Could not open JSONL export file: " + file, e);
-            }
-            try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                channel.force(true);
-            } catch (IOException e) {
-                AtomicFiles.deleteQuietly(temp);
-                progress.finish();
-                throw new StorageException("Could not sync JSONL export file: " + temp, e);
-            }
-            AtomicFiles.moveAtomic(temp, target);
-            progress.finish();
-            return n;
-        });
+        return jsonl.exportJsonl(file, listener);
     }
 
     /**
@@ -741,18 +427,9 @@ public final class DocStore implements Store {
         if (!unlocked.indexDrift()) {
             return unlocked.report();
         }
-        CollectionLock l;
-        try {
-            l = lock();
-        } catch (StorageException cannotLock) {
-            return unlocked.report(); // closed, or no lock file can be opened (read-only): nobody here writes
-        }
-        l.lock(options.lockTimeout());
-        try {
-            return Maintenance.verify(dataDir, indexes, ProgressListener.NONE).report();
-        } finally {
-            l.unlock();
-        }
+        // Closed, or no lock file can be opened (read-only): nobody here writes.
+        return gate.lockedOr(() -> Maintenance.verify(dataDir, indexes, ProgressListener.NONE).report(),
+                unlocked::report);
     }
 
     /**
@@ -828,7 +505,7 @@ public final class DocStore implements Store {
      */
     @Override
     public RepairReport<DocRepair> repair(ProgressListener listener) {
-        return withWriteLock(() -> Maintenance.repair(collectionRoot, dataDir, indexes, listener));
+        return withWriteLock(() -> Maintenance.repair(files, collectionRoot, dataDir, indexes, listener));
     }
 
     /**
@@ -861,76 +538,12 @@ public final class DocStore implements Store {
      */
     @Override
     public void close() {
-        synchronized (lifecycle) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (markerRegistered) {
-                AtomicFiles.deleteQuietly(marker);
-                AtomicFiles.syncDirectory(marker.getParent());
-            }
-            if (lock != null) {
-                lock.close();
-            }
-        }
+        gate.close();
     }
 
     @Override
     public String toString() {
         return "DocStore[" + collectionRoot + "]";
-    }
-
-    // ---------------------------------------------------------------- writing
-
-    private PreparedRecord prepare(Map<String, ?> data, String id) {
-        if (data == null) {
-            throw new StorageException("Record data must not be null" + (id == null ? "." : " (id " + id + ")."));
-        }
-        if (options.schema() != null) {
-            options.schema().validate(data);
-        }
-        String resolved;
-        if (id != null) {
-            resolved = UuidV7.normalize(id);
-        } else if (options.idGenerator() != null) {
-            String generated = options.idGenerator().get();
-            if (!UuidV7.isValid(generated)) {
-                throw new StorageException("Invalid UUIDv7 value from the id generator: \"" + generated + "\"");
-            }
-            resolved = generated.toLowerCase(Locale.ROOT);
-        } else {
-            resolved = UuidV7.generate();
-        }
-        byte[] bytes;
-        try {
-            bytes = CanonicalJson.recordBytes(resolved, data);
-        } catch (StorageException e) {
-            throw new StorageException("Could not encode record " + resolved + ": " + e.getMessage(), e);
-        }
-        return new PreparedRecord(resolved, bytes, new LinkedHashMap<>(data), id != null || options.idGenerator() != null);
-    }
-
-    @SuppressWarnings("unchecked")
-    private PreparedRecord prepareItem(Map<String, ?> item) {
-        if (item == null) {
-            throw new StorageException("Record rows must not be null.");
-        }
-        Object id = item.get("id");
-        Object data = item.get("data");
-        Map<String, ?> payload;
-        if (data instanceof Map<?, ?> map) {
-            payload = (Map<String, ?>) map;
-        } else if (data instanceof List<?> list) {
-            payload = RecordFiles.dataOf(list);
-        } else {
-            payload = item;
-        }
-        return prepare(payload, id instanceof String s ? s : null);
-    }
-
-    private WriteSession session() {
-        return new WriteSession(writer, indexes, recordId -> RecordFiles.readOrNull(checkedPathForId(recordId)));
     }
 
     /**
@@ -947,50 +560,6 @@ public final class DocStore implements Store {
      *     {@link DocStoreOptions#lockTimeout()}; whatever the action throws, after the lock is released
      */
     public <T> T withWriteLock(Supplier<T> action) {
-        CollectionLock l = lock();
-        l.lock(options.lockTimeout());
-        try {
-            // Writes go to data/ and .storh/: never through a link that may leave the collection.
-            SafePaths.requireNoLinks(collectionRoot, dataDir);
-            SafePaths.requireNoLinks(collectionRoot, marker.getParent());
-            SafePaths.requireNoLinks(collectionRoot, layout.indexEntriesDir());
-            if (!markerRegistered) {
-                registerMarker();
-            }
-            return action.get();
-        } finally {
-            l.unlock();
-        }
+        return gate.withWriteLock(action);
     }
-
-    private CollectionLock lock() {
-        CollectionLock l = lock;
-        if (closed) {
-            throw new StorageException("DocStore is closed: " + collectionRoot);
-        }
-        if (l != null) {
-            return l;
-        }
-        synchronized (lifecycle) {
-            if (closed) {
-                throw new StorageException("DocStore is closed: " + collectionRoot);
-            }
-            if (lock == null) {
-                SafePaths.requireNoLinks(collectionRoot, lockFile);
-                AtomicFiles.ensureDirectory(lockFile.getParent());
-                lock = CollectionLock.open(lockFile);
-            }
-            return lock;
-        }
-    }
-
-    private void registerMarker() {
-        synchronized (lifecycle) {
-            if (!markerRegistered) {
-                WriterMarkers.register(marker);
-                markerRegistered = true;
-            }
-        }
-    }
-
 }

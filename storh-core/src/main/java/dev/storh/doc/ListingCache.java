@@ -75,7 +75,7 @@ final class ListingCache {
                     }
                     continue;
                 }
-                if (name.endsWith(".tmp")) {
+                if (name.endsWith(DocLayout.TEMP_SUFFIX)) {
                     continue;
                 }
                 long modified = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);

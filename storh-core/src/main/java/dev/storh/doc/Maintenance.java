@@ -5,6 +5,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
@@ -251,7 +252,8 @@ final class Maintenance {
      * {@code .storh/corrupt/} and rebuilds the indexes. Progress counts each record twice: once
      * in the scan, once in the rebuild.
      */
-    static RepairReport<DocRepair> repair(Path collectionRoot, Path dataDir, IndexManager indexes, ProgressListener listener) {
+    static RepairReport<DocRepair> repair(StoreFiles files, Path collectionRoot, Path dataDir, IndexManager indexes,
+            ProgressListener listener) {
         int swept = WriterMarkers.sweepTempFiles(collectionRoot);
         Scan scan = new Scan();
         List<RecordListing.Entry> listing = listing(dataDir);
@@ -262,32 +264,54 @@ final class Maintenance {
             }
             // The rebuild reads only the valid records: the rest of the second pass is skipped.
             progress.expand(-(listing.size() - scan.records), 0);
-            return quarantineAndRebuild(collectionRoot, indexes, scan, swept, progress);
+            return quarantineAndRebuild(files, collectionRoot, indexes, scan, swept, progress);
         } finally {
             progress.finish();
         }
     }
 
-    private static RepairReport<DocRepair> quarantineAndRebuild(Path collectionRoot, IndexManager indexes, Scan scan, int swept,
-            ProgressTracker progress) {
+    /**
+     * Moves the corrupt files to {@code .storh/corrupt/}, then rebuilds the indexes; when a move or
+     * the rebuild fails, the files already moved go back, so a failed repair leaves the store as
+     * it was (and the rebuild's own failure leaves the old indexes).
+     */
+    private static RepairReport<DocRepair> quarantineAndRebuild(StoreFiles files, Path collectionRoot,
+            IndexManager indexes, Scan scan, int swept, ProgressTracker progress) {
         Path quarantine = DocLayout.of(collectionRoot).corruptDir();
         SafePaths.requireNoLinks(collectionRoot, quarantine);
-        for (Corrupt c : scan.corrupt) {
-            AtomicFiles.ensureDirectory(quarantine);
-            String name = c.path().getFileName().toString();
-            Path target = quarantine.resolve(name);
-            if (Files.exists(target)) {
-                byte[] b = new byte[4];
-                RANDOM.nextBytes(b);
-                target = quarantine.resolve(DocLayout.quarantineAlternative(name, HexFormat.of().formatHex(b)));
+        List<String[]> moved = new ArrayList<>();
+        try {
+            for (Corrupt c : scan.corrupt) {
+                AtomicFiles.ensureDirectory(quarantine);
+                String name = c.path().getFileName().toString();
+                Path target = quarantine.resolve(name);
+                if (Files.exists(target)) {
+                    byte[] b = new byte[4];
+                    RANDOM.nextBytes(b);
+                    target = quarantine.resolve(DocLayout.quarantineAlternative(name, HexFormat.of().formatHex(b)));
+                }
+                String from = files.nameOf(c.path());
+                String to = files.nameOf(target);
+                try {
+                    files.rename(from, to);
+                } catch (IOException | RuntimeException e) {
+                    throw new StorageException("Could not quarantine corrupt storage record: " + c.path(), e);
+                }
+                moved.add(new String[] {from, to});
+                AtomicFiles.syncDirectory(files, AtomicFiles.parentName(to));
+                AtomicFiles.syncDirectory(files, AtomicFiles.parentName(from));
             }
-            try {
-                AtomicFiles.moveAtomic(c.path(), target);
-            } catch (StorageException e) {
-                throw new StorageException("Could not quarantine corrupt storage record: " + c.path(), e);
+            ReindexReport reindexed = indexes.rebuild(progress);
+            return new RepairReport<>(true, List.of(), new DocRepair(scan.corrupt.size(), swept, reindexed));
+        } catch (RuntimeException e) {
+            for (int k = moved.size() - 1; k >= 0; k--) {
+                try {
+                    AtomicFiles.moveAtomic(files, moved.get(k)[1], moved.get(k)[0]);
+                } catch (StorageException restore) {
+                    e.addSuppressed(restore);
+                }
             }
+            throw e;
         }
-        ReindexReport reindexed = indexes.rebuild(progress);
-        return new RepairReport<>(true, List.of(), new DocRepair(scan.corrupt.size(), swept, reindexed));
     }
 }

@@ -81,7 +81,7 @@ final class RecordListing {
                     if (depth > 0 || Files.isRegularFile(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                         out.add(new Entry(DocLayout.stripRecordExtension(name), child));
                     }
-                } else if (!name.endsWith(".tmp") && Files.isDirectory(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                } else if (!name.endsWith(DocLayout.TEMP_SUFFIX) && Files.isDirectory(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     collect(child, out, depth + 1);
                 }
             }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RecordWriter {
 
-    private final Path dataDir;
+    private final DocLayout layout;
     private final StoreFiles files;
     private final String writerPrefix;
     private final AtomicLong tempCounter = new AtomicLong();
@@ -28,9 +28,9 @@ final class RecordWriter {
 
     private final java.util.function.Consumer<String> written;
 
-    RecordWriter(StoreFiles files, Path dataDir, String writerPrefix, java.util.function.Consumer<String> written) {
+    RecordWriter(StoreFiles files, DocLayout layout, String writerPrefix, java.util.function.Consumer<String> written) {
         this.files = files;
-        this.dataDir = dataDir;
+        this.layout = layout;
         this.writerPrefix = writerPrefix;
         this.written = written;
     }
@@ -41,9 +41,9 @@ final class RecordWriter {
 
     private Path bucketDirectory(String id, boolean check) {
         String bucket = DocLayout.bucketOf(id);
-        Path dir = dataDir.resolve(bucket);
+        Path dir = layout.bucketDir(bucket);
         // A bucket (or data/) that is a link would put the record outside the collection.
-        SafePaths.requireNoLinks(dataDir.getParent(), dir);
+        SafePaths.requireNoLinks(layout.root(), dir);
         if (!ensuredBuckets.contains(bucket) || (check && !Files.isDirectory(dir))) {
             AtomicFiles.ensureDirectory(dir);
             ensuredBuckets.add(bucket);
@@ -54,7 +54,7 @@ final class RecordWriter {
     /** Writes one record durably. */
     void write(PreparedRecord p) {
         Path dir = bucketDirectory(p.id(), false);
-        Path target = dir.resolve(DocLayout.recordFileName(p.id()));
+        Path target = layout.recordFile(p.id());
         Path temp = tempPath(dir);
         try {
             AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
@@ -82,7 +82,7 @@ final class RecordWriter {
 
         void add(PreparedRecord p) {
             Path dir = bucketDirectory(p.id(), true);
-            items.add(new BatchWriter.Item(tempPath(dir), dir.resolve(DocLayout.recordFileName(p.id())), p.bytes()));
+            items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
             ids.add(p.id());
             if (items.size() >= BatchWriter.BATCH_SIZE) {

@@ -267,6 +267,29 @@ public final class AtomicFiles {
     }
 
     /**
+     * {@link #moveAtomic(Path, Path)} through a byte seam: the seam's atomic rename, then a fsync
+     * of both folders.
+     *
+     * @param files the seam
+     * @param source the name to move
+     * @param target the new name (replaced if present), in an existing folder
+     * @throws StorageException {@code "Could not atomically move <source> to <target>"}, or
+     *     {@code "Could not sync storage directory: <folder>"} (the move then happened)
+     */
+    public static void moveAtomic(StoreFiles files, String source, String target) {
+        try {
+            files.rename(source, target);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not atomically move " + files.path(source) + " to " + files.path(target)
+                    + ReadOnlyFileSystem.hint(e), e);
+        }
+        syncDirectory(files, parentName(target));
+        if (!parentName(source).equals(parentName(target))) {
+            syncDirectory(files, parentName(source));
+        }
+    }
+
+    /**
      * @param path a file to remove
      * @return whether it existed and was removed; errors are swallowed
      */

@@ -62,7 +62,7 @@ public final class CollectionLock implements AutoCloseable {
                         flock.close();
                         throw e;
                     }
-                    shared = new Shared(key, flock, fileKey);
+                    shared = new Shared(key, new FileLock(flock, key, fileKey));
                 } catch (IOException | RuntimeException | LinkageError e) {
                     throw new StorageException("Could not open collection lock: " + key, e);
                 }
@@ -70,6 +70,60 @@ public final class CollectionLock implements AutoCloseable {
             }
             shared.references++;
             return new CollectionLock(shared);
+        }
+    }
+
+    /**
+     * Opens the shared lock for a lock that lives elsewhere than in a local file (a blob lease),
+     * under the same in-process ordering, re-entrance and timeout rules as {@link #open(Path)}.
+     * One {@link ProcessLock} is made per key per JVM and shared by every handle for that key.
+     *
+     * @param key names the lock (for the JVM-wide sharing and for error messages)
+     * @param opener makes the inter-process lock when this JVM has none open for the key
+     * @return a handle on the JVM-wide lock for that key; call {@link #close()} when the store closes
+     * @throws StorageException {@code "Could not open collection lock: <key>"} when it cannot be made
+     */
+    public static CollectionLock open(Path key, java.util.function.Supplier<ProcessLock> opener) {
+        synchronized (OPEN) {
+            Shared shared = OPEN.get(key);
+            if (shared == null) {
+                try {
+                    shared = new Shared(key, opener.get());
+                } catch (RuntimeException e) {
+                    throw e instanceof StorageException ? e : new StorageException("Could not open collection lock: " + key, e);
+                }
+                OPEN.put(key, shared);
+            }
+            shared.references++;
+            return new CollectionLock(shared);
+        }
+    }
+
+    /**
+     * The inter-process half of a collection lock ({@code flock} on a local file, a lease on a
+     * blob); called by one thread at a time, with the JVM-wide lock held.
+     */
+    public interface ProcessLock {
+
+        /**
+         * @return whether the lock was taken (it is held by this process until {@link #unlock})
+         * @throws IOException when the lock state cannot be read or changed
+         */
+        boolean tryLockExclusive() throws IOException;
+
+        /**
+         * Releases the lock taken by {@link #tryLockExclusive()}.
+         *
+         * @throws IOException when it cannot be released
+         */
+        void unlock() throws IOException;
+
+        /** Releases whatever the lock holds open; called when the last handle closes. */
+        void close();
+
+        /** @return whether the lock still guards what it was opened for (see {@link #checkLockFile()}) */
+        default boolean intact() {
+            return true;
         }
     }
 
@@ -185,18 +239,40 @@ public final class CollectionLock implements AutoCloseable {
 
     private static final class Shared {
         final Path path;
-        final Flock flock;
-        final Object fileKey;
+        final ProcessLock flock;
         final ReentrantLock threads = new ReentrantLock();
         int references;
 
-        Shared(Path path, Flock flock, Object fileKey) {
+        Shared(Path path, ProcessLock flock) {
             this.path = path;
             this.flock = flock;
-            this.fileKey = fileKey;
         }
 
         boolean intact() {
+            return flock.intact();
+        }
+    }
+
+    /** {@code flock(2)} on a local lock file that must stay the file it opened. */
+    private record FileLock(Flock flock, Path path, Object fileKey) implements ProcessLock {
+
+        @Override
+        public boolean tryLockExclusive() throws IOException {
+            return flock.tryLockExclusive();
+        }
+
+        @Override
+        public void unlock() throws IOException {
+            flock.unlock();
+        }
+
+        @Override
+        public void close() {
+            flock.close();
+        }
+
+        @Override
+        public boolean intact() {
             try {
                 Object now = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
                 return now == null || fileKey == null || now.equals(fileKey);

@@ -116,16 +116,24 @@ public final class LocalFiles implements StoreFiles {
         return java.nio.channels.Channels.newInputStream(channel);
     }
 
+    /**
+     * Size, modification time to the nanosecond and the file's identity (inode): a rewrite by
+     * rename changes the identity even within one clock tick.
+     */
     @Override
-    public Object version(String name) throws IOException {
+    public java.util.Optional<String> version(String name) throws IOException {
         java.nio.file.attribute.BasicFileAttributes a;
         try {
-            a = Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class);
+            a = Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
         } catch (java.nio.file.NoSuchFileException e) {
-            return null;
+            return java.util.Optional.empty();
         }
-        return java.util.Arrays.asList(a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
-                a.fileKey());
+        if (!a.isRegularFile()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Long.toHexString(a.size()) + "-"
+                + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)) + "-" + a.fileKey());
     }
 
     @Override

@@ -161,20 +161,6 @@ public interface StoreFiles {
     }
 
     /**
-     * A value that changes whenever the file is written or another file takes its name, for readers
-     * that keep a picture of a file and must notice other processes' changes cheaply. The default is
-     * the {@link #stat} entry (size and modification time to the millisecond); the local file system
-     * adds the nanosecond time and the file's identity (inode).
-     *
-     * @param name a file
-     * @return the value (compare with {@code equals}), or {@code null} when nothing has the name
-     * @throws IOException when it cannot be read
-     */
-    default Object version(String name) throws IOException {
-        return stat(name).orElse(null);
-    }
-
-    /**
      * The identity of the file that has a name now (an inode), to tell whether a handle opened
      * earlier still reaches the file behind the name.
      *
@@ -245,6 +231,60 @@ public interface StoreFiles {
          * @throws IOException when it cannot be read
          */
         long size() throws IOException;
+     * The version of a file: an opaque token that changes whenever its bytes are replaced or
+     * appended to (an ETag on blob storage). The default derives it from {@link #stat}: size and
+     * modification time, which a local file system updates on every write.
+     *
+     * @param name a file
+     * @return its version, empty when no file has that name
+     * @throws IOException when it cannot be read
+     */
+    default java.util.Optional<String> version(String name) throws IOException {
+        return stat(name).filter(e -> e.kind() == Entry.Kind.FILE)
+                .map(e -> Long.toHexString(e.size()) + "-" + Long.toHexString(e.lastModifiedMillis()));
+    }
+
+    /**
+     * Compare-and-set: replaces the whole file atomically (readers see the old bytes or the new
+     * ones) only when its version is still {@code expectedVersion}, or creates it only when it does
+     * not exist ({@code expectedVersion == null}). On blob storage this is one conditional upload
+     * ({@code If-Match} / {@code If-None-Match: *}) and holds across processes and machines. The
+     * default (temp file, fsync, version check, rename, folder fsync) is atomic for readers, but the
+     * check and the rename are two steps: writers of other processes must be ordered by the
+     * collection's {@link #lock} around it.
+     *
+     * @param name a file in an existing folder
+     * @param bytes its new content
+     * @param expectedVersion the {@link #version} read before, {@code null} for "must not exist"
+     * @return the file's new version
+     * @throws dev.storh.VersionConflictException when the version did not match (nothing written)
+     * @throws IOException when it cannot be written
+     */
+    default String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
+        int slash = name.lastIndexOf('/');
+        String dir = slash < 0 ? "" : name.substring(0, slash);
+        String temp = (slash < 0 ? "" : dir + "/") + "." + name.substring(slash + 1) + ".cas-"
+                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp";
+        try {
+            try (Output out = create(temp)) {
+                out.write(bytes);
+                out.sync();
+            }
+            String actual = version(name).orElse(null);
+            if (!java.util.Objects.equals(actual, expectedVersion)) {
+                throw new dev.storh.VersionConflictException(name, expectedVersion);
+            }
+            rename(temp, name);
+        } catch (IOException | RuntimeException e) {
+            try {
+                delete(temp);
+            } catch (IOException | RuntimeException ignored) {
+                // nothing to remove, or a leftover temp that the engines' cleanup removes later
+            }
+            throw e;
+        }
+        syncDirectory(dir);
+        return version(name).orElseThrow(() -> new java.nio.file.NoSuchFileException(name));
     }
 
     /**

@@ -188,7 +188,7 @@ public final class WriterMarkers {
      * @return the number of files removed
      */
     public static int sweepTempFiles(Path dir, Duration orphanAge) {
-        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isDirectory(dir)) {
             return 0;
         }
         int[] removed = {0};

@@ -60,7 +60,7 @@ final class Manifest {
      */
     static Object stamp(StoreFiles files) {
         try {
-            return files.version(LogFiles.MANIFEST);
+            return files.version(LogFiles.MANIFEST).orElse(null);
         } catch (IOException e) {
             return null;
         }

@@ -141,6 +141,113 @@ class DocStoreFaultTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME"})
+    void aFailedPutOrBatchLeavesEveryByteOfTheCollection(Point point) throws IOException {
+        try (DocStore store = open()) {
+            StorageRecord v1 = store.put(Map.of("title", "v1"));
+            store.putMany(List.of(Map.of("title", "a"), Map.of("title", "b")));
+            Map<String, String> before = snapshot();
+            seam.failAt(point, name -> name.startsWith(DocLayout.DATA + "/"));
+
+            assertThatThrownBy(() -> store.put(Map.of("title", "v2"), v1.id()))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(store.pathForId(v1.id()).getParent().toString());
+            assertThatThrownBy(() -> store.putMany(List.of(Map.of("title", "c"), Map.of("title", "d"))))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(store.collectionRoot().resolve(DocLayout.DATA).toString());
+
+            assertThat(snapshot()).as(point.name()).isEqualTo(before);
+            seam.heal();
+            assertThat(store.put(Map.of("title", "v3"), v1.id()).data()).containsEntry("title", "v3");
+            assertThat(store.count()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aFailedFolderFsyncAfterADeleteIsReportedAndTheRecordIsGone() {
+        try (DocStore store = open()) {
+            StorageRecord v1 = store.put(Map.of("title", "v1"));
+            Path bucket = store.pathForId(v1.id()).getParent();
+            seam.failAt(Point.DIRECTORY_FSYNC, name -> name.startsWith(DocLayout.DATA + "/"));
+
+            assertThatThrownBy(() -> store.delete(v1.id()))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(v1.id())
+                    .hasMessageContaining(bucket.toString());
+
+            seam.heal();
+            assertThat(store.get(v1.id())).isEmpty();
+            assertThat(store.delete(v1.id())).isFalse();
+            assertThat(store.put(Map.of("title", "again"), v1.id()).data()).containsEntry("title", "again");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME", "DIRECTORY_FSYNC"})
+    void aFailedReindexLeavesTheOldIndexesByteForByte(Point point) throws IOException {
+        try (DocStore store = open()) {
+            store.indexes().field("kind").field("size").range().field("slug").unique().sync();
+            for (long i = 0; i < 12; i++) {
+                store.put(Map.of("kind", "k" + (i % 3), "size", i, "slug", "s" + i));
+            }
+            Map<String, String> before = snapshot();
+            seam.failAt(point, name -> name.startsWith(DocLayout.META + "/indexes/"));
+
+            assertThatThrownBy(store::reindex)
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(DocLayout.of(store.collectionRoot()).indexesDir().toString());
+
+            assertThat(snapshot()).as(point.name()).isEqualTo(before);
+            seam.heal();
+            assertThat(store.reindex().entries()).isEqualTo(12);
+            assertThat(store.verify().ok()).isTrue();
+            assertThat(store.query().where("kind").eq("k1").count()).isEqualTo(4);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Point.class, names = {"TEMP_WRITE", "FSYNC", "RENAME", "DIRECTORY_FSYNC"})
+    void aFailedRepairPutsTheQuarantinedFileBack(Point point) throws IOException {
+        try (DocStore store = open()) {
+            store.indexes().field("kind").sync();
+            List<StorageRecord> rows = store.putMany(List.of(Map.of("kind", "a"), Map.of("kind", "b"), Map.of("kind", "a")));
+            Path broken = store.pathForId(rows.get(1).id());
+            Files.write(broken, "{\"id\":".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            Map<String, String> before = snapshot();
+            // The quarantine move is the first commit point of a repair, the index rebuild the next.
+            seam.failAt(point, name -> name.startsWith(DocLayout.META + "/"));
+
+            String meta = DocLayout.of(store.collectionRoot()).metaDir().toString();
+            assertThatThrownBy(store::repair)
+                    .isInstanceOf(StorageException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).containsAnyOf(broken.toString(), meta));
+
+            assertThat(snapshot()).as(point.name()).isEqualTo(before);
+            seam.heal();
+            assertThat(store.repair().details().quarantined()).isEqualTo(1);
+            assertThat(store.verify().ok()).isTrue();
+            assertThat(store.query().where("kind").eq("a").count()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * @return every regular file under the root, relative name to hex bytes; writer markers and
+     *     the lock file are left out (an open instance's own, never part of the data)
+     */
+    private Map<String, String> snapshot() throws IOException {
+        Map<String, String> files = new java.util.TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
+                String name = root.relativize(p).toString();
+                if (!name.contains("/" + DocLayout.META + "/writers/") && !name.endsWith("write.lock")) {
+                    files.put(name, java.util.HexFormat.of().formatHex(Files.readAllBytes(p)));
+                }
+            }
+        }
+        return files;
+    }
+
     private List<Path> tempFiles() {
         try (Stream<Path> all = Files.walk(root)) {
             return all.filter(p -> p.getFileName().toString().endsWith(DocLayout.TEMP_SUFFIX)).toList();

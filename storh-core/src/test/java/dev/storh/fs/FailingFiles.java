@@ -139,7 +139,7 @@ public final class FailingFiles implements StoreFiles {
     }
 
     @Override
-    public Object version(String name) throws IOException {
+    public java.util.Optional<String> version(String name) throws IOException {
         return local.version(name);
     }
 

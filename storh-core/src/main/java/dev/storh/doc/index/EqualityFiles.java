@@ -2,6 +2,7 @@ package dev.storh.doc.index;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
@@ -41,14 +42,6 @@ final class EqualityFiles {
     }
 
     private EqualityFiles() {
-    }
-
-    static Path equalityDir(Path entries, String field) {
-        return entries.resolve("eq").resolve(IndexKeys.hex(field));
-    }
-
-    static Path compoundDir(Path entries, String left, String right) {
-        return entries.resolve("compound").resolve(IndexKeys.hex(left) + "-" + IndexKeys.hex(right));
     }
 
     /**
@@ -155,6 +148,7 @@ final class EqualityFiles {
     /**
      * Applies removals then additions to one value file and rewrites it (or deletes it when empty).
      *
+     * @param files the collection's byte seam, which the write goes through
      * @param file the value file
      * @param field the {@code field} member
      * @param key the {@code key} member
@@ -162,7 +156,7 @@ final class EqualityFiles {
      * @param remove ids to drop
      * @param add ids to add
      */
-    static void update(Path file, String field, String key, Object value, Collection<String> remove,
+    static void update(StoreFiles files, Path file, String field, String key, Object value, Collection<String> remove,
             Collection<String> add) {
         Entry existing = read(file);
         TreeSet<String> ids = new TreeSet<>();
@@ -174,14 +168,14 @@ final class EqualityFiles {
         if (ids.isEmpty()) {
             if (existing != null) {
                 try {
-                    AtomicFiles.deleteDurably(file);
+                    AtomicFiles.deleteDurably(files, files.nameOf(file));
                 } catch (IOException e) {
                     throw new StorageException("Could not delete index file: " + file, e);
                 }
             }
             return;
         }
-        AtomicFiles.writeAtomic(file, encode(field, key, value, ids));
+        AtomicFiles.writeAtomic(files, files.nameOf(file), encode(field, key, value, ids));
     }
 
     static byte[] encode(String field, String key, Object value, Collection<String> ids) {

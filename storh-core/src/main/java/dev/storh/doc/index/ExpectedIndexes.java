@@ -3,6 +3,7 @@ package dev.storh.doc.index;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.query.Values;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -35,7 +36,7 @@ final class ExpectedIndexes {
     private final Map<String, TreeSet<String>> unindexed = new LinkedHashMap<>();
 
     ExpectedIndexes(List<IndexDefinition> definitions) {
-        this(definitions, IndexManager.compoundPairs(definitions));
+        this(definitions, IndexUpdates.compoundPairs(definitions));
     }
 
     /**
@@ -93,27 +94,32 @@ final class ExpectedIndexes {
         }
     }
 
-    /** Writes all index files into a new, empty entries folder. */
-    void writeTo(Path entries) {
+    /**
+     * Writes all index files into a new, empty entries folder.
+     *
+     * @param files the collection's byte seam, which every write goes through
+     * @param entries the folder
+     */
+    void writeTo(StoreFiles files, Path entries) {
         equality.forEach((field, buckets) -> {
-            Path dir = EqualityFiles.equalityDir(entries, field);
+            Path dir = IndexLayout.equalityDir(entries, field);
             if (!buckets.isEmpty()) {
                 AtomicFiles.ensureDirectory(dir);
             }
-            buckets.forEach((key, b) -> AtomicFiles.writeAtomic(dir.resolve(key + ".jsonc"),
+            buckets.forEach((key, b) -> AtomicFiles.writeAtomic(files, files.nameOf(IndexLayout.valueFile(dir, key)),
                     EqualityFiles.encode(field, key, b.value(), b.ids())));
         });
         for (IndexDefinition[] p : pairs) {
             TreeMap<String, TreeSet<String>> buckets = compound.get(label(p));
-            Path dir = EqualityFiles.compoundDir(entries, p[0].field(), p[1].field());
+            Path dir = IndexLayout.compoundDir(entries, p[0].field(), p[1].field());
             if (!buckets.isEmpty()) {
                 AtomicFiles.ensureDirectory(dir);
             }
-            buckets.forEach((key, ids) -> AtomicFiles.writeAtomic(dir.resolve(key + ".jsonc"),
+            buckets.forEach((key, ids) -> AtomicFiles.writeAtomic(files, files.nameOf(IndexLayout.valueFile(dir, key)),
                     EqualityFiles.encode(label(p), key, null, ids)));
         }
         range.forEach((field, state) -> {
-            RangeFiles rf = new RangeFiles(entries, field);
+            RangeFiles rf = new RangeFiles(files, entries, field);
             if (!state.isEmpty()) {
                 AtomicFiles.ensureDirectory(rf.main().getParent());
                 rf.writeMain(state);
@@ -123,25 +129,26 @@ final class ExpectedIndexes {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param entries the entries folder on disk
      * @return errors in the original's wording, file problems first, then sorted mismatches
      */
-    List<String> compareWith(Path entries) {
+    List<String> compareWith(StoreFiles files, Path entries) {
         List<String> errors = new ArrayList<>();
         Set<String> mismatches = new TreeSet<>();
         equality.forEach((field, buckets) -> {
-            Map<String, Set<String>> actual = readValueFiles(EqualityFiles.equalityDir(entries, field), field, true, errors);
+            Map<String, Set<String>> actual = readValueFiles(IndexLayout.equalityDir(entries, field), field, true, errors);
             Map<String, Set<String>> wanted = new TreeMap<>();
             buckets.forEach((k, b) -> wanted.put(k, b.ids()));
             diff(wanted, actual, "equality", field + " ", mismatches);
         });
         for (IndexDefinition[] p : pairs) {
-            Map<String, Set<String>> actual = readValueFiles(EqualityFiles.compoundDir(entries, p[0].field(), p[1].field()),
+            Map<String, Set<String>> actual = readValueFiles(IndexLayout.compoundDir(entries, p[0].field(), p[1].field()),
                     label(p), false, errors);
             diff(new TreeMap<>(compound.get(label(p))), actual, "compound", label(p) + " ", mismatches);
         }
         range.forEach((field, state) -> {
-            Map<String, Object> actualState = new RangeFiles(entries, field).load(errors);
+            Map<String, Object> actualState = new RangeFiles(files, entries, field).load(errors);
             Map<String, Set<String>> wanted = new TreeMap<>();
             state.forEach((id, v) -> wanted.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
                     k -> new TreeSet<>()).add(id));
@@ -149,7 +156,7 @@ final class ExpectedIndexes {
             actualState.forEach((id, v) -> actual.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
                     k -> new TreeSet<>()).add(id));
             diff(wanted, actual, "range", field + " ", mismatches);
-            Set<String> listed = new RangeFiles(entries, field).readUnindexed();
+            Set<String> listed = new RangeFiles(files, entries, field).readUnindexed();
             if (listed != null && !listed.equals(unindexed.get(field))) {
                 mismatches.add("Index mismatch (range): " + field + " lists and objects");
             }

@@ -2,6 +2,7 @@ package dev.storh.doc.index;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.ByteArrayOutputStream;
@@ -36,20 +37,25 @@ final class RangeFiles {
 
     static final int STRIDE = 256;
 
+    private final StoreFiles files;
     private final String field;
     private final Path main;
     private final Path checkpoints;
     private final Path unindexed;
     private final Path delta;
 
-    RangeFiles(Path entries, String field) {
-        Path dir = entries.resolve("range");
-        String hex = IndexKeys.hex(field);
+    /**
+     * @param files the collection's byte seam, which every write goes through
+     * @param entries an {@code entries/} tree (live or being built)
+     * @param field the range-indexed field
+     */
+    RangeFiles(StoreFiles files, Path entries, String field) {
+        this.files = files;
         this.field = field;
-        this.main = dir.resolve(hex + ".jsonl");
-        this.checkpoints = dir.resolve(hex + ".idx.jsonc");
-        this.delta = dir.resolve(hex + ".delta.jsonl");
-        this.unindexed = dir.resolve(hex + ".unindexed.jsonc");
+        this.main = IndexLayout.rangeMain(entries, field);
+        this.checkpoints = IndexLayout.rangeCheckpoints(entries, field);
+        this.delta = IndexLayout.rangeDelta(entries, field);
+        this.unindexed = IndexLayout.rangeUnindexed(entries, field);
     }
 
     Path checkpoints() {
@@ -91,7 +97,7 @@ final class RangeFiles {
         doc.put("field", field);
         doc.put("ids", new ArrayList<>(new java.util.TreeSet<>(ids)));
         AtomicFiles.ensureDirectory(unindexed.getParent());
-        AtomicFiles.writeAtomic(unindexed, CanonicalJson.encodeCompact(doc));
+        AtomicFiles.writeAtomic(files, files.nameOf(unindexed), CanonicalJson.encodeCompact(doc));
     }
 
     Path main() {
@@ -200,7 +206,7 @@ final class RangeFiles {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         lines.forEach(out::writeBytes);
-        AtomicFiles.append(delta, out.toByteArray());
+        AtomicFiles.append(files, files.nameOf(delta), out.toByteArray());
     }
 
     /**
@@ -233,9 +239,9 @@ final class RangeFiles {
      */
     void writeMain(Map<String, Object> state) {
         if (state.isEmpty()) {
-            AtomicFiles.deleteQuietly(checkpoints);
-            AtomicFiles.deleteQuietly(main);
-            AtomicFiles.deleteQuietly(delta);
+            AtomicFiles.deleteQuietly(files, files.nameOf(checkpoints));
+            AtomicFiles.deleteQuietly(files, files.nameOf(main));
+            AtomicFiles.deleteQuietly(files, files.nameOf(delta));
             return;
         }
         record Sorted(String rangeKey, String valueKey, byte[] line) {
@@ -260,10 +266,10 @@ final class RangeFiles {
         Map<String, Object> idx = new LinkedHashMap<>();
         idx.put("stride", (long) STRIDE);
         idx.put("checkpoints", points);
-        AtomicFiles.writeAtomic(main, out.toByteArray());
-        AtomicFiles.writeAtomic(checkpoints, CanonicalJson.encodeCompact(idx));
-        AtomicFiles.deleteQuietly(delta);
-        AtomicFiles.syncDirectory(delta.getParent());
+        AtomicFiles.writeAtomic(files, files.nameOf(main), out.toByteArray());
+        AtomicFiles.writeAtomic(files, files.nameOf(checkpoints), CanonicalJson.encodeCompact(idx));
+        AtomicFiles.deleteQuietly(files, files.nameOf(delta));
+        AtomicFiles.syncDirectory(files, files.nameOf(delta.getParent()));
     }
 
     static byte[] utf8(String s) {

@@ -1,6 +1,12 @@
 package dev.storh.spring.data.core;
 
 import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 import dev.storh.CorruptRecordException;
 import dev.storh.LockTimeoutException;
@@ -69,6 +75,46 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 	RuntimeException translate(RuntimeException ex) {
 		DataAccessException translated = translateExceptionIfPossible(ex);
 		return (translated != null) ? translated : ex;
+	}
+
+	/**
+	 * Runs an action, translating what it throws.
+	 * @param <R> the result type
+	 * @param action the action
+	 * @return its result
+	 */
+	<R> R translated(Supplier<R> action) {
+		try {
+			return action.get();
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+	}
+
+	/**
+	 * @param <T> the element type
+	 * @param source a lazy stream whose reads may fail
+	 * @return the same elements, failures translated while iterating; closing it closes the source
+	 */
+	<T> Stream<T> translating(Stream<T> source) {
+		Iterator<T> iterator = source.iterator();
+		Iterator<T> translating = new Iterator<>() {
+
+			@Override
+			public boolean hasNext() {
+				return translated(iterator::hasNext);
+			}
+
+			@Override
+			public T next() {
+				return translated(iterator::next);
+			}
+
+		};
+		return StreamSupport
+			.stream(Spliterators.spliteratorUnknownSize(translating, Spliterator.ORDERED | Spliterator.NONNULL), false)
+			.onClose(source::close);
 	}
 
 }

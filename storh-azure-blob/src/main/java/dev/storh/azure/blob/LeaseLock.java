@@ -1,0 +1,134 @@
+package dev.storh.azure.blob;
+
+import com.azure.core.util.BinaryData;
+import com.azure.core.util.Context;
+import com.azure.storage.blob.BlobClient;
+import com.azure.storage.blob.models.BlobRequestConditions;
+import com.azure.storage.blob.models.BlobStorageException;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import com.azure.storage.blob.specialized.BlobLeaseClient;
+import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
+import dev.storh.StorageException;
+import dev.storh.fs.CollectionLock;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The inter-process half of a store's lock on blob storage: an exclusive lease on the lock's blob
+ * (created empty when missing). While held, the lease is renewed every third of its duration; a
+ * renewal that fails marks the lock lost ({@link #intact()} turns false, so writers stop). Released
+ * on unlock and on close. A holder that crashed stops renewing, the service ends its lease at most
+ * one lease duration later, and the next {@link #tryLockExclusive} takes it; a live lease is never
+ * broken. Each process uses its own lease id. Used with the JVM-wide lock held (one thread at a time).
+ */
+final class LeaseLock implements CollectionLock.ProcessLock {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseLock.class);
+
+    private final AzureBlobBackend backend;
+    private final BlobClient blob;
+    private final Path key;
+    private final BlobLeaseClient lease;
+    private volatile ScheduledFuture<?> renewal;
+    private volatile boolean lost;
+
+    LeaseLock(AzureBlobBackend backend, BlobClient blob, Path key) {
+        this.backend = backend;
+        this.blob = blob;
+        this.key = key;
+        this.lease = new BlobLeaseClientBuilder().blobClient(blob).leaseId(UUID.randomUUID().toString()).buildClient();
+        try {
+            blob.getBlockBlobClient().uploadWithResponse(new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(new byte[0]))
+                    .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")), backend.timeout(), Context.NONE);
+        } catch (BlobStorageException e) {
+            if (e.getStatusCode() != 409 && e.getStatusCode() != 412) {
+                throw new StorageException("Could not open collection lock: " + key + " (" + e.getErrorCode() + ")", e);
+            }
+        } catch (RuntimeException e) {
+            throw new StorageException("Could not open collection lock: " + key, e);
+        }
+    }
+
+    @Override
+    public boolean tryLockExclusive() throws IOException {
+        int seconds = (int) backend.leaseDuration().toSeconds();
+        try {
+            lease.acquireLeaseWithResponse(seconds, (com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
+        } catch (BlobStorageException e) {
+            if (e.getStatusCode() == 409) {
+                pause();
+                return false;
+            }
+            throw BlobErrors.io(key.toString(), blob.getBlobName(), e);
+        } catch (RuntimeException e) {
+            throw BlobErrors.io(key.toString(), blob.getBlobName(), e);
+        }
+        lost = false;
+        long every = Math.max(1000, backend.leaseDuration().toMillis() / 3);
+        renewal = backend.scheduler().scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        return true;
+    }
+
+    @Override
+    public void unlock() throws IOException {
+        stopRenewal();
+        try {
+            lease.releaseLeaseWithResponse((com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
+        } catch (BlobStorageException e) {
+            if (e.getStatusCode() != 409) {
+                throw BlobErrors.io(key.toString(), blob.getBlobName(), e);
+            }
+            lost = true; // another holder has it now: this holder's lease had ended
+        } catch (RuntimeException e) {
+            throw BlobErrors.io(key.toString(), blob.getBlobName(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (renewal != null) {
+            try {
+                unlock();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not release lease on {}; it ends by itself within {}", key, backend.leaseDuration(), e);
+            }
+        }
+    }
+
+    @Override
+    public boolean intact() {
+        return !lost;
+    }
+
+    private void renew() {
+        try {
+            lease.renewLeaseWithResponse((com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
+        } catch (RuntimeException e) {
+            lost = true;
+            LOG.warn("Lost the lease on {}: {}", key, e.toString());
+            stopRenewal();
+        }
+    }
+
+    private void stopRenewal() {
+        ScheduledFuture<?> r = renewal;
+        renewal = null;
+        if (r != null) {
+            r.cancel(false);
+        }
+    }
+
+    private void pause() throws IOException {
+        try {
+            Thread.sleep(20); // bounds the rate at which a waiting writer asks the service
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("Interrupted while waiting for " + key);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.storh.azure.blob;
+
+import java.util.Locale;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The Azurite blob service the tests run against, named by the environment variable
+ * {@value #VARIABLE} ({@code .ci/run} starts one and sets it). Without it a test is skipped with
+ * the reason printed, except under CI ({@code CI=true}), where the tests must run and fail instead.
+ */
+final class Azurite {
+
+    /** The environment variable with Azurite's connection string. */
+    static final String VARIABLE = "STORH_TEST_AZURITE_CONNECTION_STRING";
+
+    private Azurite() {
+    }
+
+    /** @return the connection string; skips (or, under CI, fails) the calling test without one */
+    static String connectionString() {
+        String value = System.getenv(VARIABLE);
+        if (value == null || value.isBlank()) {
+            String reason = VARIABLE + " is not set: start Azurite's blob service (see .ci/services.sh) to run this test";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                throw new AssertionError(reason + " (CI must run the blob tests)");
+            }
+            System.out.println("SKIPPED: " + reason);
+            Assumptions.abort(reason);
+        }
+        return value;
+    }
+
+    /** @return a container name no other test uses */
+    static String freshContainer() {
+        return "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 20).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * @param container the container
+     * @return a backend on it (close it)
+     */
+    static AzureBlobBackend backend(String container) {
+        return AzureBlobBackend.builder().connectionString(connectionString()).container(container).build();
+    }
+}

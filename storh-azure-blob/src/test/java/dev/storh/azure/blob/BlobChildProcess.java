@@ -1,0 +1,97 @@
+package dev.storh.azure.blob;
+
+import dev.storh.VersionConflictException;
+import dev.storh.fs.CollectionLock;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A second JVM on the same container, driven by {@link BlobTwoProcessTest}:
+ * {@code race <container> <seed> <rounds>} increments a counter by compare-and-set, takes unique
+ * values and claims jobs (printing {@code UNIQUE v} / {@code CLAIM j} for each it won);
+ * {@code hold <container>} takes the store's lock and waits for a line on stdin, then releases it.
+ */
+public final class BlobChildProcess {
+
+    static final int UNIQUE_VALUES = 40;
+    static final int JOBS = 40;
+
+    private BlobChildProcess() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of("/stores");
+        try (AzureBlobBackend backend = AzureBlobBackend.builder().connectionString(Azurite.connectionString())
+                .container(args[1]).build()) {
+            BlobFiles files = backend.files(root, root.resolve("shared"));
+            if (args[0].equals("hold")) {
+                hold(files);
+            } else {
+                race(files, Long.parseLong(args[2]), Integer.parseInt(args[3]));
+            }
+        }
+        System.out.flush();
+    }
+
+    private static void hold(BlobFiles files) throws Exception {
+        try (CollectionLock lock = files.lock(".storh/write.lock")) {
+            lock.lock(Duration.ofSeconds(60));
+            System.out.println("LOCKED");
+            System.out.flush();
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            lock.unlock();
+        }
+        System.out.println("RELEASED");
+    }
+
+    private static void race(BlobFiles files, long seed, int rounds) throws Exception {
+        Random random = new Random(seed);
+        List<Integer> values = new ArrayList<>();
+        for (int i = 0; i < Math.max(UNIQUE_VALUES, JOBS); i++) {
+            values.add(i);
+        }
+        System.out.println("READY");
+        System.out.flush();
+        for (int r = 0; r < rounds; r++) {
+            while (true) {
+                String version = files.version("counter").orElseThrow();
+                int value;
+                try (var in = files.open("counter")) {
+                    value = Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                }
+                try {
+                    files.writeIfVersion("counter", Integer.toString(value + 1).getBytes(StandardCharsets.UTF_8), version);
+                    break;
+                } catch (VersionConflictException e) {
+                    System.out.println("CONFLICT");
+                }
+            }
+        }
+        Collections.shuffle(values, random);
+        for (int v : values) {
+            if (v < UNIQUE_VALUES && take(files, "unique/email-" + v)) {
+                System.out.println("UNIQUE " + v);
+            }
+            if (v < JOBS && take(files, "claims/job-" + v)) {
+                System.out.println("CLAIM " + v);
+            }
+        }
+        System.out.println("DONE");
+    }
+
+    private static boolean take(BlobFiles files, String name) throws Exception {
+        try {
+            files.writeIfVersion(name, ("pid " + ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8), null);
+            return true;
+        } catch (VersionConflictException e) {
+            return false;
+        }
+    }
+}

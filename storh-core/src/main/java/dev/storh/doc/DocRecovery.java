@@ -1,0 +1,80 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import dev.storh.doc.index.IndexManager;
+import dev.storh.doc.index.ReindexReport;
+import dev.storh.fs.SafePaths;
+import dev.storh.fs.WriterMarkers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What opening a collection does about writers that crashed. A stale writer marker means a writer
+ * died, possibly between a record and its index entries: the indexes are rebuilt under the write
+ * lock, which registers the opener's own marker first, and the stale markers are removed only
+ * after the rebuild, so a kill at any moment of the recovery leaves a stale marker for the next
+ * open. Leftovers of a killed index write (a build tree, a manifest temp file) are removed under
+ * the lock, never while another process builds. Stateless.
+ */
+final class DocRecovery {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
+
+    private DocRecovery() {
+    }
+
+    /**
+     * @param layout the collection's layout
+     * @param indexes its indexes
+     * @param gate its write side
+     * @return what was found and done
+     */
+    static RecoveryReport recover(DocLayout layout, IndexManager indexes, WriteGate gate) {
+        Path collectionRoot = layout.root();
+        if (!Files.isDirectory(layout.writersDir())) {
+            // First open, or a collection written before markers: sweep everything once.
+            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(collectionRoot).removedTempFiles(), null);
+        }
+        List<Path> stale = WriterMarkers.staleMarkers(collectionRoot);
+        if (stale.isEmpty() || !indexes.active()) {
+            WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
+                    : WriterMarkers.recoverOnOpen(collectionRoot);
+            if (indexes.hasLeftovers()) {
+                gate.ifFreeNow(() -> cleanIndexFolderQuietly(layout, indexes));
+            }
+            return new RecoveryReport(swept.crashedWriter(), swept.removedTempFiles(), null);
+        }
+        return gate.withWriteLock(() -> {
+            int removed = WriterMarkers.sweepTempFiles(collectionRoot) + cleanIndexFolder(layout, indexes);
+            ReindexReport rebuilt = indexes.rebuildSkippingUnreadable();
+            if (!rebuilt.skipped().isEmpty()) {
+                LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
+                        + " to quarantine them: {}", collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
+            }
+            WriterMarkers.removeMarkers(stale);
+            return new RecoveryReport(true, removed, rebuilt);
+        });
+    }
+
+    private static void cleanIndexFolderQuietly(DocLayout layout, IndexManager indexes) {
+        try {
+            cleanIndexFolder(layout, indexes);
+        } catch (StorageException linked) {
+            // verify() reports a linked storh folder; nothing is deleted through it
+        }
+    }
+
+    /**
+     * Under the write lock every index write is finished: index build trees and temp files of any
+     * age in {@code .storh/indexes/} are orphans.
+     *
+     * @return the temp files removed
+     */
+    private static int cleanIndexFolder(DocLayout layout, IndexManager indexes) {
+        SafePaths.requireNoLinks(layout.root(), layout.indexesDir());
+        indexes.cleanLeftovers();
+        return WriterMarkers.sweepTempFiles(layout.indexesDir(), Duration.ZERO);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.doc.index.IndexManager;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.GroupCommit;
+import dev.storh.fs.StoreFiles;
+import dev.storh.id.UuidV7;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The record writes of one collection (see {@link DocStore#put}, {@link DocStore#putMany} and
+ * {@link DocStore#delete} for shapes and errors). Concurrent single puts are group-committed: one
+ * leader writes the waiting puts as one batch under the write lock, and a record refused on its
+ * own (a unique violation) fails only its caller. Thread-safe.
+ */
+final class RecordWrites {
+
+    private final RecordPreparer preparer;
+    private final WriteGate gate;
+    private final RecordWriter writer;
+    private final IndexManager indexes;
+    private final RecordReads reads;
+    private final StoreFiles files;
+    private final Invalidation invalidate;
+    private final GroupCommit<PendingPut> puts = new GroupCommit<>(this::writePuts, BatchWriter.BATCH_SIZE);
+
+    /** Drops what the caches hold for a record id. */
+    interface Invalidation {
+        void invalidate(String lowerId);
+    }
+
+    RecordWrites(RecordPreparer preparer, WriteGate gate, RecordWriter writer, IndexManager indexes, RecordReads reads,
+            StoreFiles files, Invalidation invalidate) {
+        this.preparer = preparer;
+        this.gate = gate;
+        this.writer = writer;
+        this.indexes = indexes;
+        this.reads = reads;
+        this.files = files;
+        this.invalidate = invalidate;
+    }
+
+    /** @return a write session: unique checks, record batches, then index changes */
+    WriteSession session() {
+        return new WriteSession(writer, indexes, reads::readFromDisk);
+    }
+
+    StorageRecord put(Map<String, ?> data, String id) {
+        PreparedRecord prepared = preparer.prepare(data, id);
+        if (gate.heldByCurrentThread()) {
+            // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
+            // whose leader would need the lock this thread holds.
+            WriteSession session = session();
+            session.put(prepared);
+            session.finish();
+            return prepared.record();
+        }
+        PendingPut pending = new PendingPut(prepared);
+        puts.submit(pending);
+        if (pending.error != null) {
+            throw pending.error;
+        }
+        return prepared.record();
+    }
+
+    /** A put waiting for its group commit; the leader records a failure of this record alone. */
+    private static final class PendingPut {
+        final PreparedRecord record;
+        RuntimeException error;
+
+        PendingPut(PreparedRecord record) {
+            this.record = record;
+        }
+    }
+
+    /**
+     * Group commit of concurrent single puts (the batch is written like a bulk write: temp files
+     * fsynced in parallel, renamed in order, one fsync per bucket folder).
+     */
+    private void writePuts(List<PendingPut> batch) {
+        gate.withWriteLock(() -> {
+            WriteSession session = session();
+            for (PendingPut p : batch) {
+                try {
+                    session.put(p.record);
+                } catch (RuntimeException e) {
+                    p.error = e;
+                }
+            }
+            session.finish();
+            return null;
+        });
+    }
+
+    List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
+        List<PreparedRecord> prepared = new ArrayList<>();
+        for (Map<String, ?> item : items) {
+            prepared.add(preparer.prepareItem(item));
+        }
+        gate.withWriteLock(() -> {
+            WriteSession session = session();
+            try {
+                prepared.forEach(session::put);
+            } finally {
+                session.finish();
+            }
+            return null;
+        });
+        List<StorageRecord> records = new ArrayList<>(prepared.size());
+        prepared.forEach(p -> records.add(p.record()));
+        return records;
+    }
+
+    long putStream(Iterable<? extends Map<String, ?>> items) {
+        return gate.withWriteLock(() -> {
+            WriteSession session = session();
+            long n = 0;
+            try {
+                for (Map<String, ?> item : items) {
+                    session.put(preparer.prepareItem(item));
+                    n++;
+                }
+            } finally {
+                session.finish();
+            }
+            return n;
+        });
+    }
+
+    boolean delete(String id) {
+        String lower = UuidV7.normalize(id);
+        return gate.withWriteLock(() -> {
+            Path path = reads.checkedPathForId(lower);
+            WriteSession session = session();
+            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
+            boolean deleted;
+            try {
+                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
+            } catch (IOException | RuntimeException e) {
+                throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
+            } finally {
+                invalidate.invalidate(lower);
+            }
+            if (deleted) {
+                session.deleted(lower, old);
+                session.finish();
+            }
+            return deleted;
+        });
+    }
+}

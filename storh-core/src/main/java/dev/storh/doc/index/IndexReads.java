@@ -1,0 +1,241 @@
+package dev.storh.doc.index;
+
+import dev.storh.fs.StoreFiles;
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The read side of a collection's indexes: ids and counts from equality and compound value files,
+ * the state of range files (kept in memory until their files change), and the list of records
+ * range lines cannot hold. Every read runs under the shared side of the {@link IndexSwap}, so it
+ * never sees a half-swapped set. Thread-safe.
+ */
+final class IndexReads {
+
+    private final StoreFiles files;
+    private final Path entries;
+    private final IndexSwap swap;
+    private final IndexManager.Locker locker;
+    private final IndexManager.RecordSource records;
+    private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
+
+    private static final class CachedRange {
+        final IndexManifest.Stamp main;
+        final IndexManifest.Stamp delta;
+        final Map<String, Object> state;
+        volatile RangeView view;
+
+        CachedRange(IndexManifest.Stamp main, IndexManifest.Stamp delta, Map<String, Object> state) {
+            this.main = main;
+            this.delta = delta;
+            this.state = state;
+        }
+    }
+
+    /**
+     * @param files the collection's byte seam
+     * @param entries the live {@code entries/} folder
+     * @param swap the swap lock shared with writes and rebuilds
+     * @param locker runs actions under the collection write lock
+     * @param records the collection's records
+     */
+    IndexReads(StoreFiles files, Path entries, IndexSwap swap, IndexManager.Locker locker, IndexManager.RecordSource records) {
+        this.files = files;
+        this.entries = entries;
+        this.swap = swap;
+        this.locker = locker;
+        this.records = records;
+    }
+
+    /** Drops the cached state of one range field (its files changed). */
+    void forget(String field) {
+        rangeCache.remove(field);
+    }
+
+    /** Drops every cached range state (the tree was replaced). */
+    void forgetAll() {
+        rangeCache.clear();
+    }
+
+    /**
+     * @param d a definition
+     * @param value an indexable value (JSON model)
+     * @return ids whose field may be identical to the value, ascending: on a range field exactly those;
+     *     on an equality field every id filed under the value's key(s), which also holds values the
+     *     original reads as the same double (check the records)
+     */
+    List<String> idsEqual(IndexDefinition d, Object value) {
+        return swap.reading(() -> idsEqualUnlocked(d, value));
+    }
+
+    private List<String> idsEqualUnlocked(IndexDefinition d, Object value) {
+        Object v = dev.storh.query.Values.normalise(value);
+        if (!IndexKeys.isIndexable(v)) {
+            return List.of();
+        }
+        if (d.range()) {
+            List<String> ids = new ArrayList<>();
+            rangeState(d.field()).forEach((id, stored) -> {
+                if (dev.storh.query.Values.identical(stored, v)) {
+                    ids.add(id);
+                }
+            });
+            ids.sort(null);
+            return ids;
+        }
+        List<String> keys = IndexKeys.valueKeys(v);
+        Path dir = IndexLayout.equalityDir(entries, d.field());
+        if (keys.size() == 1) {
+            return EqualityFiles.ids(IndexLayout.valueFile(dir, keys.get(0)));
+        }
+        java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+        keys.forEach(key -> ids.addAll(EqualityFiles.ids(IndexLayout.valueFile(dir, key))));
+        return new ArrayList<>(ids);
+    }
+
+    /**
+     * The records a range condition may match that the range lines cannot hold.
+     *
+     * @param field a range-indexed field
+     * @return ids of records whose field holds a list or an object, ascending. When the list is
+     *     missing (range files rebuilt by the original), it is built once from the records under the
+     *     write lock and kept; on a store that cannot be written it is computed for this call only.
+     */
+    java.util.Set<String> unindexedIds(String field) {
+        RangeFiles rf = new RangeFiles(files, entries, field);
+        java.util.Set<String> known = swap.reading(rf::readUnindexed);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return locker.withWriteLock(() -> {
+                java.util.Set<String> again = rf.readUnindexed();
+                if (again != null) {
+                    return again;
+                }
+                java.util.Set<String> built = scanUnindexed(field);
+                rf.writeUnindexed(built);
+                return built;
+            });
+        } catch (StorageException readOnly) {
+            return scanUnindexed(field);
+        }
+    }
+
+    private java.util.Set<String> scanUnindexed(String field) {
+        java.util.Set<String> ids = new java.util.TreeSet<>();
+        try (Stream<StorageRecord> all = records.records((id, unreadable) -> { })) { // verify reports those
+            all.forEach(r -> {
+                if (r.data().containsKey(field) && !IndexKeys.isIndexable(r.data().get(field))) {
+                    ids.add(r.id());
+                }
+            });
+        }
+        return ids;
+    }
+
+    /**
+     * @param d an equality definition
+     * @param value an indexable value
+     * @return the {@code count} of its value file (0 when absent)
+     */
+    long countEqual(IndexDefinition d, Object value) {
+        return swap.reading(() -> {
+            long total = 0;
+            for (String key : IndexKeys.valueKeys(dev.storh.query.Values.normalise(value))) {
+                total += countFile(d, key);
+            }
+            return total;
+        });
+    }
+
+    private long countFile(IndexDefinition d, String key) {
+        Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
+        EqualityFiles.Head head = EqualityFiles.head(file, key, 0);
+        if (head.count() >= 0) {
+            return head.count();
+        }
+        EqualityFiles.Entry e = EqualityFiles.read(file);
+        return e == null ? 0 : e.ids().size();
+    }
+
+    /**
+     * @param d an equality definition
+     * @param value an indexable value
+     * @param limit how many ids to read, at least 1
+     * @return the first {@code limit} ids of the value file, ascending, read without parsing the rest
+     */
+    List<String> idsEqualLimited(IndexDefinition d, Object value, int limit) {
+        return swap.reading(() -> idsEqualLimitedUnlocked(d, value, limit));
+    }
+
+    private List<String> idsEqualLimitedUnlocked(IndexDefinition d, Object value, int limit) {
+        Object v = dev.storh.query.Values.normalise(value);
+        if (d.range() || !IndexKeys.isIndexable(v) || IndexKeys.valueKeys(v).size() > 1) {
+            List<String> all = idsEqualUnlocked(d, v);
+            return all.size() > limit ? all.subList(0, limit) : all;
+        }
+        String key = IndexKeys.valueKey(v);
+        return EqualityFiles.head(IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, limit).ids();
+    }
+
+    /**
+     * @param left definition whose name sorts first
+     * @param leftValue its value
+     * @param right the other definition
+     * @param rightValue its value
+     * @return ids of the compound bucket, ascending
+     */
+    List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
+        return swap.reading(() -> EqualityFiles.ids(IndexLayout.valueFile(
+                IndexLayout.compoundDir(entries, left.field(), right.field()),
+                IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue)))));
+    }
+
+    /**
+     * @param field a range-indexed field
+     * @return id → value as the range files say (main then delta), cached until the files change
+     */
+    Map<String, Object> rangeState(String field) {
+        return cachedRange(field).state;
+    }
+
+    /**
+     * @param field a range-indexed field
+     * @return its entries sorted by value in query order, cached until the files change
+     */
+    RangeView rangeView(String field) {
+        CachedRange cached = cachedRange(field);
+        RangeView view = cached.view;
+        if (view == null) {
+            view = new RangeView(cached.state);
+            cached.view = view;
+        }
+        return view;
+    }
+
+    private CachedRange cachedRange(String field) {
+        return swap.reading(() -> cachedRangeUnlocked(field));
+    }
+
+    private CachedRange cachedRangeUnlocked(String field) {
+        RangeFiles rf = new RangeFiles(files, entries, field);
+        IndexManifest.Stamp mainStamp = IndexManifest.stamp(rf.main());
+        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(rf.delta());
+        CachedRange cached = rangeCache.get(field);
+        if (cached != null && IndexManifest.sameStamp(cached.main, mainStamp)
+                && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
+            return cached;
+        }
+        Map<String, Object> state = java.util.Collections.unmodifiableMap(rf.load(null));
+        CachedRange fresh = new CachedRange(mainStamp, deltaStamp, state);
+        rangeCache.put(field, fresh);
+        return fresh;
+    }
+}

@@ -1,0 +1,209 @@
+package dev.storh.doc.index;
+
+import dev.storh.fs.StoreFiles;
+import dev.storh.StorageException;
+import dev.storh.StorageRecord;
+import dev.storh.doc.DocLayout;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.progress.ProgressTracker;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Rebuilds of a collection's indexes, under the collection write lock: a whole new
+ * {@code entries/} tree built beside the live one and swapped in, or, after a definition change,
+ * only the files of the new or re-flagged fields; and the removal of trees a crashed build left.
+ * A failed build leaves the old indexes in place.
+ */
+final class IndexRebuilds {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final StoreFiles files;
+    private final DocLayout layout;
+    private final Path indexesDir;
+    private final Path entries;
+    private final IndexSwap swap;
+    private final IndexReads reads;
+    private final IndexManager.RecordSource records;
+
+    /**
+     * @param files the collection's byte seam
+     * @param layout the collection's layout
+     * @param swap the swap lock shared with reads and writes
+     * @param reads the read side, whose cached range state a swap drops
+     * @param records the collection's records
+     */
+    IndexRebuilds(StoreFiles files, DocLayout layout, IndexSwap swap, IndexReads reads, IndexManager.RecordSource records) {
+        this.files = files;
+        this.layout = layout;
+        this.indexesDir = layout.indexesDir();
+        this.entries = layout.indexEntriesDir();
+        this.swap = swap;
+        this.reads = reads;
+        this.records = records;
+    }
+
+    /**
+     * Builds every index of {@code defs} from the records into a new tree and swaps it in; under
+     * the write lock.
+     *
+     * @param defs the definitions in force
+     * @param skipUnreadable skip record files that cannot be read (listed in the report) instead of failing
+     * @param progress advanced by one item per record read
+     * @return the counts
+     * @throws StorageException when a record is corrupt (unless skipped) or the tree cannot be
+     *     written; the old indexes then stay in place
+     */
+    ReindexReport rebuild(List<IndexDefinition> defs, boolean skipUnreadable, ProgressTracker progress) {
+        cleanLeftovers();
+        String suffix = HexFormat.of().formatHex(randomBytes());
+        Path building = layout.indexEntriesBuilding(suffix);
+        long scanned = 0;
+        List<String> skipped = new ArrayList<>();
+        try {
+            ExpectedIndexes expected = new ExpectedIndexes(defs);
+            try (Stream<StorageRecord> all = records.records(skipUnreadable ? (id, e) -> skipped.add(e.getMessage()) : null)) {
+                Iterator<StorageRecord> it = all.iterator();
+                while (it.hasNext()) {
+                    expected.add(it.next());
+                    scanned++;
+                    progress.advance(1, 0);
+                }
+            }
+            AtomicFiles.ensureDirectory(building);
+            expected.writeTo(files, building);
+            AtomicFiles.replaceTree(building, entries, layout.indexEntriesAside(suffix), swap::swapping);
+        } catch (RuntimeException e) {
+            deleteTree(building);
+            throw e;
+        }
+        reads.forgetAll();
+        return new ReindexReport(defs.size(), scanned, skipped);
+    }
+
+    /**
+     * Rebuilds only what a definition change touched: the files of new or re-flagged fields and
+     * the compound buckets of new pairs; buckets of pairs that no longer exist are removed. Other
+     * indexes are left as they are.
+     */
+    void rebuildChanged(List<IndexDefinition> before, List<IndexDefinition> after) {
+        List<IndexDefinition> changed = after.stream().filter(d -> !before.contains(d)).toList();
+        java.util.Set<String> beforePairs = new java.util.HashSet<>();
+        IndexUpdates.compoundPairs(before).forEach(p -> beforePairs.add(p[0].field() + "\t" + p[1].field()));
+        List<IndexDefinition[]> afterPairs = IndexUpdates.compoundPairs(after);
+        java.util.Set<String> afterLabels = new java.util.HashSet<>();
+        afterPairs.forEach(p -> afterLabels.add(p[0].field() + "\t" + p[1].field()));
+        List<IndexDefinition[]> newPairs = afterPairs.stream()
+                .filter(p -> !beforePairs.contains(p[0].field() + "\t" + p[1].field())).toList();
+        if (!Files.isDirectory(entries) && !before.isEmpty()) {
+            rebuild(after, false, ProgressTracker.none());
+            return;
+        }
+        cleanLeftovers();
+        Path building = layout.indexEntriesBuilding(HexFormat.of().formatHex(randomBytes()));
+        try {
+            ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs);
+            try (Stream<StorageRecord> all = records.records(null)) {
+                all.forEach(expected::add);
+            }
+            AtomicFiles.ensureDirectory(building);
+            expected.writeTo(files, building);
+            for (IndexDefinition d : changed) {
+                replace(IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
+                RangeFiles built = new RangeFiles(files, building, d.field());
+                RangeFiles live = new RangeFiles(files, entries, d.field());
+                swap.swapping(() -> {
+                    replaceFile(built.main(), live.main());
+                    replaceFile(built.checkpoints(), live.checkpoints());
+                    replaceFile(built.unindexed(), live.unindexed());
+                    AtomicFiles.deleteQuietly(files, files.nameOf(live.delta()));
+                });
+                reads.forget(d.field());
+            }
+            for (IndexDefinition[] p : newPairs) {
+                replace(IndexLayout.compoundDir(building, p[0].field(), p[1].field()),
+                        IndexLayout.compoundDir(entries, p[0].field(), p[1].field()));
+            }
+            for (IndexDefinition[] p : IndexUpdates.compoundPairs(before)) {
+                if (!afterLabels.contains(p[0].field() + "\t" + p[1].field())) {
+                    deleteTree(IndexLayout.compoundDir(entries, p[0].field(), p[1].field()));
+                }
+            }
+        } finally {
+            deleteTree(building);
+        }
+    }
+
+    /** Replaces the folder {@code live} by {@code built}; removes {@code live} when nothing was built. */
+    private void replace(Path built, Path live) {
+        if (!Files.exists(built)) {
+            swap.swapping(() -> deleteTree(live));
+            return;
+        }
+        AtomicFiles.ensureDirectory(live.getParent());
+        // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
+        AtomicFiles.replaceTree(built, live, layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes())),
+                swap::swapping);
+    }
+
+    /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
+    private void replaceFile(Path built, Path live) {
+        if (!Files.exists(built)) {
+            AtomicFiles.deleteQuietly(files, files.nameOf(live));
+            return;
+        }
+        AtomicFiles.ensureDirectory(live.getParent());
+        AtomicFiles.moveAtomic(files, files.nameOf(built), files.nameOf(live));
+    }
+
+    /**
+     * @return whether {@code .storh/indexes/} holds a tree a crashed build or swap left behind, or
+     *     a temp file (of the manifest); one listing of that folder, not recursive
+     */
+    boolean hasLeftovers() {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir,
+                dev.storh.doc.DocLayout.INDEX_FOLDER_LEFTOVER_GLOB)) {
+            return dirs.iterator().hasNext();
+        } catch (IOException noIndexes) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes the trees a crashed build or swap left in {@code .storh/indexes/}; call it only under
+     * the collection write lock (a builder holds it while its tree is in use).
+     */
+    void cleanLeftovers() {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir, dev.storh.doc.DocLayout.INDEX_LEFTOVER_GLOB)) {
+            for (Path p : dirs) {
+                deleteTree(p);
+            }
+        } catch (IOException ignored) {
+            // nothing to clean
+        }
+    }
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[6];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    /** Best-effort removal of a temporary or superseded entries folder. */
+    static void deleteTree(Path root) {
+        try {
+            AtomicFiles.deleteTree(root);
+        } catch (StorageException ignored) {
+            // a leftover folder is cleaned by the next rebuild (cleanLeftovers)
+        }
+    }
+}
