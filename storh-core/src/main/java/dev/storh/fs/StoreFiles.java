@@ -231,6 +231,9 @@ public interface StoreFiles {
          * @throws IOException when it cannot be read
          */
         long size() throws IOException;
+    }
+
+    /**
      * The version of a file: an opaque token that changes whenever its bytes are replaced or
      * appended to (an ETag on blob storage). The default derives it from {@link #stat}: size and
      * modification time, which a local file system updates on every write.
