@@ -13,6 +13,7 @@ import dev.storh.LockTimeoutException;
 import dev.storh.SchemaViolationException;
 import dev.storh.StorageException;
 import dev.storh.UniqueConstraintException;
+import dev.storh.VersionConflictException;
 
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataAccessException;
@@ -20,6 +21,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DataRetrievalFailureException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.dao.support.PersistenceExceptionTranslator;
 
 /**
@@ -30,6 +32,8 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  * <li>{@link UniqueConstraintException} → {@link DuplicateKeyException};</li>
  * <li>{@link SchemaViolationException} → {@link DataIntegrityViolationException};</li>
  * <li>{@link LockTimeoutException} → {@link CannotAcquireLockException};</li>
+ * <li>{@link VersionConflictException} (a compare-and-set write lost a race, e.g. on blob storage) →
+ * {@link OptimisticLockingFailureException};</li>
  * <li>any other {@link StorageException} and {@link UncheckedIOException} →
  * {@link DataAccessResourceFailureException}.</li>
  * </ul>
@@ -52,6 +56,9 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 		}
 		if (ex instanceof LockTimeoutException) {
 			return new CannotAcquireLockException(ex.getMessage(), ex);
+		}
+		if (ex instanceof VersionConflictException) {
+			return new OptimisticLockingFailureException(ex.getMessage(), ex);
 		}
 		if (ex instanceof UniqueConstraintException) {
 			return new DuplicateKeyException(ex.getMessage(), ex);
