@@ -3,6 +3,7 @@ package dev.storh.log;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.id.UuidV7;
+import dev.storh.observe.StoreOperation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ final class LogAppends {
 
     StorageRecord put(Map<String, ?> data, String id) {
         LogWriter.Line line = prepare(data, id);
-        log.writer.append(List.of(line));
+        log.observed(StoreOperation.APPEND, () -> log.writer.append(List.of(line)));
         return new StorageRecord(line.id(), new LinkedHashMap<>(data));
     }
 
@@ -36,7 +37,7 @@ final class LogAppends {
             StorageRecord r = prepareItem(item, i++, lines);
             records.add(r);
         }
-        log.writer.append(lines);
+        log.observed(StoreOperation.APPEND, () -> log.writer.append(lines));
         return records;
     }
 
@@ -62,7 +63,7 @@ final class LogAppends {
         String key = UuidV7.normalize(id);
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
-        log.writer.append(List.of(tombstone(key)));
+        log.observed(StoreOperation.DELETE, () -> log.writer.append(List.of(tombstone(key))));
         return e != null && !e.deleted;
     }
 

@@ -6,6 +6,9 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
+import dev.storh.store.StoreKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +24,8 @@ import java.util.List;
 final class LogContext {
 
     final Path dir;
+    /** The collection path the log was opened with, for the observer. */
+    final String name;
     final SegmentedLogOptions options;
     final LogState state;
     final CollectionLock lock;
@@ -28,8 +33,10 @@ final class LogContext {
     /** This instance's writer marker, {@code .storh/writers/<pid>.<8 hex>}. */
     private final String marker;
 
-    private LogContext(Path dir, StoreFiles files, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
+    private LogContext(Path dir, String name, StoreFiles files, SegmentedLogOptions options, CollectionLock lock,
+            boolean readOnly) {
         this.dir = dir;
+        this.name = name;
         this.options = options;
         this.lock = lock;
         this.state = new LogState(files, dir, options.sparseIndexInterval(), readOnly);
@@ -46,11 +53,12 @@ final class LogContext {
      * segment (cutting torn tails) and rewrites the manifest when its statistics changed.
      *
      * @param dir the log's folder (the partition folder when partitioned), absolute
+     * @param name the collection path
      * @param options the log's options
      * @return the open log's parts
      * @throws StorageException naming the path; the marker is removed and the lock released again
      */
-    static LogContext open(Path dir, SegmentedLogOptions options) {
+    static LogContext open(Path dir, String name, SegmentedLogOptions options) {
         StoreFiles files = options.files(dir);
         boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
         if (!readOnly) {
@@ -63,7 +71,7 @@ final class LogContext {
         } catch (StorageException e) {
             throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
         }
-        LogContext log = new LogContext(dir, files, options, lock, readOnly);
+        LogContext log = new LogContext(dir, name, files, options, lock, readOnly);
         try {
             log.withLock(() -> {
                 if (readOnly) {
@@ -146,6 +154,16 @@ final class LogContext {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Runs a data operation, timed for the options' observer (when there is one).
+     *
+     * @param operation what runs
+     * @param action the operation
+     */
+    void observed(StoreOperation operation, Runnable action) {
+        Observed.run(options.observer(), StoreKind.LOG, name, operation, action);
     }
 
     /** @return the sealed segments, then the active one */

@@ -150,9 +150,10 @@ final class LogReads {
 
     /**
      * @param log the open log, whose public reads (with their closed checks) answer the scan
+     * @param reads its reads, for point reads not timed apart from the query that makes them
      * @return the log's records as a scan source: live records by stream, by id and counted
      */
-    static ScanQueryExecutor.RecordSource scanSource(SegmentedLog log) {
+    static ScanQueryExecutor.RecordSource scanSource(SegmentedLog log, LogReads reads) {
         return new ScanQueryExecutor.RecordSource() {
             @Override
             public Stream<StorageRecord> scan(String afterId) {
@@ -161,7 +162,8 @@ final class LogReads {
 
             @Override
             public Optional<StorageRecord> byId(String id) {
-                return log.get(id);
+                log.ensureOpen();
+                return reads.get(id);
             }
 
             @Override

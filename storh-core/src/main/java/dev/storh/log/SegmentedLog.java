@@ -2,6 +2,8 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
@@ -103,7 +105,7 @@ public final class SegmentedLog implements RecordStore {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
             dir = LogFiles.partitionDir(dir, opts.partition().folderFor(ts));
         }
-        return new SegmentedLog(LogContext.open(dir, opts), collection);
+        return new SegmentedLog(LogContext.open(dir, collection, opts), collection);
     }
 
     /**
@@ -204,8 +206,10 @@ public final class SegmentedLog implements RecordStore {
      *     or {@code "Segmented log state index points at the wrong record."} naming the id and location
      */
     public Optional<StorageRecord> get(String id) {
-        ensureOpen();
-        return reads.get(id);
+        return Observed.call(log.options.observer(), StoreKind.LOG, name, StoreOperation.GET, () -> {
+            ensureOpen();
+            return reads.get(id);
+        });
     }
 
     /**
@@ -272,7 +276,8 @@ public final class SegmentedLog implements RecordStore {
      * @return the query builder
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(new ScanQueryExecutor("storh.SegmentedLog", LogReads.scanSource(this)));
+        return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog",
+                LogReads.scanSource(this, reads)), log.options.observer(), StoreKind.LOG, name));
     }
 
     /**
@@ -450,7 +455,8 @@ public final class SegmentedLog implements RecordStore {
         return log.writer.syncCount();
     }
 
-    private void ensureOpen() {
+    /** @throws StorageException when the log is closed */
+    void ensureOpen() {
         if (closed) {
             throw new StorageException("SegmentedLog is closed: " + log.dir);
         }
