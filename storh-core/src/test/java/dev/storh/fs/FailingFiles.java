@@ -151,13 +151,23 @@ public final class FailingFiles implements StoreFiles {
     }
 
     @Override
-    public CollectionLock lock(String name) {
-        return local.lock(name);
+    public java.util.Optional<String> version(String name) throws IOException {
+        return local.version(name);
     }
 
     @Override
     public Object identity(String name) throws IOException {
         return local.identity(name);
+    }
+
+    @Override
+    public Input openInput(String name) throws IOException {
+        return local.openInput(name);
+    }
+
+    @Override
+    public CollectionLock lock(String name) {
+        return local.lock(name);
     }
 
     @Override
