@@ -116,6 +116,22 @@ public abstract class StoreFilesContract {
     }
 
     @Test
+    void twoOpenAppendersBothWriteAfterTheCurrentEnd() throws Exception {
+        StoreFiles files = newFiles();
+        try (StoreFiles.Output a = files.append("events.log"); StoreFiles.Output b = files.append("events.log")) {
+            a.write(utf8("a1\n"));
+            a.sync();
+            b.write(utf8("b1\n"));
+            b.sync();
+            assertThat(b.size()).isEqualTo(6);
+            a.write(utf8("a2\n"));
+            a.sync();
+            assertThat(a.size()).isEqualTo(9);
+        }
+        assertThat(read(files, "events.log")).isEqualTo("a1\nb1\na2\n");
+    }
+
+    @Test
     void appendingToACreatedFileKeepsItsBytes() throws Exception {
         StoreFiles files = newFiles();
         write(files, "events.log", "head\n");

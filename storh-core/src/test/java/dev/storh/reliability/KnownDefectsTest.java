@@ -10,6 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Defects the reliability suite found and that are not fixed yet: each test states the wanted
@@ -51,5 +53,17 @@ class KnownDefectsTest {
     @Test
     void killsDuringARecoveringOpenLeaveNoIndexDrift() throws Exception {
         assertThat(CrashHarnessTest.run(root, List.of(19_001L), 30, 1)).isEmpty();
+    }
+
+    /**
+     * Found by {@link PowerCutTest}: files each engine creates, writes, renames or deletes without the
+     * byte seam, which the power-cut simulator can therefore not drop at a cut (it takes them over as
+     * durable and prints them as "seam bypassed"). Enabled once every engine's files go through it.
+     */
+    @ParameterizedTest(name = "engine {0}")
+    @ValueSource(strings = {"D", "L", "Q"})
+    @Disabled("known defect: the engines still reach some files without the byte seam (PowerCutTest prints which)")
+    void everyFileOfAnEngineGoesThroughTheByteSeam(String engine) throws Exception {
+        assertThat(PowerCutTest.run(root, engine, List.of(19_101L), 5, 30).bypasses()).isEmpty();
     }
 }

@@ -76,14 +76,14 @@ public final class AzureBlobBackend implements AutoCloseable {
 
     /**
      * @param root the folder the store folders are under
-     * @param folder a store folder below it
+     * @param folder a store folder below it, or {@code root} itself (where engines create their folders)
      * @return the seam of that store
-     * @throws IllegalArgumentException when {@code folder} is not below {@code root}
+     * @throws IllegalArgumentException when {@code folder} is not {@code root} or below it
      */
     public BlobFiles files(Path root, Path folder) {
         Path base = root.toAbsolutePath().normalize();
         Path f = folder.toAbsolutePath().normalize();
-        if (!f.startsWith(base) || f.equals(base)) {
+        if (!f.startsWith(base)) {
             throw new IllegalArgumentException("Store folder " + folder + " is not below " + root);
         }
         String store = base.relativize(f).toString().replace('\\', '/');

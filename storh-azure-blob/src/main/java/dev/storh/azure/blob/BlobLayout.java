@@ -14,13 +14,17 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>a record's bucket folder {@code data/<bb>} (two hex characters) is put first:
  *       {@code data/2d/<id>.jsonc} of store {@code pages} is the blob {@code 2d/pages/data/<id>.jsonc};</li>
+ *   <li>a log's {@code segments} folder, whose file names follow each other in time
+ *       ({@code seg-000001.ndjson}, ...), starts each file with one hex character of the SHA-256
+ *       of {@code <store>/segments/<file>}: {@code <h>/<store>/segments/<file>}, so consecutive
+ *       segments land in 16 ranges rather than one; listing it merges those 16 prefixes;</li>
  *   <li>any other folder {@code <folder>} of store {@code <store>} starts with three hex characters
  *       of the SHA-256 of {@code <store>/<folder>}: {@code <hhh>/<store>/<folder>/<file>}
  *       (the root folder hashes {@code <store>/});</li>
  *   <li>a folder exists when its marker blob {@code <prefix of its parent>/<name>/.storh-folder}
  *       exists; listing a folder lists its contents prefix with the {@code /} delimiter.</li>
  * </ul>
- * Two-character and three-character first segments never collide. The layout's name and rules are
+ * One-, two- and three-character first segments never collide. The layout's name and rules are
  * recorded in the container's {@value #LAYOUT_BLOB} blob, checked on connect. Immutable, thread-safe.
  */
 public final class BlobLayout {
@@ -37,16 +41,22 @@ public final class BlobLayout {
     /** The content of {@value #LAYOUT_BLOB}. */
     static final String DESCRIPTION = "{\"layout\":\"" + NAME + "\","
             + "\"record\":\"<bucket>/<store>/data/<file>\","
+            + "\"segments\":\"<sha256(<store>/segments/<file>)[0]>/<store>/segments/<file>\","
             + "\"other\":\"<sha256(<store>/<folder>)[0..3]>/<store>/<folder>/<file>\","
             + "\"folder-marker\":\"<parent contents>/<name>/" + FOLDER_MARKER + "\"}\n";
 
     private static final Pattern BUCKET_DIR = Pattern.compile("data/[0-9a-f]{2}");
 
+    /** The folder whose files are spread one by one (a log's segments). */
+    static final String SPREAD_DIR = "segments";
+
+    private static final String HEX = "0123456789abcdef";
+
     private final String store;
 
     /**
      * @param store the store's name in the container ({@code pages}, {@code audit/events}); no
-     *     leading or trailing {@code /}
+     *     leading or trailing {@code /}; {@code ""} for the folder that holds the stores
      */
     BlobLayout(String store) {
         this.store = store;
@@ -63,19 +73,48 @@ public final class BlobLayout {
      */
     String blob(String name) {
         int slash = name.lastIndexOf('/');
-        return slash < 0 ? contents("") + name : contents(name.substring(0, slash)) + name.substring(slash + 1);
+        return slash < 0 ? contents("", name) + name : contents(name.substring(0, slash), name.substring(slash + 1))
+                + name.substring(slash + 1);
     }
 
     /**
      * @param dir a folder's seam name, {@code ""} for the root
+     * @return the prefixes (each ending in {@code /}) under which its files and its child folders'
+     *     markers are: one, or 16 for the spread folder
+     */
+    java.util.List<String> prefixes(String dir) {
+        if (!dir.equals(SPREAD_DIR)) {
+            return java.util.List.of(contents(dir));
+        }
+        java.util.List<String> all = new java.util.ArrayList<>(16);
+        for (int i = 0; i < 16; i++) {
+            all.add(HEX.charAt(i) + "/" + (store.isEmpty() ? "" : store + "/") + dir + "/");
+        }
+        return all;
+    }
+
+    /**
+     * @param dir a folder's seam name
+     * @param child the name of a file or folder in it
+     * @return the prefix its blob (or marker) goes under
+     */
+    private String contents(String dir, String child) {
+        if (!dir.equals(SPREAD_DIR)) {
+            return contents(dir);
+        }
+        return hash(store + "/" + dir + "/" + child).charAt(0) + "/" + (store.isEmpty() ? "" : store + "/") + dir + "/";
+    }
+
+    /**
+     * @param dir a folder's seam name, {@code ""} for the root, not the spread folder
      * @return the prefix (ending in {@code /}) of the blobs of its files and its child folders' markers
      */
-    String contents(String dir) {
+    private String contents(String dir) {
+        String storePart = store.isEmpty() ? "" : store + "/";
         if (BUCKET_DIR.matcher(dir).matches()) {
-            return dir.substring(5) + "/" + store + "/data/";
+            return dir.substring(5) + "/" + storePart + "data/";
         }
-        String key = store + "/" + dir;
-        return hash3(key) + "/" + store + "/" + (dir.isEmpty() ? "" : dir + "/");
+        return hash(store + "/" + dir).substring(0, 3) + "/" + storePart + (dir.isEmpty() ? "" : dir + "/");
     }
 
     /**
@@ -85,7 +124,7 @@ public final class BlobLayout {
     String marker(String dir) {
         int slash = dir.lastIndexOf('/');
         String parent = slash < 0 ? "" : dir.substring(0, slash);
-        return contents(parent) + dir.substring(slash + 1) + "/" + FOLDER_MARKER;
+        return contents(parent, dir.substring(slash + 1)) + dir.substring(slash + 1) + "/" + FOLDER_MARKER;
     }
 
     /**
@@ -108,10 +147,10 @@ public final class BlobLayout {
         return n;
     }
 
-    private static String hash3(String key) {
+    private static String hash(String key) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 2).substring(0, 3);
+            return HexFormat.of().formatHex(digest, 0, 2);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

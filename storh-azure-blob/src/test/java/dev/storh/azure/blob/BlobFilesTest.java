@@ -76,6 +76,27 @@ class BlobFilesTest {
     }
 
     @Test
+    void consecutiveLogSegmentsAreSpreadOverSixteenPrefixesAndListedInNameOrder() throws Exception {
+        BlobFiles files = one.files(ROOT, ROOT.resolve("audit"));
+        files.createDirectories("segments");
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= 24; i++) {
+            String name = String.format("seg-%06d.ndjson", i);
+            names.add(name);
+            files.writeIfVersion("segments/" + name, ("line " + i + "\n").getBytes(StandardCharsets.UTF_8), null);
+        }
+        List<String> firsts = names.stream().map(n -> files.blobName("segments/" + n))
+                .peek(b -> assertThat(b).matches("[0-9a-f]/audit/segments/seg-\\d{6}\\.ndjson")).map(b -> b.substring(0, 1))
+                .distinct().collect(Collectors.toList());
+        assertThat(firsts).as("24 consecutive segments over the 16 one-character prefixes").hasSizeGreaterThan(8);
+        assertThat(files.list("segments")).containsExactlyElementsOf(names);
+        assertThat(read(files, "segments/seg-000017.ndjson")).isEqualTo("line 17\n");
+        files.delete("segments/seg-000017.ndjson");
+        assertThat(files.list("segments")).hasSize(23).doesNotContain("seg-000017.ndjson");
+        assertThat(files.list("")).contains("segments");
+    }
+
+    @Test
     void theLayoutIsRecordedAndAContainerWithAnotherLayoutIsRefused() {
         String layout = one.container().getBlobClient(BlobLayout.LAYOUT_BLOB).downloadContent().toString();
         assertThat(layout).contains("\"layout\":\"" + BlobLayout.NAME + "\"").contains("<bucket>/<store>/data/<file>");

@@ -1,16 +1,13 @@
 package dev.storh.spring.listener;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import dev.storh.queue.Queue;
@@ -59,29 +56,17 @@ public class StorhListenerContainer implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(StorhListenerContainer.class);
 
-	private static final int MAX_ERROR_MESSAGE = 4000;
-
 	private final String id;
 
 	private final String queueName;
 
 	private final Queue queue;
 
-	private final Supplier<Queue> deadLetterQueue;
-
 	private final StorhJobHandler handler;
 
 	private final StorhListenerSettings settings;
 
-	private final List<StorhListenerObserver> observers = new CopyOnWriteArrayList<>();
-
-	private final LongAdder processed = new LongAdder();
-
-	private final LongAdder failed = new LongAdder();
-
-	private final LongAdder retried = new LongAdder();
-
-	private final LongAdder deadLettered = new LongAdder();
+	private final StorhListenerOutcomes outcomes;
 
 	private final Object lifecycleMonitor = new Object();
 
@@ -122,9 +107,9 @@ public class StorhListenerContainer implements SmartLifecycle {
 		this.id = id;
 		this.queueName = queueName;
 		this.queue = queue;
-		this.deadLetterQueue = deadLetterQueue;
 		this.handler = handler;
 		this.settings = settings;
+		this.outcomes = new StorhListenerOutcomes(this, deadLetterQueue);
 	}
 
 	// ------------------------------------------------------------------ lifecycle
@@ -300,28 +285,28 @@ public class StorhListenerContainer implements SmartLifecycle {
 	 * @return jobs whose handler returned
 	 */
 	public long getProcessed() {
-		return this.processed.sum();
+		return this.outcomes.processed();
 	}
 
 	/**
 	 * @return failed attempts (each followed by a retry or a dead letter)
 	 */
 	public long getFailed() {
-		return this.failed.sum();
+		return this.outcomes.failed();
 	}
 
 	/**
 	 * @return jobs put back to pending for another attempt
 	 */
 	public long getRetried() {
-		return this.retried.sum();
+		return this.outcomes.retried();
 	}
 
 	/**
 	 * @return jobs moved to the dead-letter queue
 	 */
 	public long getDeadLettered() {
-		return this.deadLettered.sum();
+		return this.outcomes.deadLettered();
 	}
 
 	/**
@@ -371,7 +356,7 @@ public class StorhListenerContainer implements SmartLifecycle {
 	 */
 	public void addObserver(StorhListenerObserver observer) {
 		Assert.notNull(observer, "'observer' must not be null");
-		this.observers.add(observer);
+		this.outcomes.addObserver(observer);
 	}
 
 	@Override
@@ -407,60 +392,11 @@ public class StorhListenerContainer implements SmartLifecycle {
 	}
 
 	void processed(QueueJob job, Duration duration) {
-		this.processed.increment();
-		for (StorhListenerObserver observer : this.observers) {
-			observe(() -> observer.processed(this, job, duration));
-		}
+		this.outcomes.processed(job, duration);
 	}
 
-	/** One attempt failed: retry with back-off, or dead-letter after the last attempt. */
 	void failed(QueueJob job, Duration duration, Throwable error) {
-		this.failed.increment();
-		for (StorhListenerObserver observer : this.observers) {
-			observe(() -> observer.failed(this, job, duration, error));
-		}
-		boolean last = error instanceof StorhListenerPayloadException || job.attempts() >= this.settings.maxAttempts();
-		try {
-			if (!last) {
-				Duration delay = this.settings.backoffAfter(job.attempts());
-				logger.debug("storh listener '" + this.id + "': job " + job.id() + " failed attempt " + job.attempts()
-						+ " of " + this.settings.maxAttempts() + "; retrying in " + delay, error);
-				this.queue.retry(job.id(), delay);
-				this.retried.increment();
-				for (StorhListenerObserver observer : this.observers) {
-					observe(() -> observer.retried(this, job, delay));
-				}
-			}
-			else {
-				logger.warn("storh listener '" + this.id + "': job " + job.id() + " failed attempt " + job.attempts()
-						+ "; moving it to queue '" + getDeadLetterQueueName() + "'", error);
-				this.deadLetterQueue.get().enqueue(deadLetter(job, error), job.id());
-				this.queue.complete(job.id(), false);
-				this.deadLettered.increment();
-				for (StorhListenerObserver observer : this.observers) {
-					observe(() -> observer.deadLettered(this, job, error));
-				}
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.error("storh listener '" + this.id + "' could not " + (last ? "dead-letter" : "retry") + " job "
-					+ job.id() + "; it stays processing until requeued after the processing timeout", ex);
-		}
-	}
-
-	private Map<String, Object> deadLetter(QueueJob job, Throwable error) {
-		Map<String, Object> cause = new LinkedHashMap<>();
-		cause.put("class", error.getClass().getName());
-		String message = String.valueOf(error.getMessage());
-		cause.put("message", (message.length() > MAX_ERROR_MESSAGE) ? message.substring(0, MAX_ERROR_MESSAGE) : message);
-		Map<String, Object> letter = new LinkedHashMap<>();
-		letter.put("job", job.payload());
-		letter.put("error", cause);
-		letter.put("attempts", (long) job.attempts());
-		letter.put("queue", this.queueName);
-		letter.put("listener", this.id);
-		letter.put("failedAt", Instant.now().toString());
-		return letter;
+		this.outcomes.failed(job, duration, error);
 	}
 
 	private void requeueTimedOut() {
@@ -484,15 +420,6 @@ public class StorhListenerContainer implements SmartLifecycle {
 		synchronized (this.signal) {
 			this.signals++;
 			this.signal.notifyAll();
-		}
-	}
-
-	private void observe(Runnable call) {
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("storh listener observer failed for '" + this.id + "'", ex);
 		}
 	}
 

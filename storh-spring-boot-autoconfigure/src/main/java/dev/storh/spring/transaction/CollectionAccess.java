@@ -1,6 +1,8 @@
 package dev.storh.spring.transaction;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -66,6 +68,24 @@ public interface CollectionAccess {
 	 * @return the stored record
 	 */
 	StorageRecord put(Map<String, ?> data, String id);
+
+	/**
+	 * Stores records in order, as {@link DocStore#putMany} interprets its items ({@code id} and
+	 * {@code data} members). Direct: one {@code putMany}, every item encoded and validated before
+	 * the first file is written; in a transaction: each held like {@link #put(Map, String)}.
+	 * @param items the items
+	 * @return the stored records, in input order
+	 */
+	@SuppressWarnings("unchecked")
+	default List<StorageRecord> putMany(List<? extends Map<String, ?>> items) {
+		List<StorageRecord> stored = new ArrayList<>(items.size());
+		for (Map<String, ?> item : items) {
+			Map<String, ?> data = (Map<String, ?>) item.get("data");
+			Object id = item.get("id");
+			stored.add((id instanceof String text) ? put(data, text) : put(data));
+		}
+		return stored;
+	}
 
 	/**
 	 * @param id a UUIDv7

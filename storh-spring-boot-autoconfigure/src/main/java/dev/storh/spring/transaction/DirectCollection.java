@@ -1,6 +1,7 @@
 package dev.storh.spring.transaction;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -40,6 +41,11 @@ record DirectCollection(DocStore store) implements CollectionAccess {
 	@Override
 	public StorageRecord put(Map<String, ?> data, String id) {
 		return this.store.put(data, id);
+	}
+
+	@Override
+	public List<StorageRecord> putMany(List<? extends Map<String, ?>> items) {
+		return this.store.putMany(items);
 	}
 
 	@Override

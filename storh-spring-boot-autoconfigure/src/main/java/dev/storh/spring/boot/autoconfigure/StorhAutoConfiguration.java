@@ -8,7 +8,6 @@ import dev.storh.doc.DocStore;
 import dev.storh.spring.data.core.StorhEntityConverter;
 import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStores;
-import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.StorhMappingContext;
@@ -78,7 +77,7 @@ public final class StorhAutoConfiguration {
 	@Bean(name = "storhTemplate")
 	@ConditionalOnMissingBean(StorhOperations.class)
 	StorhTemplate storhTemplate(StorhStores storhStores, StorhEntityConverter converter) {
-		return new StorhStoresTemplate(storhStores, converter);
+		return new StorhTemplate(storhStores, converter);
 	}
 
 	@Bean

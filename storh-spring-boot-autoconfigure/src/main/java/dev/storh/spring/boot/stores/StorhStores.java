@@ -25,8 +25,12 @@ import org.springframework.util.Assert;
 
 /**
  * Every storh store of an application, by type and name: the DocStore collections (configured
- * ones and those a {@link StorhStoresTemplate} opened on first use), the segmented logs and the
- * job queues. Health, metrics, the {@code storh} endpoint and the scheduled verify all read it.
+ * ones and those the {@code StorhTemplate} and repositories use, opened on first use), the
+ * segmented logs and the job queues. It is the one owner of the engine instances: the template,
+ * health, metrics, the {@code storh} endpoint and the scheduled verify all reach stores through
+ * it, and no two registries of one JVM open the same store folder (the second one fails with an
+ * {@link IllegalStateException} naming the folder), so a collection is never open twice with
+ * different options.
  * <p>
  * Stores live in one collections folder: collection {@code c} in {@code <folder>/c}, log
  * {@code l} in {@code <folder>/l} and queue {@code q} in {@code <folder>/q}; a name may be used by
@@ -76,9 +80,9 @@ public class StorhStores implements AutoCloseable {
 	}
 
 	/**
-	 * Makes {@link #docStore(String)} take collections from elsewhere (e.g. an application's own
-	 * {@code StorhOperations}) instead of opening them, so that one process keeps one instance
-	 * per collection. Such collections are not closed by this registry.
+	 * Makes {@link #docStore(String)} take collections from elsewhere (an application's own
+	 * {@code StorhOperations} over another registry) instead of opening them, so that one process
+	 * keeps one instance per collection. Such collections are not closed by this registry.
 	 * @param opener returns the open DocStore of a collection name
 	 */
 	public void useDocStoreOpener(Function<String, DocStore> opener) {
@@ -108,18 +112,30 @@ public class StorhStores implements AutoCloseable {
 				return ((CollectionStore) existing).docStore();
 			}
 			Function<String, DocStore> opener = this.docStoreOpener;
-			DocStore store = (opener != null) ? opener.apply(collection)
-					: DocStore.open(this.collectionsFolder, collection, this.options.collection(collection));
+			if (opener != null) {
+				DocStore borrowed = opener.apply(collection);
+				this.options.prepare(collection, borrowed);
+				add(new CollectionStore(collection, borrowed, false));
+				return borrowed;
+			}
+			Path folder = claim(StoreType.COLLECTION, collection);
+			DocStore store;
+			try {
+				store = DocStore.open(this.collectionsFolder, collection, this.options.collection(collection));
+			}
+			catch (RuntimeException ex) {
+				OpenFolders.release(folder, this);
+				throw ex;
+			}
 			try {
 				this.options.prepare(collection, store);
 			}
 			catch (RuntimeException ex) {
-				if (opener == null) {
-					store.close();
-				}
+				store.close();
+				OpenFolders.release(folder, this);
 				throw ex;
 			}
-			add(new CollectionStore(collection, store, opener == null));
+			add(new CollectionStore(collection, store, true));
 			return store;
 		}
 	}
@@ -138,7 +154,15 @@ public class StorhStores implements AutoCloseable {
 			requireFree(name, StoreType.LOG);
 			SegmentedLogOptions logOptions = this.options.log(name);
 			Supplier<SegmentedLog> opener = () -> SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
-			SegmentedLog log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
+			Path folder = claim(StoreType.LOG, name);
+			SegmentedLog log;
+			try {
+				log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
+			}
+			catch (RuntimeException ex) {
+				OpenFolders.release(folder, this);
+				throw ex;
+			}
 			add(new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
 					logOptions.clock(), opener));
 			return log;
@@ -178,7 +202,15 @@ public class StorhStores implements AutoCloseable {
 		synchronized (this.openLock) {
 			checkOpen();
 			requireFree(name, StoreType.QUEUE);
-			Queue queue = Queue.open(this.collectionsFolder, name, this.options.queue(name));
+			Path folder = claim(StoreType.QUEUE, name);
+			Queue queue;
+			try {
+				queue = Queue.open(this.collectionsFolder, name, this.options.queue(name));
+			}
+			catch (RuntimeException ex) {
+				OpenFolders.release(folder, this);
+				throw ex;
+			}
 			add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
 			return queue;
 		}
@@ -305,6 +337,7 @@ public class StorhStores implements AutoCloseable {
 				}
 			}
 		}
+		OpenFolders.releaseAll(this);
 	}
 
 	void fireOperation(StorhStore store, String operation, Duration duration, Throwable failure) {
@@ -347,6 +380,12 @@ public class StorhStores implements AutoCloseable {
 			throw new IllegalStateException("The storh " + type.tag() + " '" + name + "' is already open in "
 					+ existing.path());
 		}
+	}
+
+	private Path claim(StoreType type, String name) {
+		Path folder = OpenFolders.folderOf(this.collectionsFolder, type, name);
+		OpenFolders.claim(folder, this, type.tag() + " '" + name + "'");
+		return folder;
 	}
 
 	private void checkOpen() {

@@ -1,12 +1,19 @@
 package dev.storh.spring.data.core;
 
 import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 import dev.storh.CorruptRecordException;
 import dev.storh.LockTimeoutException;
 import dev.storh.SchemaViolationException;
 import dev.storh.StorageException;
 import dev.storh.UniqueConstraintException;
+import dev.storh.VersionConflictException;
 
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataAccessException;
@@ -14,6 +21,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DataRetrievalFailureException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.dao.support.PersistenceExceptionTranslator;
 
 /**
@@ -24,6 +32,8 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  * <li>{@link UniqueConstraintException} → {@link DuplicateKeyException};</li>
  * <li>{@link SchemaViolationException} → {@link DataIntegrityViolationException};</li>
  * <li>{@link LockTimeoutException} → {@link CannotAcquireLockException};</li>
+ * <li>{@link VersionConflictException} (a compare-and-set write lost a race, e.g. on blob storage) →
+ * {@link OptimisticLockingFailureException};</li>
  * <li>any other {@link StorageException} and {@link UncheckedIOException} →
  * {@link DataAccessResourceFailureException}.</li>
  * </ul>
@@ -47,6 +57,9 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 		if (ex instanceof LockTimeoutException) {
 			return new CannotAcquireLockException(ex.getMessage(), ex);
 		}
+		if (ex instanceof VersionConflictException) {
+			return new OptimisticLockingFailureException(ex.getMessage(), ex);
+		}
 		if (ex instanceof UniqueConstraintException) {
 			return new DuplicateKeyException(ex.getMessage(), ex);
 		}
@@ -69,6 +82,46 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
 	RuntimeException translate(RuntimeException ex) {
 		DataAccessException translated = translateExceptionIfPossible(ex);
 		return (translated != null) ? translated : ex;
+	}
+
+	/**
+	 * Runs an action, translating what it throws.
+	 * @param <R> the result type
+	 * @param action the action
+	 * @return its result
+	 */
+	<R> R translated(Supplier<R> action) {
+		try {
+			return action.get();
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+	}
+
+	/**
+	 * @param <T> the element type
+	 * @param source a lazy stream whose reads may fail
+	 * @return the same elements, failures translated while iterating; closing it closes the source
+	 */
+	<T> Stream<T> translating(Stream<T> source) {
+		Iterator<T> iterator = source.iterator();
+		Iterator<T> translating = new Iterator<>() {
+
+			@Override
+			public boolean hasNext() {
+				return translated(iterator::hasNext);
+			}
+
+			@Override
+			public T next() {
+				return translated(iterator::next);
+			}
+
+		};
+		return StreamSupport
+			.stream(Spliterators.spliteratorUnknownSize(translating, Spliterator.ORDERED | Spliterator.NONNULL), false)
+			.onClose(source::close);
 	}
 
 }

@@ -12,7 +12,9 @@ import dev.storh.spring.data.mapping.StorhMappingContext;
 
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
+import org.springframework.data.domain.ScrollPosition;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.domain.Window;
 
 /**
  * Entity operations on storh {@code DocStore} collections: one collection per entity type
@@ -96,6 +98,25 @@ public interface StorhOperations {
 	<T> T save(T entity);
 
 	/**
+	 * Store a batch of entities of one collection, all or nothing: every entity is converted and
+	 * checked before the first record is written, under one hold of the collection write lock
+	 * (its {@code @Version} as {@link #save(Object)} checks it, its {@code @Indexed(unique = true)}
+	 * values against the other entities of the batch and against the stored records, the
+	 * collection's schema), and the records are then written with one
+	 * {@code DocStore.putMany}. A batch that fails a check writes nothing. An I/O failure while
+	 * writing (a full disk) can leave the records written before it.
+	 * @param <T> the entity type
+	 * @param entities the entities, in order; a {@code @Version}ed id may appear once
+	 * @return the saved entities in the same order, as {@link #save(Object)} returns them
+	 * @throws org.springframework.dao.OptimisticLockingFailureException when a version check fails
+	 * @throws org.springframework.dao.DuplicateKeyException naming the field and value when two
+	 * entities of the batch, or an entity and a stored record, hold the same unique value
+	 * @throws org.springframework.dao.InvalidDataAccessApiUsageException when the entities go to
+	 * more than one collection or an id is not a UUIDv7
+	 */
+	<T> List<T> saveAll(Iterable<T> entities);
+
+	/**
 	 * Store a new entity; fails when a record with its id already exists. The check and the write
 	 * happen under the collection write lock, so two concurrent inserts of one id, in this or
 	 * another process, cannot both succeed.
@@ -174,6 +195,29 @@ public interface StorhOperations {
 	 * @return a stream that must be closed
 	 */
 	<T> Stream<T> stream(StorhQuery query, Class<T> type);
+
+	/**
+	 * One window of the entities matching a query. An {@code OffsetScrollPosition} skips matches;
+	 * a {@code KeysetScrollPosition} continues after (forward) or before (backward) the entity it
+	 * was taken from, by the values of the query's sort properties then its id (ties are broken by
+	 * ascending id, so every entity appears once however many share a sort value). A window's
+	 * items are always in the query's order; {@code hasNext()} tells whether more follow in the
+	 * scrolling direction, and {@code positionAt(i)} keeps that direction. Keys are the sort
+	 * properties' names ({@code publisher.name}) with their stored JSON values, and the id
+	 * property's name with the id. Scrolling forward in id order reads only the window (core's id
+	 * cursor); other keyset scrolls read every match.
+	 * @param <T> the entity type
+	 * @param query criteria and sort; its limit is the window size (none: every remaining match);
+	 * offset and cursor are ignored
+	 * @param position where the window starts; {@code ScrollPosition.keyset()} or
+	 * {@code ScrollPosition.offset()} for the first window, {@code ScrollPosition.backward(...)}
+	 * to scroll towards the start
+	 * @param type the entity type
+	 * @return the window
+	 * @throws org.springframework.dao.InvalidDataAccessApiUsageException when a keyset position
+	 * lacks a sort property or the id
+	 */
+	<T> Window<T> scroll(StorhQuery query, ScrollPosition position, Class<T> type);
 
 	/**
 	 * @param type the entity type

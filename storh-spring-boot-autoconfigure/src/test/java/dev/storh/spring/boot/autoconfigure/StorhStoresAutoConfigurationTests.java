@@ -15,7 +15,6 @@ import dev.storh.spring.boot.stores.StoreType;
 import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStoreOptions;
 import dev.storh.spring.boot.stores.StorhStores;
-import dev.storh.spring.boot.stores.StorhStoresTemplate;
 import dev.storh.spring.data.core.StorhOperations;
 import dev.storh.spring.data.core.StorhTemplate;
 import org.junit.jupiter.api.Test;
@@ -46,7 +45,7 @@ class StorhStoresAutoConfigurationTests {
 	@Test
 	void templateTakesItsCollectionsFromTheRegistry() {
 		this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
-			assertThat(context).hasSingleBean(StorhStores.class).hasSingleBean(StorhStoresTemplate.class);
+			assertThat(context).hasSingleBean(StorhStores.class).hasSingleBean(StorhTemplate.class);
 			StorhStores stores = context.getBean(StorhStores.class);
 			DocStore notes = context.getBean(StorhTemplate.class).docStore("notes");
 			assertThat(stores.docStore("notes")).isSameAs(notes);
@@ -124,7 +123,7 @@ class StorhStoresAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("storh.root=" + this.root, "storh.collections.notes.indexes[0].field=text")
 			.withBean(StorhOperations.class, () -> new StorhTemplate(this.root))
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(StorhStoresTemplate.class);
+				assertThat(context).doesNotHaveBean("storhTemplate");
 				DocStore notes = context.getBean(StorhOperations.class).docStore("notes");
 				assertThat(context.getBean(StorhStores.class).docStore("notes")).isSameAs(notes);
 			});

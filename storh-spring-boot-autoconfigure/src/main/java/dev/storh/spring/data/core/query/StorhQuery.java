@@ -19,7 +19,7 @@ import org.springframework.util.Assert;
  */
 public final class StorhQuery {
 
-	private static final StorhQuery ALL = new StorhQuery(StorhCriteria.all(), Sort.unsorted(), 0, -1, null);
+	private static final StorhQuery ALL = new StorhQuery(StorhCriteria.all(), Sort.unsorted(), 0, -1, null, null);
 
 	private final StorhCriteria criteria;
 
@@ -31,8 +31,12 @@ public final class StorhQuery {
 
 	private final int limit;
 
-	private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor) {
+	private final FieldProjection fields;
+
+	private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor,
+			FieldProjection fields) {
 		this.criteria = criteria;
+		this.fields = fields;
 		this.cursor = cursor;
 		this.sort = sort;
 		this.offset = offset;
@@ -52,7 +56,7 @@ public final class StorhQuery {
 	 */
 	public static StorhQuery where(StorhCriteria criteria) {
 		Assert.notNull(criteria, "'criteria' must not be null");
-		return new StorhQuery(criteria, Sort.unsorted(), 0, -1, null);
+		return new StorhQuery(criteria, Sort.unsorted(), 0, -1, null, null);
 	}
 
 	/**
@@ -61,7 +65,7 @@ public final class StorhQuery {
 	 */
 	public StorhQuery withSort(Sort sort) {
 		Assert.notNull(sort, "'sort' must not be null");
-		return new StorhQuery(this.criteria, sort, this.offset, this.limit, this.cursor);
+		return new StorhQuery(this.criteria, sort, this.offset, this.limit, this.cursor, this.fields);
 	}
 
 	/**
@@ -71,7 +75,7 @@ public final class StorhQuery {
 	 */
 	public StorhQuery withOffset(long offset) {
 		Assert.isTrue(offset >= 0, () -> "'offset' must not be negative, got " + offset);
-		return new StorhQuery(this.criteria, this.sort, offset, this.limit, this.cursor);
+		return new StorhQuery(this.criteria, this.sort, offset, this.limit, this.cursor, this.fields);
 	}
 
 	/**
@@ -81,7 +85,7 @@ public final class StorhQuery {
 	 */
 	public StorhQuery withLimit(int limit) {
 		Assert.isTrue(limit >= 0, () -> "'limit' must not be negative, got " + limit);
-		return new StorhQuery(this.criteria, this.sort, this.offset, limit, this.cursor);
+		return new StorhQuery(this.criteria, this.sort, this.offset, limit, this.cursor, this.fields);
 	}
 
 	/**
@@ -90,7 +94,7 @@ public final class StorhQuery {
 	 * @return a new query
 	 */
 	public StorhQuery withCursor(String afterId) {
-		return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, afterId);
+		return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, afterId, this.fields);
 	}
 
 	/**
@@ -111,6 +115,21 @@ public final class StorhQuery {
 	/**
 	 * @return the id cursor, or {@code null}
 	 */
+	/**
+	 * @param fields the stored fields to read into the entities; {@code null} reads all
+	 * @return a new query
+	 */
+	public StorhQuery withFields(FieldProjection fields) {
+		return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, this.cursor, fields);
+	}
+
+	/**
+	 * @return the fields read into the entities, {@code null} for all of them
+	 */
+	public FieldProjection getFields() {
+		return this.fields;
+	}
+
 	public String getCursor() {
 		return this.cursor;
 	}
@@ -154,7 +173,8 @@ public final class StorhQuery {
 	@Override
 	public String toString() {
 		return "StorhQuery[criteria=" + this.criteria + ", cursor=" + this.cursor + ", sort=" + this.sort
-				+ ", offset=" + this.offset + ", limit=" + ((this.limit >= 0) ? this.limit : "none") + "]";
+				+ ", offset=" + this.offset + ", limit=" + ((this.limit >= 0) ? this.limit : "none")
+				+ ((this.fields != null) ? ", fields=" + this.fields : "") + "]";
 	}
 
 }

@@ -1,12 +1,15 @@
 package dev.storh.spring.data.repository.query;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import dev.storh.query.FieldPath;
+import dev.storh.spring.data.core.query.FieldProjection;
 import dev.storh.spring.data.core.query.StorhCriteria;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -79,6 +82,48 @@ final class JsonFilter {
 			orders.add((n.intValue() == 1) ? Sort.Order.asc(entry.getKey()) : Sort.Order.desc(entry.getKey()));
 		}
 		return Sort.by(orders);
+	}
+
+	/**
+	 * @param json a JSON projection such as {@code {"title": 1, "publisher.name": 1}} (1 or
+	 * {@code true} keeps, 0 or {@code false} leaves out; one kind per projection, except that the id
+	 * is always kept); blank for none
+	 * @param idProperty the id property's name, which may be listed with either kind
+	 * @return the projection, {@code null} when blank
+	 * @throws IllegalArgumentException when the JSON is no object, a value is not 0, 1 or a
+	 * boolean, or the kinds are mixed
+	 */
+	static FieldProjection parseFields(String json, String idProperty) {
+		if (json == null || json.isBlank()) {
+			return null;
+		}
+		Set<String> included = new LinkedHashSet<>();
+		Set<String> excluded = new LinkedHashSet<>();
+		for (Map.Entry<String, Object> entry : readObject(json).entrySet()) {
+			Object flag = entry.getValue();
+			boolean keep;
+			if (flag instanceof Boolean b) {
+				keep = b;
+			}
+			else if (flag instanceof Number n && (n.intValue() == 0 || n.intValue() == 1)) {
+				keep = n.intValue() == 1;
+			}
+			else {
+				throw new IllegalArgumentException("field '" + entry.getKey() + "' of the projection must be 1, 0, "
+						+ "true or false, got " + flag);
+			}
+			if (!entry.getKey().equals(idProperty) && !entry.getKey().equals("_id")) {
+				(keep ? included : excluded).add(entry.getKey());
+			}
+		}
+		if (!included.isEmpty() && !excluded.isEmpty()) {
+			throw new IllegalArgumentException("a projection either keeps fields (1) or leaves them out (0), not both: "
+					+ "keeps " + included + ", leaves out " + excluded);
+		}
+		if (included.isEmpty() && excluded.isEmpty()) {
+			throw new IllegalArgumentException("a projection must list a field besides the id, got: " + json);
+		}
+		return included.isEmpty() ? FieldProjection.exclude(excluded) : FieldProjection.include(included);
 	}
 
 	/**

@@ -39,6 +39,13 @@ public @interface Query {
 	String sort() default "";
 
 	/**
+	 * @return a JSON projection of the stored fields read into the entities, such as
+	 * {@code {"title": 1, "publisher.name": 1}} (only those) or {@code {"reviews": 0}} (all but
+	 * those); the id is always read, fields left out come back {@code null}; empty for every field
+	 */
+	String fields() default "";
+
+	/**
 	 * @return whether the method returns the number of matches instead of the entities
 	 */
 	boolean count() default false;

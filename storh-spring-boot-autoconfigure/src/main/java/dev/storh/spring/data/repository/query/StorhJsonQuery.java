@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
+import dev.storh.spring.data.core.query.FieldProjection;
 import dev.storh.spring.data.core.query.StorhQuery;
 
 import org.apache.commons.logging.Log;
@@ -31,7 +32,8 @@ import org.springframework.util.Assert;
  * otherwise a {@code List}, {@code Page} (with a {@code Pageable} argument), {@code Stream}
  * (close it), {@code Optional} or the entity ({@code null} when none matches, more than one
  * match gives an {@link IncorrectResultSizeDataAccessException}). A {@code Sort} or
- * {@code Pageable} argument sorts after the annotation's {@code sort}. Debug logging of
+ * {@code Pageable} argument sorts after the annotation's {@code sort}; {@code fields} limits the
+ * stored fields read. Interface and DTO projections as for derived queries ({@link StorhProjections}). Debug logging of
  * {@value StorhPartTreeQuery#PLAN_LOGGER} logs each call's plan. Thread-safe.
  */
 public class StorhJsonQuery implements RepositoryQuery {
@@ -49,6 +51,8 @@ public class StorhJsonQuery implements RepositoryQuery {
 	private final JsonFilter filter;
 
 	private final Sort sort;
+
+	private final FieldProjection fields;
 
 	private final Query annotation;
 
@@ -76,6 +80,12 @@ public class StorhJsonQuery implements RepositoryQuery {
 			this.sort = JsonFilter.parseSort(this.annotation.sort());
 			for (Sort.Order order : this.sort) {
 				PropertyPath.from(order.getProperty(), this.domainType);
+			}
+			this.fields = JsonFilter.parseFields(this.annotation.fields(), idProperty);
+			if (this.fields != null) {
+				for (String field : this.fields.getFields()) {
+					PropertyPath.from(field, this.domainType);
+				}
 			}
 		}
 		catch (RuntimeException ex) {
@@ -127,7 +137,7 @@ public class StorhJsonQuery implements RepositoryQuery {
 		try {
 			StorhQuery query = StorhQuery.where(this.filter.criteria((marker) -> this.operations.getConverter()
 				.toJsonValue(accessor.getBindableValue(position(marker)))));
-			return query.withSort(this.sort.and(accessor.getSort()));
+			return query.withSort(this.sort.and(accessor.getSort())).withFields(this.fields);
 		}
 		catch (IllegalArgumentException | dev.storh.StorageException ex) {
 			throw new InvalidDataAccessApiUsageException("Query method " + this.method.getDeclaringClass().getName()
@@ -182,7 +192,7 @@ public class StorhJsonQuery implements RepositoryQuery {
 			}
 			result = results.isEmpty() ? null : results.get(0);
 		}
-		return this.queryMethod.getResultProcessor().withDynamicProjection(accessor).processResult(result);
+		return StorhProjections.process(this.queryMethod, accessor, result, this.operations.getConverter());
 	}
 
 }

@@ -17,10 +17,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.dao.IncorrectResultSizeDataAccessException;
-import org.springframework.dao.InvalidDataAccessApiUsageException;
-import org.springframework.data.domain.KeysetScrollPosition;
 import org.springframework.data.domain.Limit;
-import org.springframework.data.domain.OffsetScrollPosition;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.ScrollPosition;
 import org.springframework.data.domain.SliceImpl;
@@ -48,14 +45,15 @@ import org.springframework.util.ClassUtils;
  * {@link StorhQueryCreator#SUPPORTED_TYPES}, {@code IgnoreCase} on a value-order keyword such as
  * {@code GreaterThan}, an {@code OrderBy} with {@code IgnoreCase}, a range keyword on a type whose
  * JSON form does not sort like its values, a non-id property named {@code id}
- * (core's {@code id} is the record id), an argument count that does not match the name, a
- * {@code Window} ordered by anything but the id, or an unsupported return type.
+ * (core's {@code id} is the record id), an argument count that does not match the name, or an
+ * unsupported return type.
  * <p>
  * Results: {@code countBy} → {@code long}; {@code existsBy} → {@code boolean}; {@code deleteBy}
  * / {@code removeBy} → the deleted entities as a {@code List}, their number, or nothing
  * ({@code void}); finders → {@code List}, {@code Page} (with the total), {@code Slice},
  * {@code Stream} (close it), {@code Window} (a {@code ScrollPosition} argument: keyset scrolling on
- * the id cursor, key {@code <id property>}, forward only; or offset scrolling), {@code Optional}
+ * the method's sort with ties broken by id, forwards and backwards, keys the sort properties and
+ * {@code <id property>}; or offset scrolling), {@code Optional}
  * or the entity ({@code null} when none matches; more than one match gives an
  * {@link IncorrectResultSizeDataAccessException}). {@code Top}/{@code First} and a {@code Limit}
  * argument cap the results before a {@code Pageable} splits them into pages, and size a window.
@@ -170,7 +168,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 					this.domainType));
 		}
 		Object result = find(query, accessor.getPageable(), maxResults, accessor.getScrollPosition());
-		return this.queryMethod.getResultProcessor().withDynamicProjection(accessor).processResult(result);
+		return StorhProjections.process(this.queryMethod, accessor, result, this.operations.getConverter());
 	}
 
 	private void logPlan(StorhQuery query, Pageable pageable, int maxResults) {
@@ -222,50 +220,13 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 	}
 
 	/**
-	 * One window: keyset positions continue after the last id (core's cursor, in id order);
-	 * offset positions skip. One extra record is read to learn whether more follow.
+	 * One window ({@link StorhOperations#scroll}): keyset positions on the method's sort, ties
+	 * broken by id, forwards or backwards; offset positions skip.
 	 */
 	private Window<?> scroll(StorhQuery query, ScrollPosition position, int maxResults) {
-		if (position instanceof OffsetScrollPosition offset) {
-			long start = offset.isInitial() ? 0 : offset.getOffset() + 1;
-			StorhQuery window = query.withOffset(start);
-			List<?> content = this.operations.find((maxResults >= 0) ? window.withLimit(maxResults + 1) : window,
-					this.domainType);
-			boolean hasNext = maxResults >= 0 && content.size() > maxResults;
-			List<?> items = hasNext ? content.subList(0, maxResults) : content;
-			return Window.from(items, OffsetScrollPosition.positionFunction(start), hasNext);
-		}
-		KeysetScrollPosition keyset = (position instanceof KeysetScrollPosition k) ? k : ScrollPosition.keyset();
-		if (keyset.scrollsBackward()) {
-			throw new InvalidDataAccessApiUsageException("Query method " + describe()
-					+ ": storh scrolls forward only (keyset on the id cursor); got " + keyset);
-		}
-		checkIdOrder(query.getSort());
-		String after = null;
-		if (!keyset.isInitial()) {
-			Object key = keyset.getKeys().getOrDefault(this.idProperty, keyset.getKeys().get("id"));
-			if (key == null) {
-				throw new InvalidDataAccessApiUsageException("Query method " + describe() + ": the keyset position "
-						+ keyset.getKeys() + " has no '" + this.idProperty + "' key");
-			}
-			after = key.toString();
-		}
-		StorhQuery window = query.withSort(Sort.unsorted()).withCursor(after);
-		List<?> content = this.operations.find((maxResults >= 0) ? window.withLimit(maxResults + 1) : window,
+		StorhQuery window = (maxResults >= 0) ? query.withLimit(maxResults) : query;
+		return this.operations.scroll(window, (position != null) ? position : ScrollPosition.keyset(),
 				this.domainType);
-		boolean hasNext = maxResults >= 0 && content.size() > maxResults;
-		List<?> items = hasNext ? content.subList(0, maxResults) : content;
-		return Window.from(items, (i) -> ScrollPosition
-			.forward(Map.of(this.idProperty, this.operations.getConverter().getId(items.get(i)))), hasNext);
-	}
-
-	private void checkIdOrder(Sort sort) {
-		for (Sort.Order order : sort) {
-			if (!order.getProperty().equals(this.idProperty) || order.isDescending()) {
-				throw new InvalidDataAccessApiUsageException("Query method " + describe()
-						+ ": keyset scrolling follows ascending id order; cannot also sort by " + order);
-			}
-		}
 	}
 
 	/**
@@ -352,14 +313,6 @@ public class StorhPartTreeQuery implements RepositoryQuery {
 		if (this.queryMethod.isSearchQuery()) {
 			throw fail("search results are not supported by storh; return a List, Page, Slice, Stream, Window, "
 					+ "Optional or the entity");
-		}
-		if (this.queryMethod.isScrollQuery()) {
-			for (Sort.Order order : this.tree.getSort()) {
-				if (!order.getProperty().equals(this.idProperty) || order.isDescending()) {
-					throw fail("a Window scrolls in ascending id order (keyset on the id cursor); remove OrderBy "
-							+ order.getProperty());
-				}
-			}
 		}
 		if (this.tree.isDelete() && (this.queryMethod.isPageQuery() || this.queryMethod.isSliceQuery()
 				|| this.queryMethod.isStreamQuery() || this.queryMethod.isScrollQuery())) {

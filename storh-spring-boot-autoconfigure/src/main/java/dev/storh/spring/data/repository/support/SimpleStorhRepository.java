@@ -49,14 +49,15 @@ public class SimpleStorhRepository<T, ID> implements StorhRepository<T, ID> {
 		return this.operations.save(entity);
 	}
 
+	/**
+	 * Saves the entities all or nothing ({@link StorhOperations#saveAll}): every one is checked
+	 * (version, unique values within the batch and against the store, schema) before the first is
+	 * written, and a batch that fails a check writes nothing.
+	 */
 	@Override
 	public <S extends T> List<S> saveAll(Iterable<S> entities) {
 		Assert.notNull(entities, "Entities must not be null");
-		List<S> saved = new ArrayList<>();
-		for (S entity : entities) {
-			saved.add(save(entity));
-		}
-		return saved;
+		return this.operations.saveAll(entities);
 	}
 
 	@Override
