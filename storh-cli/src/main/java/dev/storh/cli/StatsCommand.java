@@ -1,10 +1,9 @@
 package dev.storh.cli;
 
-import dev.storh.doc.DocStore;
-import dev.storh.doc.StoreStats;
 import dev.storh.log.SegmentedLog;
-import dev.storh.queue.Queue;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.Store;
+import java.util.Map;
 import picocli.CommandLine.Command;
 
 /**
@@ -22,23 +21,15 @@ final class StatsCommand extends StoreCommand {
 
     @Override
     Outcome run(Target target, ProgressListener progress) {
-        switch (target.engine()) {
-            case DOC -> {
-                try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    StoreStats stats = store.stats();
-                    return new Outcome(stats.toMap(), stats.corrupt() == 0);
-                }
+        if (target.engine() == Engine.LOG) {
+            try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
+                return Outcome.ok(log.stats().toMap());
             }
-            case LOG -> {
-                try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    return Outcome.ok(log.stats().toMap());
-                }
-            }
-            default -> {
-                try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    return Outcome.ok(queue.stats().toMap());
-                }
-            }
+        }
+        try (Store store = target.open()) {
+            Map<String, Object> stats = store.stats().toMap();
+            // a collection counts its corrupt record files; the other engines have none to count
+            return new Outcome(stats, !(stats.get("corrupt") instanceof Number corrupt) || corrupt.longValue() == 0);
         }
     }
 }

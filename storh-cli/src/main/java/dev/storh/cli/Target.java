@@ -1,5 +1,8 @@
 package dev.storh.cli;
 
+import dev.storh.doc.DocStore;
+import dev.storh.queue.Queue;
+import dev.storh.store.Store;
 import java.nio.file.Path;
 
 /**
@@ -23,5 +26,22 @@ record Target(Path root, String collection, Engine engine) {
      */
     String label() {
         return engine.word() + " " + dir();
+    }
+
+    /**
+     * Opens the target as the store contract every engine shares, so a command that only verifies
+     * or counts needs no engine of its own. Segmented logs are opened by the commands themselves
+     * until {@code SegmentedLog} implements {@link Store}.
+     *
+     * @return the open store; close it
+     * @throws IllegalStateException for a log
+     */
+    Store open() {
+        return switch (engine) {
+            case DOC -> DocStore.open(root, collection);
+            case QUEUE -> Queue.open(root, collection);
+            case LOG -> throw new IllegalStateException("segmented logs do not implement the store contract yet: "
+                    + dir());
+        };
     }
 }

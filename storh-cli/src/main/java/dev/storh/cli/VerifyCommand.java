@@ -1,11 +1,8 @@
 package dev.storh.cli;
 
-import dev.storh.doc.DocStore;
-import dev.storh.doc.StoreStats;
 import dev.storh.log.SegmentedLog;
-import dev.storh.queue.Queue;
-import dev.storh.queue.QueueStats;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.Store;
 import dev.storh.store.VerifyReport;
 import picocli.CommandLine.Command;
 
@@ -22,25 +19,15 @@ final class VerifyCommand extends StoreCommand {
 
     @Override
     Outcome run(Target target, ProgressListener progress) {
-        switch (target.engine()) {
-            case DOC -> {
-                try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    VerifyReport<StoreStats> report = store.verify(progress);
-                    return new Outcome(report.toMap(), report.ok());
-                }
+        if (target.engine() == Engine.LOG) {
+            try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
+                var report = log.verify(progress);
+                return new Outcome(report.toMap(), report.ok());
             }
-            case LOG -> {
-                try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    var report = log.verify(progress);
-                    return new Outcome(report.toMap(), report.ok());
-                }
-            }
-            default -> {
-                try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    dev.storh.store.VerifyReport<QueueStats> report = queue.verify(progress);
-                    return new Outcome(report.toMap(), report.ok());
-                }
-            }
+        }
+        try (Store store = target.open()) {
+            VerifyReport<?> report = store.verify(progress);
+            return new Outcome(report.toMap(), report.ok());
         }
     }
 }

@@ -1,17 +1,13 @@
 package dev.storh.spring.boot.actuate;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.storh.spring.listener.StorhListenerContainer;
 import dev.storh.spring.listener.StorhListenerEndpointRegistry;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.util.Assert;
 
@@ -27,9 +23,7 @@ import org.springframework.util.Assert;
  * (consumer thread to busy seconds); plus {@code reasons}, one sentence per DOWN cause. Reads
  * memory only.
  */
-public class StorhListenersHealthIndicator extends AbstractHealthIndicator {
-
-	private static final Log logger = LogFactory.getLog(StorhListenersHealthIndicator.class);
+public class StorhListenersHealthIndicator extends ReasonedHealthIndicator {
 
 	private final StorhListenerEndpointRegistry registry;
 
@@ -37,14 +31,18 @@ public class StorhListenersHealthIndicator extends AbstractHealthIndicator {
 	 * @param registry the listener containers
 	 */
 	public StorhListenersHealthIndicator(StorhListenerEndpointRegistry registry) {
-		super("storh listener health check failed");
+		super("storh listener health check failed", StorhListenersHealthIndicator.class);
 		Assert.notNull(registry, "'registry' must not be null");
 		this.registry = registry;
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		List<String> reasons = new ArrayList<>();
+	String subject() {
+		return "storh listeners are";
+	}
+
+	@Override
+	void check(Health.Builder builder, List<String> reasons) {
 		for (StorhListenerContainer container : this.registry.getListenerContainers()) {
 			Map<String, Object> details = new LinkedHashMap<>();
 			boolean running = container.isRunning();
@@ -76,13 +74,6 @@ public class StorhListenersHealthIndicator extends AbstractHealthIndicator {
 						+ "processing timeout of " + container.getSettings().processingTimeout() + ": " + stuckSeconds
 						+ " (seconds)");
 			}
-		}
-		if (reasons.isEmpty()) {
-			builder.up();
-		}
-		else {
-			logger.warn("storh listeners are DOWN: " + reasons);
-			builder.down().withDetail("reasons", reasons);
 		}
 	}
 

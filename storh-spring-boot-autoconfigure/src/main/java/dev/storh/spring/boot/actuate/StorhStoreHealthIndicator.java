@@ -1,15 +1,11 @@
 package dev.storh.spring.boot.actuate;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.VerifyResult;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.util.Assert;
 
@@ -25,9 +21,7 @@ import org.springframework.util.Assert;
  * the file system for permissions ({@link StorhStore#checkWritable()}) and lists the writer
  * markers; it writes nothing and reads no record.
  */
-public class StorhStoreHealthIndicator extends AbstractHealthIndicator {
-
-	private static final Log logger = LogFactory.getLog(StorhStoreHealthIndicator.class);
+public class StorhStoreHealthIndicator extends ReasonedHealthIndicator {
 
 	private final StorhStore store;
 
@@ -35,16 +29,20 @@ public class StorhStoreHealthIndicator extends AbstractHealthIndicator {
 	 * @param store the store to check
 	 */
 	public StorhStoreHealthIndicator(StorhStore store) {
-		super("storh store health check failed");
+		super("storh store health check failed", StorhStoreHealthIndicator.class);
 		Assert.notNull(store, "'store' must not be null");
 		this.store = store;
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) {
+	String subject() {
+		return "storh " + this.store + " is";
+	}
+
+	@Override
+	void check(Health.Builder builder, List<String> reasons) {
 		StorhStore store = this.store;
 		builder.withDetail("type", store.type().tag()).withDetail("path", store.path().toString());
-		List<String> reasons = new ArrayList<>();
 		String notWritable = store.checkWritable();
 		if (notWritable != null) {
 			reasons.add(notWritable);
@@ -62,13 +60,6 @@ public class StorhStoreHealthIndicator extends AbstractHealthIndicator {
 			if (!last.ok()) {
 				reasons.add("Last verify at " + last.at() + " failed: " + last.errors());
 			}
-		}
-		if (reasons.isEmpty()) {
-			builder.up();
-		}
-		else {
-			logger.warn("storh " + store + " is DOWN: " + reasons);
-			builder.down().withDetail("reasons", reasons);
 		}
 	}
 

@@ -1,14 +1,10 @@
 package dev.storh.spring.boot.stores;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.storh.doc.DocStore;
-import dev.storh.doc.StoreStats;
-import dev.storh.progress.ProgressListener;
-import dev.storh.store.VerifyReport;
 
 /**
  * A DocStore collection in a {@link StorhStores} registry, with its bucket sizes.
@@ -20,7 +16,7 @@ public final class CollectionStore extends StorhStore {
 	private volatile Snapshot snapshot;
 
 	CollectionStore(String name, DocStore store, boolean owned) {
-		super(StoreType.COLLECTION, name, owned);
+		super(StoreType.COLLECTION, name, owned, store);
 		this.store = store;
 	}
 
@@ -28,16 +24,6 @@ public final class CollectionStore extends StorhStore {
 	 * @return the DocStore
 	 */
 	public DocStore docStore() {
-		return this.store;
-	}
-
-	@Override
-	public Path path() {
-		return this.store.collectionRoot().toAbsolutePath();
-	}
-
-	@Override
-	public AutoCloseable engine() {
 		return this.store;
 	}
 
@@ -68,23 +54,11 @@ public final class CollectionStore extends StorhStore {
 	}
 
 	@Override
-	VerifyResult doVerify(ProgressListener progress) {
-		long start = System.nanoTime();
-		VerifyReport<StoreStats> report = this.store.verify(progress);
-		return result(report.ok(), report.errors(), start);
-	}
-
-	@Override
 	Map<String, Object> doRepair() {
 		int stale = removeStaleWriters();
-		Map<String, Object> report = new LinkedHashMap<>(this.store.repair().toMap());
+		Map<String, Object> report = new LinkedHashMap<>(super.doRepair());
 		report.put("staleWritersRemoved", stale);
 		return report;
-	}
-
-	@Override
-	Map<String, Object> doCompact() {
-		return this.store.compact().toMap();
 	}
 
 	@Override

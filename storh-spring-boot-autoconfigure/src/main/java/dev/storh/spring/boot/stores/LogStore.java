@@ -64,7 +64,7 @@ public final class LogStore extends StorhStore {
 	 */
 	LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned, LogPartition partition, Clock clock,
 			Supplier<SegmentedLog> opener) {
-		super(StoreType.LOG, name, owned);
+		super(StoreType.LOG, name, owned, null);
 		this.log = log;
 		this.retentionDays = retentionDays;
 		this.partition = partition;

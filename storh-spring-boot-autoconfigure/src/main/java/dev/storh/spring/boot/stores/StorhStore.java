@@ -18,6 +18,8 @@ import java.util.function.Supplier;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.progress.Progress;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.Store;
+import dev.storh.store.VerifyReport;
 
 /**
  * One store known to a {@link StorhStores} registry: a DocStore collection
@@ -36,6 +38,8 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
 	private final boolean owned;
 
+	private final Store contract;
+
 	private final AtomicReference<VerifyResult> lastVerify = new AtomicReference<>();
 
 	private final AtomicReference<Progress> verifyProgress = new AtomicReference<>();
@@ -44,10 +48,15 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
 	private volatile StorhStores registry;
 
-	StorhStore(StoreType type, String name, boolean owned) {
+	/**
+	 * @param contract the engine as the core store contract, which the maintenance operations
+	 * go through; {@code null} for an engine that overrides them all
+	 */
+	StorhStore(StoreType type, String name, boolean owned, Store contract) {
 		this.type = type;
 		this.name = name;
 		this.owned = owned;
+		this.contract = contract;
 	}
 
 	/**
@@ -68,12 +77,16 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 	 * @return the store's folder, absolute: the collection folder, the log's (partition) folder
 	 * or the queue folder; writer markers live in its {@code .storh/writers/}
 	 */
-	public abstract Path path();
+	public Path path() {
+		return this.contract.directory();
+	}
 
 	/**
 	 * @return the engine: a {@code DocStore}, {@code SegmentedLog} or {@code Queue}
 	 */
-	public abstract AutoCloseable engine();
+	public AutoCloseable engine() {
+		return this.contract;
+	}
 
 	/**
 	 * @return whether the registry opened the engine and closes it on {@link StorhStores#close()}
@@ -280,7 +293,14 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 		return timed("reindex", this::doReindex);
 	}
 
-	abstract VerifyResult doVerify(ProgressListener progress);
+	/**
+	 * @return the engine's {@link Store#verify(ProgressListener)} as a result
+	 */
+	VerifyResult doVerify(ProgressListener progress) {
+		long start = System.nanoTime();
+		VerifyReport<?> report = this.contract.verify(progress);
+		return result(report.ok(), report.errors(), start);
+	}
 
 	private void verifying(Progress progress) {
 		this.verifyProgress.set(progress);
@@ -289,9 +309,19 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 		}
 	}
 
-	abstract Map<String, Object> doRepair();
+	/**
+	 * @return the engine's {@link Store#repair()} in its JSON shape
+	 */
+	Map<String, Object> doRepair() {
+		return this.contract.repair().toMap();
+	}
 
-	abstract Map<String, Object> doCompact();
+	/**
+	 * @return the engine's {@link Store#compact()} in its JSON shape
+	 */
+	Map<String, Object> doCompact() {
+		return this.contract.compact().toMap();
+	}
 
 	Map<String, Object> doReindex() {
 		throw new UnsupportedOperationException(
