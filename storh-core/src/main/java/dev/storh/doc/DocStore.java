@@ -5,6 +5,8 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.doc.index.IndexManager;
@@ -210,7 +212,8 @@ public final class DocStore implements Store {
      *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
      */
     public StorageRecord put(Map<String, ?> data, String id) {
-        return writes.put(data, id);
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.PUT,
+                () -> writes.put(data, id));
     }
 
     /**
@@ -224,7 +227,8 @@ public final class DocStore implements Store {
      * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
-        return writes.putMany(items);
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.PUT,
+                () -> writes.putMany(items));
     }
 
     /**
@@ -251,7 +255,8 @@ public final class DocStore implements Store {
      *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
-        return reads.get(id);
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.GET,
+                () -> reads.get(id));
     }
 
     /**
@@ -272,7 +277,8 @@ public final class DocStore implements Store {
      *     refused symbolic link as in {@link #get} (nothing is deleted)
      */
     public boolean delete(String id) {
-        return writes.delete(id);
+        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.DELETE,
+                () -> writes.delete(id));
     }
 
     /**
@@ -389,7 +395,7 @@ public final class DocStore implements Store {
      *
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(executor);
+        return QueryBuilder.on(Observed.queries(executor, options.observer(), StoreKind.COLLECTION, collection));
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.id.UuidV7;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.query.QueryBuilder;
@@ -237,7 +239,7 @@ public final class SegmentedLog implements RecordStore {
     public StorageRecord put(Map<String, ?> data, String id) {
         ensureOpen();
         LogWriter.Line line = prepare(data, id);
-        writer.append(List.of(line));
+        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.APPEND, () -> writer.append(List.of(line)));
         return new StorageRecord(line.id(), new LinkedHashMap<>(data));
     }
 
@@ -260,7 +262,7 @@ public final class SegmentedLog implements RecordStore {
             StorageRecord r = prepareItem(item, i++, lines);
             records.add(r);
         }
-        writer.append(lines);
+        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.APPEND, () -> writer.append(lines));
         return records;
     }
 
@@ -340,6 +342,10 @@ public final class SegmentedLog implements RecordStore {
      *     or {@code "Segmented log state index points at the wrong record."} naming the id and location
      */
     public Optional<StorageRecord> get(String id) {
+        return Observed.call(options.observer(), StoreKind.LOG, name, StoreOperation.GET, () -> read(id));
+    }
+
+    private Optional<StorageRecord> read(String id) {
         ensureOpen();
         String key = UuidV7.normalize(id);
         refreshIfStale();
@@ -415,7 +421,8 @@ public final class SegmentedLog implements RecordStore {
         String key = UuidV7.normalize(id);
         refreshIfStale();
         StateIndex.Entry e = state.index.get(key);
-        writer.append(List.of(new LogWriter.Line(key, true, LogLine.encodeDelete(key))));
+        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.DELETE,
+                () -> writer.append(List.of(new LogWriter.Line(key, true, LogLine.encodeDelete(key)))));
         return e != null && !e.deleted;
     }
 
@@ -502,7 +509,7 @@ public final class SegmentedLog implements RecordStore {
      * @return the query builder
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(new ScanQueryExecutor("storh.SegmentedLog", new ScanQueryExecutor.RecordSource() {
+        return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog", new ScanQueryExecutor.RecordSource() {
             @Override
             public Stream<StorageRecord> scan(String afterId) {
                 return afterId == null ? stream() : stream(RecordQuery.all().after(afterId));
@@ -510,14 +517,14 @@ public final class SegmentedLog implements RecordStore {
 
             @Override
             public Optional<StorageRecord> byId(String id) {
-                return get(id);
+                return read(id);
             }
 
             @Override
             public long count() {
                 return SegmentedLog.this.count();
             }
-        }));
+        }), options.observer(), StoreKind.LOG, name));
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.id.UuidV7;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.store.CompactReport;
@@ -360,7 +362,7 @@ public final class Queue implements Store {
             throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
         }
         QueueOp op = QueueOp.claim(limit);
-        submit(op);
+        Observed.run(options.observer(), StoreKind.QUEUE, name, StoreOperation.CLAIM, () -> submit(op));
         return op.claimed;
     }
 
@@ -378,7 +380,7 @@ public final class Queue implements Store {
             throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
         }
         QueueOp op = QueueOp.claim(limit);
-        submit(op);
+        Observed.run(options.observer(), StoreKind.QUEUE, name, StoreOperation.CLAIM, () -> submit(op));
         return op.claimedJobs;
     }
 

@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 import dev.storh.cache.Cache;
 import dev.storh.fs.LocalFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreObserver;
 
 /**
  * What every engine's options have in common: the id generator, the clock, the lock timeout, the
@@ -26,6 +28,7 @@ public abstract class StoreOptions {
     private final Duration lockTimeout;
     private final Cache cache;
     private final Function<Path, StoreFiles> files;
+    private final StoreObserver observer;
 
     /**
      * @param builder the common settings
@@ -36,6 +39,7 @@ public abstract class StoreOptions {
         this.lockTimeout = builder.lockTimeout;
         this.cache = builder.cache;
         this.files = builder.files;
+        this.observer = builder.observer;
     }
 
     /**
@@ -72,7 +76,14 @@ public abstract class StoreOptions {
      * @return the byte seam the engine reaches that folder's files through
      */
     public StoreFiles files(Path folder) {
-        return files.apply(folder);
+        return Observed.files(files.apply(folder), observer);
+    }
+
+    /**
+     * @return told the latency of data operations and fsyncs; {@link StoreObserver#NONE} by default
+     */
+    public StoreObserver observer() {
+        return observer;
     }
 
     /**
@@ -87,6 +98,7 @@ public abstract class StoreOptions {
         private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
         private Cache cache = Cache.none();
         private Function<Path, StoreFiles> files = LocalFiles::at;
+        private StoreObserver observer = StoreObserver.NONE;
 
         /** A builder with every default. */
         protected Builder() {
@@ -148,6 +160,20 @@ public abstract class StoreOptions {
          */
         public B files(Function<Path, StoreFiles> files) {
             this.files = Objects.requireNonNull(files, "files");
+            return self();
+        }
+
+        /**
+         * Times the store's data operations (put, get, query, delete, claim, append) and the fsyncs
+         * of its byte seam; the Spring module binds this to Micrometer.
+         *
+         * @param observer told each latency, on the calling thread; {@link StoreObserver#NONE}
+         *     (the default) times nothing
+         * @return this builder
+         * @throws NullPointerException when {@code observer} is null
+         */
+        public B observer(StoreObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return self();
         }
 

@@ -20,7 +20,8 @@ import org.springframework.dao.OptimisticLockingFailureException;
  * touched (taken in collection name order, so two commits never wait for each other in a circle),
  * checks it against what other writers did since it read, writes its commit record durably, applies
  * its writes through the DocStores (each record file written atomically, indexes kept) and
- * deletes the commit record.
+ * deletes the commit record. A transaction of one write needs no commit record: its one record
+ * file is replaced atomically, as by a save outside a transaction.
  * <p>
  * Stateless; thread-safe as far as the stores are.
  */
@@ -44,6 +45,11 @@ final class TransactionCommit {
 		underLocks(stores, 0, () -> {
 			checkObservations(transaction, stores);
 			checkUnique(transaction, stores);
+			if (writes.size() == 1) {
+				// one record file, replaced atomically, is all or nothing without a commit record
+				apply(stores, writes);
+				return;
+			}
 			String name = journal.write(transaction.id(), writes);
 			try {
 				apply(stores, writes);

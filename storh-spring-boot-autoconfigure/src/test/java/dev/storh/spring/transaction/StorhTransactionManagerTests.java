@@ -144,6 +144,17 @@ class StorhTransactionManagerTests {
 	}
 
 	@Test
+	void aSingleWriteCommitsWithoutACommitRecord() {
+		run((context) -> {
+			AccountRepository accounts = context.getBean(AccountRepository.class);
+			Account saved = context.getBean(TransactionTemplate.class)
+				.execute((status) -> accounts.save(Account.of("solo@x", 1)));
+			assertThat(accounts.findByEmail("solo@x")).contains(saved);
+			assertThat(this.root.resolve(".storh/transactions")).doesNotExist();
+		});
+	}
+
+	@Test
 	void rollbackDiscardsEveryWrite() {
 		run((context) -> {
 			AccountRepository accounts = context.getBean(AccountRepository.class);

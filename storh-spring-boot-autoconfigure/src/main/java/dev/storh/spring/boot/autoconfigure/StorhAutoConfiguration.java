@@ -5,6 +5,7 @@ import java.time.Clock;
 
 import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
+import dev.storh.observe.StoreObserver;
 import dev.storh.spring.data.core.StorhEntityConverter;
 import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStores;
@@ -83,14 +84,15 @@ public final class StorhAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties,
-			@Qualifier("storhClock") ObjectProvider<Clock> clock) {
+			@Qualifier("storhClock") ObjectProvider<Clock> clock, ObjectProvider<StoreObserver> observer) {
 		Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
 		String problem = StorhStore.checkWritable(folder, true);
 		if (problem != null) {
 			throw new UnusableStorhRootException(folder, problem);
 		}
 		return new StorhStores(folder,
-				new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC)));
+				new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC),
+						observer.getIfUnique(() -> StoreObserver.NONE)));
 	}
 
 	@Bean

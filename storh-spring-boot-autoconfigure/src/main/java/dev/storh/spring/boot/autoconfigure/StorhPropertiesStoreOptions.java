@@ -11,6 +11,7 @@ import dev.storh.cache.Cache;
 import dev.storh.cache.CacheValidation;
 import dev.storh.doc.DocStore;
 import dev.storh.doc.DocStoreOptions;
+import dev.storh.observe.StoreObserver;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.log.SegmentedLogOptions;
 import dev.storh.queue.QueueOptions;
@@ -35,6 +36,8 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
 	private final Clock clock;
 
+	private final StoreObserver observer;
+
 	private final Map<String, Cache> caches = new HashMap<>();
 
 	private Cache sharedCache;
@@ -44,17 +47,19 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 	 * @throws InvalidStorhPropertyException naming the first bad property
 	 */
 	StorhPropertiesStoreOptions(StorhProperties properties) {
-		this(properties, Clock.systemUTC());
+		this(properties, Clock.systemUTC(), StoreObserver.NONE);
 	}
 
 	/**
 	 * @param properties the bound properties, checked now
 	 * @param clock the clock of log partitions and retention
+	 * @param observer told the latency of each store's operations and fsyncs
 	 * @throws InvalidStorhPropertyException naming the first bad property
 	 */
-	StorhPropertiesStoreOptions(StorhProperties properties, Clock clock) {
+	StorhPropertiesStoreOptions(StorhProperties properties, Clock clock, StoreObserver observer) {
 		this.properties = properties;
 		this.clock = clock;
+		this.observer = observer;
 		validate();
 	}
 
@@ -116,7 +121,7 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 		if (settings != null && settings.getCache().getValidation() != null) {
 			validation = settings.getCache().getValidation();
 		}
-		DocStoreOptions.Builder builder = DocStoreOptions.builder();
+		DocStoreOptions.Builder builder = DocStoreOptions.builder().observer(this.observer);
 		if (cache != null) {
 			builder.cache(cache);
 		}
@@ -143,10 +148,10 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 	public SegmentedLogOptions log(String log) {
 		StorhLogProperties settings = this.properties.getLogs().get(log);
 		if (settings == null) {
-			return SegmentedLogOptions.defaults();
+			return SegmentedLogOptions.builder().observer(this.observer).build();
 		}
 		String prefix = "storh.logs." + log;
-		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock);
+		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer);
 		DataSize maxSegment = settings.getMaxSegmentBytes();
 		try {
 			builder.maxSegmentBytes(maxSegment.toBytes());
@@ -187,7 +192,7 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
 	@Override
 	public QueueOptions queue(String queue) {
-		return QueueOptions.defaults();
+		return QueueOptions.builder().observer(this.observer).build();
 	}
 
 	@Override
