@@ -116,8 +116,9 @@ storh_start_postgres() {
 # development account); the tests skip with a reason when it is unset.
 storh_azurite_version=3.35.0
 storh_start_azurite() {
-  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 \
-    || { echo "services: node/npm missing, no Azurite" >&2; return 1; }
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    storh_apt_install nodejs npm || { echo "services: node/npm missing, no Azurite" >&2; return 1; }
+  fi
   local dir="$storh_services_dir/azurite" port
   mkdir -p "$dir"
   (cd "$dir" && npm install --no-audit --no-fund --no-save --silent --prefix "$dir" "azurite@$storh_azurite_version") \

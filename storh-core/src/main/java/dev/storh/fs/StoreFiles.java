@@ -161,6 +161,79 @@ public interface StoreFiles {
     }
 
     /**
+     * The identity of the file that has a name now (an inode), to tell whether a handle opened
+     * earlier still reaches the file behind the name.
+     *
+     * @param name a file
+     * @return the identity, or {@code null} when the backend cannot tell files apart
+     * @throws IOException {@code NoSuchFileException} when nothing has the name
+     */
+    default Object identity(String name) throws IOException {
+        if (stat(name).isEmpty()) {
+            throw new java.nio.file.NoSuchFileException(path(name).toString());
+        }
+        return null;
+    }
+
+    /**
+     * Opens a file for reads at any offset: the handle a reader keeps for many reads of one file
+     * (a log's point reads, a segment scan). The default opens {@link #open(String, long)} per read;
+     * the local file system keeps one read-only channel.
+     *
+     * @param name a file
+     * @return the open file; close it
+     * @throws IOException {@code NoSuchFileException} when missing or not a file
+     */
+    default Input openInput(String name) throws IOException {
+        Entry entry = stat(name).orElse(null);
+        if (entry == null || entry.kind() != Entry.Kind.FILE) {
+            throw new java.nio.file.NoSuchFileException(path(name).toString());
+        }
+        return new Input() {
+            @Override
+            public int read(byte[] into, int offset, int length, long position) throws IOException {
+                try (InputStream in = open(name, Math.min(position, size()))) {
+                    int n = in.readNBytes(into, offset, length);
+                    return n == 0 && length > 0 ? -1 : n;
+                }
+            }
+
+            @Override
+            public long size() throws IOException {
+                return stat(name).map(Entry::size)
+                        .orElseThrow(() -> new java.nio.file.NoSuchFileException(path(name).toString()));
+            }
+
+            @Override
+            public void close() {
+                // nothing held between reads
+            }
+        };
+    }
+
+    /**
+     * A file open for positional reads; safe for several threads at once (no shared position).
+     */
+    interface Input extends Closeable {
+
+        /**
+         * @param into the buffer
+         * @param offset where in it the bytes go
+         * @param length at most this many bytes
+         * @param position the file offset of the first byte
+         * @return how many bytes were read (at least 1 when {@code length > 0}), {@code -1} at the end
+         * @throws IOException when they cannot be read ({@code ClosedChannelException} after close)
+         */
+        int read(byte[] into, int offset, int length, long position) throws IOException;
+
+        /**
+         * @return the file's size in bytes now
+         * @throws IOException when it cannot be read
+         */
+        long size() throws IOException;
+    }
+
+    /**
      * The version of a file: an opaque token that changes whenever its bytes are replaced or
      * appended to (an ETag on blob storage). The default derives it from {@link #stat}: size and
      * modification time, which a local file system updates on every write.

@@ -2,13 +2,10 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -35,7 +32,7 @@ import java.util.List;
  *
  * A corrupt line or an unreadable segment aborts the compaction before the commit point: outputs are
  * deleted and nothing changes. Old segment files are not deleted (readers may still stream them),
- * as in the original. Runs with the collection lock held.
+ * as in the original. Every byte goes through the log's byte seam. Runs with the collection lock held.
  */
 final class Compactor {
 
@@ -49,7 +46,7 @@ final class Compactor {
     private final List<String> removals = new ArrayList<>();
     private final String token;
     private long outputNumber;
-    private FileChannel out;
+    private StoreFiles.Output out;
     private Segment current;
     private long position;
 
@@ -87,10 +84,10 @@ final class Compactor {
         try {
             for (Segment seg : sealed) {
                 copyLive(seg, index);
-                progress.advance(1, LogState.sizeOf(state.path(seg.file)));
+                progress.advance(1, state.size(seg.file));
             }
             finishOutput();
-            AtomicFiles.syncDirectory(state.segmentsDir);
+            AtomicFiles.syncDirectory(state.files, LogFiles.SEGMENTS);
             state.replaceSealed(outputs); // in memory first, so the manifest is encoded from it
             try {
                 state.writeManifest(); // COMMIT POINT
@@ -116,9 +113,9 @@ final class Compactor {
 
     private void copyLive(Segment seg, StateIndex index) throws IOException {
         Path file = state.path(seg.file);
-        FileChannel in;
+        StoreFiles.Input in;
         try {
-            in = FileChannel.open(file, StandardOpenOption.READ);
+            in = state.open(seg.file);
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not open segment: " + file, e);
         }
@@ -149,11 +146,7 @@ final class Compactor {
         if (out == null) {
             startOutput();
         }
-        ByteBuffer bb = ByteBuffer.wrap(line);
-        long p = position;
-        while (bb.hasRemaining()) {
-            p += out.write(bb, p);
-        }
+        out.write(line);
         relocations.add(new Object[] {id, current.file, position});
         current.observe(id, position, position + line.length, state.interval);
         position += line.length;
@@ -166,12 +159,11 @@ final class Compactor {
         String name;
         do {
             name = LogFiles.compactName(token, ++outputNumber);
-        } while (Files.exists(state.path(name)) || Files.exists(state.path(LogFiles.indexName(name))));
-        Path file = state.path(name);
+        } while (state.exists(LogFiles.segment(name)) || state.exists(LogFiles.segment(LogFiles.indexName(name))));
         try {
-            out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            out = state.files.create(LogFiles.segment(name));
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open compaction segment: " + file, e);
+            throw new StorageException("Could not open compaction segment: " + state.path(name), e);
         }
         current = new Segment(name, null, true, new LinkedHashMap<>());
         outputs.add(current);
@@ -182,16 +174,18 @@ final class Compactor {
         if (out == null) {
             return;
         }
-        out.force(true);
-        out.close();
+        StoreFiles.Output closing = out;
         out = null;
+        try (closing) {
+            closing.sync();
+        }
         if (current.records == 0) {
             outputs.remove(current);
-            Files.deleteIfExists(state.path(current.file));
+            AtomicFiles.deleteDurably(state.files, LogFiles.segment(current.file));
             return;
         }
         String idx = LogFiles.indexName(current.file);
-        SparseIndex.write(state.path(idx), current.sparse);
+        SparseIndex.write(state.files, LogFiles.segment(idx), current.sparse);
         current.seal(idx);
     }
 
@@ -205,8 +199,8 @@ final class Compactor {
             out = null;
         }
         for (Segment s : outputs) {
-            AtomicFiles.deleteQuietly(state.path(s.file));
-            AtomicFiles.deleteQuietly(state.path(LogFiles.indexName(s.file)));
+            AtomicFiles.deleteQuietly(state.files, LogFiles.segment(s.file));
+            AtomicFiles.deleteQuietly(state.files, LogFiles.segment(LogFiles.indexName(s.file)));
         }
     }
 }

@@ -2,29 +2,23 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Removes what interrupted compactions and index rebuilds leave behind, at open under the collection
  * lock: folders {@code segments.compact-*}, {@code index.rebuild-*},
  * {@code index.backup-*}, and {@code compact-*} files the manifest does not reference (a reference covers
  * an entry's {@code file}, its derived {@code .idx.jsonc} name and its {@code index}). When the manifest
- * cannot be parsed, no file is deleted. Stateless.
+ * cannot be parsed, no file is deleted. Every name is listed and deleted through the log's byte seam.
+ * Stateless.
  */
 final class Leftovers {
-
-    private static final Pattern MANIFEST_TEMP = Pattern.compile("^\\.manifest\\.jsonc\\.[0-9a-f]{12}\\.tmp$");
-    private static final Pattern SEGMENT_TEMP = Pattern.compile(
-            "^\\.(seg-\\d+|compact-[0-9a-f]+-\\d+)\\.(ndjson|idx\\.jsonc)\\.[0-9a-f]{12}\\.tmp$");
 
     private Leftovers() {
     }
@@ -33,35 +27,32 @@ final class Leftovers {
      * Deletes the temp files of the log's atomic writes that a crash left behind:
      * {@code .manifest.jsonc.<12 hex>.tmp} in the collection folder and, in {@code segments/},
      * {@code .<segment or index file>.<12 hex>.tmp} (sparse indexes {@code .seg-N.idx.jsonc.*.tmp},
-     * compaction indexes {@code .compact-*.idx.jsonc.*.tmp}, repair rewrites {@code .seg-N.ndjson.*.tmp}).
-     * The log writes these only under the collection lock, as the original does, so with the lock held
-     * every one of them is an orphan, however young. Other temp names are left to the writer-marker sweep.
+     * compaction indexes {@code .compact-*.idx.jsonc.*.tmp}, repair rewrites {@code .seg-N.ndjson.*.tmp}),
+     * see {@link LogFiles#isTemp}. The log writes these only under the collection lock, as the original
+     * does, so with the lock held every one of them is an orphan, however young. Other temp names are
+     * left to the writer-marker sweep.
      *
      * @param state the log, whose collection lock the caller holds
      * @return how many files were deleted
      */
     static int sweepTemps(LogState state) {
         int removed = 0;
-        removed += deleteTemps(state.dir, MANIFEST_TEMP);
-        removed += deleteTemps(state.segmentsDir, SEGMENT_TEMP);
+        removed += deleteTemps(state, "");
+        removed += deleteTemps(state, LogFiles.SEGMENTS);
         if (removed > 0) {
-            AtomicFiles.syncDirectory(state.dir);
-            AtomicFiles.syncDirectory(state.segmentsDir);
+            AtomicFiles.syncDirectory(state.files, "");
+            AtomicFiles.syncDirectory(state.files, LogFiles.SEGMENTS);
         }
         return removed;
     }
 
-    private static int deleteTemps(Path dir, Pattern names) {
+    private static int deleteTemps(LogState state, String folder) {
         int removed = 0;
-        try (DirectoryStream<Path> temps = Files.newDirectoryStream(dir, ".*.tmp")) {
-            for (Path temp : temps) {
-                if (names.matcher(temp.getFileName().toString()).matches()
-                        && Files.isRegularFile(temp, java.nio.file.LinkOption.NOFOLLOW_LINKS) && AtomicFiles.deleteQuietly(temp)) {
-                    removed++;
-                }
+        for (String name : list(state, folder, "Could not list log folder for temp files: ")) {
+            String child = child(folder, name);
+            if (LogFiles.isTemp(folder, name) && state.isFile(child) && AtomicFiles.deleteQuietly(state.files, child)) {
+                removed++;
             }
-        } catch (IOException e) {
-            throw new StorageException("Could not list log folder for temp files: " + dir, e);
         }
         return removed;
     }
@@ -69,18 +60,14 @@ final class Leftovers {
     /** Deletes leftover folders, temp files and unreferenced compaction output. */
     static void delete(LogState state) {
         sweepTemps(state);
-        try (DirectoryStream<Path> children = Files.newDirectoryStream(state.dir)) {
-            for (Path child : children) {
-                if (Files.isDirectory(child) && LogFiles.isLeftoverDirectory(child.getFileName().toString())) {
-                    AtomicFiles.deleteTree(child);
-                }
+        for (String name : list(state, "", "Could not list log collection: ")) {
+            if (LogFiles.isLeftoverDirectory(name) && kind(state.files, name) == StoreFiles.Entry.Kind.DIRECTORY) {
+                deleteTree(state.files, name);
             }
-        } catch (IOException e) {
-            throw new StorageException("Could not list log collection: " + state.dir, e);
         }
         Manifest.Data m;
         try {
-            m = Manifest.read(state.manifestFile);
+            m = Manifest.read(state.files);
         } catch (StorageException unparsable) {
             return;
         }
@@ -99,17 +86,45 @@ final class Leftovers {
                 }
             }
         }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(state.segmentsDir)) {
-            for (Path f : files) {
-                String name = f.getFileName().toString();
-                if (LogFiles.isCompactFile(name) && !referenced.contains(name)) {
-                    AtomicFiles.deleteQuietly(f);
-                }
+        for (String name : list(state, LogFiles.SEGMENTS, "Could not list log segments: ")) {
+            if (LogFiles.isCompactFile(name) && !referenced.contains(name)) {
+                AtomicFiles.deleteQuietly(state.files, LogFiles.segment(name));
             }
-        } catch (IOException e) {
-            throw new StorageException("Could not list log segments: " + state.segmentsDir, e);
         }
-        AtomicFiles.syncDirectory(state.segmentsDir);
+        AtomicFiles.syncDirectory(state.files, LogFiles.SEGMENTS);
     }
 
+    private static List<String> list(LogState state, String folder, String failure) {
+        try {
+            return state.files.list(folder);
+        } catch (IOException e) {
+            throw new StorageException(failure + state.files.path(folder), e);
+        }
+    }
+
+    private static String child(String folder, String name) {
+        return folder.isEmpty() ? name : folder + "/" + name;
+    }
+
+    private static StoreFiles.Entry.Kind kind(StoreFiles files, String name) {
+        try {
+            return files.stat(name).map(StoreFiles.Entry::kind).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Deletes a folder and what is below it, deepest first, not following symbolic links. */
+    private static void deleteTree(StoreFiles files, String name) {
+        try {
+            if (kind(files, name) == StoreFiles.Entry.Kind.DIRECTORY) {
+                for (String child : files.list(name)) {
+                    deleteTree(files, name + "/" + child);
+                }
+            }
+            files.delete(name);
+        } catch (IOException e) {
+            throw new StorageException("Could not delete folder: " + files.path(name), e);
+        }
+    }
 }

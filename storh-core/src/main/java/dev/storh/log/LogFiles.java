@@ -1,6 +1,7 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import dev.storh.fs.WriterMarkers;
 import dev.storh.store.StoreNames;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -8,20 +9,26 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Every file and folder name of a log collection, built in one place:
+ * Every file and folder name of a log collection, built in one place. Names below are relative to
+ * the collection folder, as the log hands them to its byte seam ({@link dev.storh.fs.StoreFiles}):
  *
  * <pre>
- * &lt;collectionDir&gt;/collection.lock                  flock(2) target, empty
- * &lt;collectionDir&gt;/manifest.jsonc                   segment list (see {@code Manifest})
- * &lt;collectionDir&gt;/segments/seg-000001.ndjson       data segment, framed lines (see {@code LogLine})
- * &lt;collectionDir&gt;/segments/seg-000001.idx.jsonc    sparse index of a sealed segment (see {@code SparseIndex})
- * &lt;collectionDir&gt;/segments/compact-&lt;8hex&gt;-000001.ndjson   compaction output (+ .idx.jsonc)
- * &lt;collectionDir&gt;/.storh/writers/&lt;pid&gt;.&lt;8 hex&gt;       marker of an open writing instance
- * &lt;collectionDir&gt;/.storh/corrupt/&lt;segment&gt;.&lt;offset&gt;-&lt;ms&gt;.bad   damaged bytes a repair moved aside
- * &lt;log&gt;/partitions/&lt;partition&gt;/                     one collection folder per time partition
+ * &lt;root&gt;/&lt;collection&gt;[/partitions/YYYY-MM[-DD]]/    the collection folder ({@link #collectionDir}, {@link #partitionDir})
+ *   collection.lock                               flock(2) target, empty
+ *   manifest.jsonc                                segment list (see {@code Manifest}), replaced atomically
+ *   .manifest.jsonc.&lt;12 hex&gt;.tmp                   its temp file while it is replaced
+ *   segments/seg-000001.ndjson                    data segment, framed lines (see {@code LogLine}); the last is active
+ *   segments/seg-000001.idx.jsonc                 sparse index of a sealed segment (see {@code SparseIndex})
+ *   segments/compact-&lt;8 hex&gt;-000001.ndjson        compaction output (+ .idx.jsonc)
+ *   segments/.&lt;segment or index&gt;.&lt;12 hex&gt;.tmp    temp file of an index write or a repair's rewrite
+ *   segments.compact-*, index.rebuild-*, index.backup-*   leftover folders of interrupted runs, deleted at open
+ *   .storh/writers/&lt;pid&gt;.&lt;8 hex&gt;                  marker of an open writing instance
+ *   .storh/corrupt/&lt;segment&gt;.&lt;offset&gt;-&lt;ms&gt;.bad    damaged bytes a repair or cut moved aside
  * </pre>
  *
  * Numbers are zero-padded to six digits so a listing sorts in order; they may grow past six digits.
+ * Temp names are those {@link dev.storh.fs.AtomicFiles#writeAtomic(dev.storh.fs.StoreFiles, String, byte[])}
+ * makes; every temp name the log writes matches {@link #isTemp}.
  */
 public final class LogFiles {
 
@@ -35,13 +42,49 @@ public final class LogFiles {
     public static final String PARTITIONS = "partitions";
     /** Where repairs keep damaged bytes, relative to the collection folder. */
     static final String QUARANTINE = ".storh/corrupt";
+    /** Where writing instances keep their markers, relative to the collection folder. */
+    static final String WRITERS = ".storh/writers";
     static final String SEGMENT_SUFFIX = ".ndjson";
     static final String INDEX_SUFFIX = ".idx.jsonc";
     static final String COMPACT_PREFIX = "compact-";
 
     private static final Pattern SEGMENT = Pattern.compile("^seg-(\\d+)\\.ndjson$");
+    private static final Pattern MANIFEST_TEMP = Pattern.compile("^\\.manifest\\.jsonc\\.[0-9a-f]{12}\\.tmp$");
+    private static final Pattern SEGMENT_TEMP = Pattern.compile(
+            "^\\.(seg-\\d+|compact-[0-9a-f]+-\\d+)\\.(ndjson|idx\\.jsonc)\\.[0-9a-f]{12}\\.tmp$");
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     private LogFiles() {
+    }
+
+    /**
+     * @param file a file name in {@code segments/}
+     * @return {@code segments/<file>}
+     */
+    static String segment(String file) {
+        return SEGMENTS + "/" + file;
+    }
+
+    /**
+     * @param name a file name under the collection folder ({@code segments/seg-000001.ndjson})
+     * @return a fresh temp name beside it: {@code .<file name>.<12 hex>.tmp} in the same folder
+     */
+    static String tempName(String name) {
+        byte[] random = new byte[6];
+        RANDOM.nextBytes(random);
+        int slash = name.lastIndexOf('/');
+        return name.substring(0, slash + 1) + "." + name.substring(slash + 1) + "."
+                + java.util.HexFormat.of().formatHex(random) + ".tmp";
+    }
+
+    /**
+     * @param folder {@code ""} for the collection folder or {@link #SEGMENTS}
+     * @param name a file name in it
+     * @return whether it is a temp file of the log's own atomic writes there (manifest temps in the
+     *     collection folder; index and rewrite temps in {@code segments/})
+     */
+    static boolean isTemp(String folder, String name) {
+        return (folder.isEmpty() ? MANIFEST_TEMP : SEGMENT_TEMP).matcher(name).matches();
     }
 
     /**
@@ -105,15 +148,25 @@ public final class LogFiles {
     }
 
     /**
-     * @param collectionDir the collection folder
+     * @param writerPrefix the instance's {@code <pid>.<8 hex>} prefix
+     * @return {@code .storh/writers/<prefix>}, the marker of an open writing instance (the folder is
+     *     {@link WriterMarkers#writersDirectory}'s, which sweeps check)
+     */
+    static String writerMarker(String writerPrefix) {
+        return WRITERS + "/" + writerPrefix;
+    }
+
+    /**
      * @param segment the damaged segment's file name
      * @param offset where the damaged bytes start in it
      * @param epochMillis when they were moved aside
      * @return {@code .storh/corrupt/<segment>.<offset>-<ms>.bad}
      */
-    static Path quarantineFile(Path collectionDir, String segment, long offset, long epochMillis) {
-        return collectionDir.resolve(QUARANTINE).resolve(segment + "." + offset + "-" + epochMillis + ".bad");
+    static String quarantineName(String segment, long offset, long epochMillis) {
+        return QUARANTINE + "/" + segment + "." + offset + "-" + epochMillis + ".bad";
     }
+
+
 
     /**
      * @param root the folder holding collections

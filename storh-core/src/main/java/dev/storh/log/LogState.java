@@ -3,9 +3,8 @@ package dev.storh.log;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.ReadOnlyFileSystem;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,10 +27,8 @@ import java.util.Map;
 final class LogState {
 
     final Path dir;
-    final Path segmentsDir;
-    final Path manifestFile;
-    /** The byte seam under the collection folder; appends and manifest swaps go through it. */
-    final dev.storh.fs.StoreFiles files;
+    /** The byte seam under the collection folder; every file of the log is reached through it. */
+    final StoreFiles files;
     final int interval;
     /** Whether the file system is read-only: nothing is created, cut or rewritten. */
     final boolean readOnly;
@@ -39,7 +36,7 @@ final class LogState {
     volatile List<Segment> sealed = List.of();
     volatile Segment active;
     volatile StateIndex index = new StateIndex();
-    volatile Manifest.Stamp stamp;
+    volatile Object stamp;
     /** Bytes of torn tails cut by this instance so far. */
     volatile long bytesCut;
     /** Bumped by every full rebuild: files may have been replaced, so cached read handles are stale. */
@@ -48,17 +45,45 @@ final class LogState {
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();
 
-    LogState(dev.storh.fs.StoreFiles files, Path dir, int interval, boolean readOnly) {
+    LogState(StoreFiles files, Path dir, int interval, boolean readOnly) {
         this.files = files;
         this.readOnly = readOnly;
         this.dir = dir;
-        this.segmentsDir = dir.resolve(LogFiles.SEGMENTS);
-        this.manifestFile = dir.resolve(LogFiles.MANIFEST);
         this.interval = interval;
     }
 
+    /**
+     * @param file a file name in {@code segments/}
+     * @return its path, for messages
+     */
     Path path(String file) {
-        return segmentsDir.resolve(file);
+        return files.path(LogFiles.segment(file));
+    }
+
+    /**
+     * @param file a file name in {@code segments/}
+     * @return its size, or -1 when it is missing or unreadable
+     */
+    long size(String file) {
+        try {
+            return files.stat(LogFiles.segment(file)).map(StoreFiles.Entry::size).orElse(-1L);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * @param file a file name in {@code segments/}
+     * @return it, open for positional reads
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    StoreFiles.Input open(String file) throws IOException {
+        return files.openInput(LogFiles.segment(file));
+    }
+
+    /** @return the manifest's path, for messages */
+    Path manifestPath() {
+        return files.path(LogFiles.MANIFEST);
     }
 
     /**
@@ -69,10 +94,10 @@ final class LogState {
      * @throws StorageException when the manifest is unreadable or a segment cannot be read
      */
     void load(boolean truncate) {
-        Manifest.Data m = Manifest.read(manifestFile);
+        Manifest.Data m = Manifest.read(files);
         boolean fresh = m == null;
         if (fresh && readOnly) {
-            throw new StorageException("No log to read at " + dir + ": " + manifestFile.getFileName()
+            throw new StorageException("No log to read at " + dir + ": " + LogFiles.MANIFEST
                     + " is missing and " + ReadOnlyFileSystem.READ_ONLY);
         }
         if (fresh) {
@@ -93,14 +118,14 @@ final class LogState {
             fresh = true;
         }
         if (!readOnly) {
-            createIfMissing(path(newActive.file));
+            createIfMissing(newActive.file);
         }
         StateIndex built = new StateIndex();
         for (Segment s : newSealed) {
-            bytesCut += SegmentScanner.scan(path(s.file), s, built, interval, truncate, true);
+            bytesCut += SegmentScanner.scan(this, s, built, truncate, true);
         }
-        bytesCut += SegmentScanner.scan(path(newActive.file), newActive, built, interval, truncate, true);
-        Manifest.Stamp readStamp = Manifest.stamp(manifestFile);
+        bytesCut += SegmentScanner.scan(this, newActive, built, truncate, true);
+        Object readStamp = Manifest.stamp(files);
         synchronized (this) {
             built.adopt(index);
             sealed = List.copyOf(newSealed);
@@ -125,11 +150,11 @@ final class LogState {
      * @return whether anything changed
      */
     boolean refresh(boolean truncate, long activeSize) {
-        Manifest.Stamp now = Manifest.stamp(manifestFile);
+        Object now = Manifest.stamp(files);
         if (!Manifest.same(now, stamp)) {
-            Manifest.Data m = Manifest.read(manifestFile);
+            Manifest.Data m = Manifest.read(files);
             if (m == null && stamp != null) {
-                throw new StorageException("Log manifest is gone: " + manifestFile + " (the log's folder was deleted or"
+                throw new StorageException("Log manifest is gone: " + manifestPath() + " (the log's folder was deleted or"
                         + " moved while this instance had it open; nothing was read or written; reopen the log)");
             }
             if (m == null || !followRoll(m, now, truncate)) {
@@ -138,7 +163,7 @@ final class LogState {
             return true;
         }
         Segment a = active;
-        long size = activeSize >= 0 ? activeSize : sizeOf(path(a.file));
+        long size = activeSize >= 0 ? activeSize : size(a.file);
         if (size == a.end) {
             return false;
         }
@@ -147,13 +172,13 @@ final class LogState {
             return true;
         }
         synchronized (this) {
-            bytesCut += SegmentScanner.scan(path(a.file), a, index, interval, truncate, false);
+            bytesCut += SegmentScanner.scan(this, a, index, truncate, false);
         }
         return true;
     }
 
     /** Applies another process's roll(s) incrementally; false when the new manifest is not one. */
-    private boolean followRoll(Manifest.Data m, Manifest.Stamp now, boolean truncate) {
+    private boolean followRoll(Manifest.Data m, Object now, boolean truncate) {
         List<Segment> mine = sealed;
         List<Map<String, Object>> theirs = m.sealed();
         if (m.active() == null || theirs.size() < mine.size()) {
@@ -161,7 +186,7 @@ final class LogState {
         }
         for (int i = 0; i < mine.size(); i++) {
             Segment s = mine.get(i);
-            if (!s.file.equals(theirs.get(i).get("file")) || sizeOf(path(s.file)) < s.end) {
+            if (!s.file.equals(theirs.get(i).get("file")) || size(s.file) < s.end) {
                 return false; // replaced, or shrunk by another process's repair: rebuild
             }
         }
@@ -172,7 +197,7 @@ final class LogState {
             return false;
         }
         synchronized (this) {
-            bytesCut += SegmentScanner.scan(path(a.file), a, index, interval, truncate, false);
+            bytesCut += SegmentScanner.scan(this, a, index, truncate, false);
             List<Segment> newSealed = new ArrayList<>(mine);
             Segment newActive = a;
             if (!sameActive) {
@@ -181,11 +206,11 @@ final class LogState {
                 newSealed.add(a);
                 for (Map<String, Object> raw : theirs.subList(mine.size() + 1, theirs.size())) {
                     Segment s = Segment.fromManifest(raw, true);
-                    bytesCut += SegmentScanner.scan(path(s.file), s, index, interval, truncate, false);
+                    bytesCut += SegmentScanner.scan(this, s, index, truncate, false);
                     newSealed.add(s);
                 }
                 newActive = Segment.fromManifest(m.active(), false);
-                bytesCut += SegmentScanner.scan(path(newActive.file), newActive, index, interval, truncate, false);
+                bytesCut += SegmentScanner.scan(this, newActive, index, truncate, false);
             }
             sealed = List.copyOf(newSealed);
             active = newActive;
@@ -213,12 +238,11 @@ final class LogState {
         synchronized (this) {
             bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
         }
-        if (always) {
-            AtomicFiles.writeAtomic(files, files.nameOf(manifestFile), bytes);
-        } else {
-            Manifest.write(files, manifestFile, bytes);
+        try {
+            Manifest.write(files, bytes, always);
+        } finally {
+            stamp = Manifest.stamp(files); // a failed swap put the old manifest back under a new identity
         }
-        stamp = Manifest.stamp(manifestFile);
     }
 
     /**
@@ -233,15 +257,25 @@ final class LogState {
         if (old.records == 0) {
             return;
         }
-        Path oldPath = path(old.file);
-        if (!Files.isRegularFile(oldPath)) {
-            throw new StorageException("Could not roll missing active segment. Missing: " + oldPath);
+        if (!isFile(LogFiles.segment(old.file))) {
+            throw new StorageException("Could not roll missing active segment. Missing: " + path(old.file));
         }
         String indexName = LogFiles.indexName(old.file);
-        SparseIndex.write(path(indexName), old.sparse);
         long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
-        createIfMissing(path(fresh.file));
+        try {
+            SparseIndex.write(files, LogFiles.segment(indexName), old.sparse);
+            createIfMissing(fresh.file);
+            swapActive(old, fresh, indexName, n);
+        } catch (RuntimeException e) {
+            // nothing references them: take them away so a failed roll leaves the folder as it was
+            AtomicFiles.deleteQuietly(files, LogFiles.segment(indexName));
+            AtomicFiles.deleteQuietly(files, LogFiles.segment(fresh.file));
+            throw e;
+        }
+    }
+
+    private void swapActive(Segment old, Segment fresh, String indexName, long n) {
         long oldNext;
         List<Segment> oldSealed;
         synchronized (this) {
@@ -259,6 +293,7 @@ final class LogState {
         } catch (RuntimeException e) {
             synchronized (this) {
                 old.index = null;
+                old.sparse = new ArrayList<>(old.sparse); // sealing froze it; appends go on
                 sealed = oldSealed;
                 active = old;
                 nextSegment = oldNext;
@@ -292,9 +327,9 @@ final class LogState {
     long bytes() {
         long total = 0;
         for (Segment s : sealed) {
-            total += Math.max(0, sizeOf(path(s.file)));
+            total += Math.max(0, size(s.file));
         }
-        return total + Math.max(0, sizeOf(path(active.file)));
+        return total + Math.max(0, size(active.file));
     }
 
     long nextSegment() {
@@ -303,33 +338,73 @@ final class LogState {
 
     private long firstFreeNumber(long from) {
         long n = from;
-        while (Files.exists(path(LogFiles.segmentName(n)))) {
+        while (exists(LogFiles.segment(LogFiles.segmentName(n)))) {
             n++;
         }
         return n;
     }
 
-    /** Creates an empty segment file and fsyncs {@code segments/} (weak spot W13). */
-    private void createIfMissing(Path file) {
-        if (Files.exists(file)) {
-            return;
-        }
+    /**
+     * @param name a name under the collection folder
+     * @return whether something has it; an unreadable name counts as taken
+     */
+    boolean exists(String name) {
         try {
-            AtomicFiles.ensureDirectory(file.getParent());
-            Files.createFile(file);
-        } catch (FileAlreadyExistsException raced) {
-            return;
+            return files.exists(name);
         } catch (IOException e) {
-            throw new StorageException("Could not create segment file: " + file, e);
+            return true;
         }
-        AtomicFiles.syncDirectory(file.getParent());
     }
 
-    static long sizeOf(Path file) {
+    /**
+     * @param name a name under the collection folder
+     * @return whether a regular file has it (not a folder, not a symbolic link)
+     */
+    boolean isFile(String name) {
         try {
-            return Files.size(file);
+            return files.stat(name).map(e -> e.kind() == StoreFiles.Entry.Kind.FILE).orElse(false);
         } catch (IOException e) {
-            return -1;
+            return false;
         }
+    }
+
+    /**
+     * Creates a folder below the seam's root and its missing parents, then fsyncs each new folder's
+     * parent so the new entries survive a power loss.
+     *
+     * @param files the collection's byte seam
+     * @param folder a folder name, {@code /}-separated
+     * @throws StorageException {@code "Could not create storage directory: <path>"}
+     */
+    static void mkdirs(StoreFiles files, String folder) {
+        String parent = AtomicFiles.parentName(folder);
+        try {
+            if (files.stat(folder).map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false)) {
+                return;
+            }
+            if (!parent.isEmpty()) {
+                mkdirs(files, parent);
+            }
+            files.createDirectories(folder);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not create storage directory: " + files.path(folder)
+                    + ReadOnlyFileSystem.hint(e), e);
+        }
+        AtomicFiles.syncDirectory(files, parent);
+    }
+
+    /** Creates an empty segment file (and {@code segments/}) and fsyncs {@code segments/} (weak spot W13). */
+    private void createIfMissing(String file) {
+        String name = LogFiles.segment(file);
+        if (exists(name)) {
+            return;
+        }
+        mkdirs(files, LogFiles.SEGMENTS);
+        try {
+            files.append(name).close();
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not create segment file: " + path(file) + ReadOnlyFileSystem.hint(e), e);
+        }
+        AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
     }
 }

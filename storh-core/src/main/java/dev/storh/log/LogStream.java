@@ -3,11 +3,10 @@ package dev.storh.log;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.FramedLine;
+import dev.storh.fs.StoreFiles;
 import dev.storh.query.RecordQuery;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -42,7 +41,7 @@ final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
     private int next;
     private Segment.View view;
     private Path path;
-    private FileChannel channel;
+    private StoreFiles.Input channel;
     private SegmentReader reader;
     private long yielded;
     private StorageRecord pending;
@@ -175,7 +174,7 @@ final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
             }
             path = state.path(view.file());
             try {
-                channel = FileChannel.open(path, StandardOpenOption.READ);
+                channel = state.open(view.file());
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not open segment: " + path, e);
             }

@@ -6,9 +6,7 @@ import dev.storh.fs.GroupCommit;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +25,9 @@ import java.util.List;
  * <p><b>Segment boundaries</b> are exactly those of one-by-one puts: after the line whose end offset
  * reaches {@code maxSegmentBytes}, the lines so far are written and fsynced, published, and the
  * segment is rolled; writing continues in the new active segment. Buffers are written every 1 MiB.
+ * When the roll fails (its manifest swap cannot be written), the lines already published stay
+ * durable and their callers are not told otherwise: the batch goes on in the same segment and a
+ * later batch rolls.
  *
  * <p><b>Failure.</b> If writing or syncing fails, the active file is cut back to its committed end
  * and every caller of the batch gets the error (a failed cut-back is attached to it as suppressed);
@@ -50,6 +51,7 @@ final class LogWriter implements AutoCloseable {
     }
 
     static final int FLUSH_BYTES = 1 << 20;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LogWriter.class);
     private static final int MAX_BATCH = 4096;
 
     private final LogState state;
@@ -125,6 +127,7 @@ final class LogWriter implements AutoCloseable {
         int bufLen = 0;
         List<long[]> offsets = new ArrayList<>();
         List<Line> pending = new ArrayList<>();
+        boolean rollFailed = false;
         try {
             if (ch.size() != pos) {
                 ch.truncate(pos); // leftovers of a failed write of ours
@@ -140,12 +143,12 @@ final class LogWriter implements AutoCloseable {
                     pending.add(line);
                     offsets.add(new long[] {pos, pos + b.length});
                     pos += b.length;
-                    if (pos >= maxSegmentBytes) {
+                    if (pos >= maxSegmentBytes && !rollFailed) {
                         writeAt(ch, buf, bufLen, pos - bufLen);
                         bufLen = 0;
                         sync(ch);
                         publish(seg, pending, offsets);
-                        state.roll();
+                        rollFailed = !roll();
                         seg = state.active;
                         ch = channelFor(seg);
                         pos = seg.end;
@@ -180,6 +183,24 @@ final class LogWriter implements AutoCloseable {
                 throw error;
             }
             throw (StorageException) failure;
+        }
+    }
+
+    /**
+     * Rolls after durable, published lines. A failed roll does not fail them (their callers' lines
+     * are durable and visible): the active segment stays active past its size, and the next batch
+     * that reaches the size tries again.
+     *
+     * @return whether the roll happened
+     */
+    private boolean roll() {
+        try {
+            state.roll();
+            return true;
+        } catch (StorageException e) {
+            LOG.warn("Could not roll the active segment of log {}; appends go on in it and the next batch tries"
+                    + " again: {}", state.dir, e.getMessage());
+            return false;
         }
     }
 
@@ -225,7 +246,7 @@ final class LogWriter implements AutoCloseable {
 
     private boolean sameFile(Segment seg) {
         try {
-            Object key = Files.readAttributes(state.path(seg.file), BasicFileAttributes.class).fileKey();
+            Object key = state.files.identity(LogFiles.segment(seg.file));
             return key == null || key.equals(channelKey);
         } catch (IOException e) {
             return false;
@@ -241,7 +262,7 @@ final class LogWriter implements AutoCloseable {
         Path file = state.path(seg.file);
         Object key;
         try {
-            key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            key = state.files.identity(LogFiles.segment(seg.file));
         } catch (IOException e) {
             closeChannel();
             throw new StorageException("Could not open active segment: " + file + " is gone (deleted or moved while"
@@ -252,7 +273,7 @@ final class LogWriter implements AutoCloseable {
         }
         closeChannel();
         try {
-            channel = state.files.append(state.files.nameOf(file));
+            channel = state.files.append(LogFiles.segment(seg.file));
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not open active segment: " + file
                     + (ReadOnlyFileSystem.isReadOnlyError(e) ? " (" + ReadOnlyFileSystem.READ_ONLY + ")" : ""), e);

@@ -3,13 +3,13 @@ package dev.storh.log;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.json.CanonicalJson;
+import dev.storh.fs.StoreFiles;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,17 +35,6 @@ import java.util.Objects;
 final class Manifest {
 
     /**
-     * Identity of one manifest version, to notice another process's rewrite (W11): every rewrite is a
-     * rename, so it changes the inode; size and nanosecond mtime are compared as well.
-     *
-     * @param size bytes
-     * @param mtimeNanos last-modified time in nanoseconds
-     * @param fileKey the file system's identity (inode), may be {@code null}
-     */
-    record Stamp(long size, long mtimeNanos, Object fileKey) {
-    }
-
-    /**
      * A parsed manifest.
      *
      * @param nextSegment lowest number for the next new segment
@@ -62,33 +51,37 @@ final class Manifest {
     }
 
     /**
-     * @param file the manifest path
-     * @return its stamp, or {@code null} when it does not exist
+     * The identity of one manifest version, to notice another process's rewrite (W11): every rewrite
+     * is a rename, so it changes the file's identity (inode); size and nanosecond mtime count too
+     * ({@link StoreFiles#version}).
+     *
+     * @param files the collection's byte seam
+     * @return the manifest's version, or {@code null} when it does not exist or cannot be read
      */
-    static Stamp stamp(Path file) {
+    static Object stamp(StoreFiles files) {
         try {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return new Stamp(a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS), a.fileKey());
+            return files.version(LogFiles.MANIFEST).orElse(null);
         } catch (IOException e) {
             return null;
         }
     }
 
     /**
-     * @param file the manifest path
+     * @param files the collection's byte seam
      * @return the parsed manifest, or {@code null} when the file does not exist
      * @throws StorageException {@code "Could not read log manifest: <path>"} when it exists but is not a
      *     JSONC object
      */
     @SuppressWarnings("unchecked")
-    static Data read(Path file) {
+    static Data read(StoreFiles files) {
         Map<String, Object> root;
         try {
-            root = Jsonc.decodeObject(Files.readAllBytes(file));
+            root = Jsonc.decodeObject(readAll(files));
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not read log manifest: " + file + " (" + e.getMessage() + ")", e);
+            throw new StorageException("Could not read log manifest: " + files.path(LogFiles.MANIFEST) + " ("
+                    + e.getMessage() + ")", e);
         }
         long next = root.get("nextSegment") instanceof Long n ? n : 1;
         List<Map<String, Object>> sealed = new ArrayList<>();
@@ -134,24 +127,59 @@ final class Manifest {
     }
 
     /**
-     * Replaces the manifest atomically, unless it already holds exactly these bytes.
+     * Replaces the manifest atomically (the commit point of a roll, a compaction and a repair),
+     * unless it already holds exactly these bytes and {@code always} is false. When the swap fails
+     * after its rename (the folder fsync failed), the old manifest is put back, so a failure always
+     * leaves the old manifest in force.
      *
-     * @param file the manifest path
      * @param files the collection's byte seam
      * @param bytes from {@link #encode}
+     * @param always write even when the bytes on disk are the same (a new identity for other processes)
      * @return whether the file was written
-     * @throws StorageException naming the path on failure; the old manifest stays in force
+     * @throws StorageException naming the path on failure; the old manifest stays in force (a failure
+     *     to put it back is attached as suppressed)
      */
-    static boolean write(dev.storh.fs.StoreFiles files, Path file, byte[] bytes) {
+    static boolean write(StoreFiles files, byte[] bytes, boolean always) {
+        byte[] old;
         try {
-            if (Files.size(file) == bytes.length && java.util.Arrays.equals(Files.readAllBytes(file), bytes)) {
-                return false;
-            }
+            old = readAll(files);
         } catch (IOException e) {
-            // missing or unreadable: write it
+            old = null; // missing or unreadable: write it
         }
-        AtomicFiles.writeAtomic(files, files.nameOf(file), bytes);
+        if (!always && Arrays.equals(old, bytes)) {
+            return false;
+        }
+        try {
+            AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, bytes);
+        } catch (StorageException e) {
+            restore(files, old, bytes, e);
+            throw e;
+        }
         return true;
+    }
+
+    private static void restore(StoreFiles files, byte[] old, byte[] attempted, StorageException failure) {
+        try {
+            byte[] now = readAll(files);
+            if (!Arrays.equals(now, attempted) || Arrays.equals(now, old)) {
+                return; // the rename did not happen
+            }
+            if (old == null) {
+                files.delete(LogFiles.MANIFEST);
+            } else {
+                AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, old);
+            }
+        } catch (NoSuchFileException gone) {
+            // nothing reached the name
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    private static byte[] readAll(StoreFiles files) throws IOException {
+        try (InputStream in = files.open(LogFiles.MANIFEST)) {
+            return in.readAllBytes();
+        }
     }
 
     /**
@@ -159,7 +187,7 @@ final class Manifest {
      * @param b a stamp or {@code null}
      * @return whether both name the same manifest version
      */
-    static boolean same(Stamp a, Stamp b) {
+    static boolean same(Object a, Object b) {
         return Objects.equals(a, b);
     }
 }

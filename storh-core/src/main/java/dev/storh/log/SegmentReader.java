@@ -1,19 +1,18 @@
 package dev.storh.log;
 
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.util.Arrays;
 
 /**
  * Reads the lines of one segment in byte order with positional reads, from a start offset up to a
  * limit (the file size when the reader was made), through a buffer that grows for longer
  * lines. A final fragment without LF is reported as unterminated; the caller decides whether it is
- * a torn tail or an invisible in-flight write. Not thread-safe; does not own the channel.
+ * a torn tail or an invisible in-flight write. Not thread-safe; does not own the file.
  */
 final class SegmentReader {
 
-    private final FileChannel channel;
+    private final StoreFiles.Input file;
     private final long limit;
     private byte[] buf;
     private long bufStart;
@@ -25,14 +24,14 @@ final class SegmentReader {
     private boolean terminated;
 
     /**
-     * @param channel an open segment
+     * @param file an open segment
      * @param start the offset of the first line to read
      * @param limit read nothing at or past this offset
      * @param bufferBytes initial buffer size (it grows for longer lines)
      */
-    SegmentReader(FileChannel channel, long start, long limit, int bufferBytes) {
+    SegmentReader(StoreFiles.Input file, long start, long limit, int bufferBytes) {
         this.buf = new byte[Math.max(64, bufferBytes)];
-        this.channel = channel;
+        this.file = file;
         this.position = start;
         this.bufStart = start;
         this.limit = limit;
@@ -86,7 +85,7 @@ final class SegmentReader {
         if (want <= 0) {
             return false;
         }
-        int read = channel.read(ByteBuffer.wrap(buf, bufLen, (int) want), bufStart + bufLen);
+        int read = file.read(buf, bufLen, (int) want, bufStart + bufLen);
         if (read <= 0) {
             return false;
         }

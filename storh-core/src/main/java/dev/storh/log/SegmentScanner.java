@@ -2,13 +2,10 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.FramedLine;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,22 +43,29 @@ final class SegmentScanner {
     /**
      * Scans {@code segment} from its committed end to EOF and applies the valid lines.
      *
-     * @param file the segment path
+     * @param state the log, whose byte seam reaches the segment and whose interval the sparse offsets use
      * @param segment its statistics, advanced in place; damaged stretches are added to {@link Segment#damaged}
      * @param index the state to apply lines to
-     * @param interval sparse index interval
      * @param truncate whether torn tails may be cut (caller holds the collection lock)
      * @param rebuilding whether lines are applied as a rebuild (sequence 0)
      * @return bytes cut from the tail (0 when nothing was cut)
      * @throws StorageException {@code "Could not read segment: <path>"} on an I/O error other than a missing file
      */
-    static long scan(Path file, Segment segment, StateIndex index, int interval, boolean truncate, boolean rebuilding) {
-        if (!Files.isRegularFile(file)) {
+    static long scan(LogState state, Segment segment, StateIndex index, boolean truncate, boolean rebuilding) {
+        Path file = state.path(segment.file);
+        int interval = state.interval;
+        if (!state.isFile(LogFiles.segment(segment.file))) {
             return 0;
         }
-        try (FileChannel channel = truncate
-                ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                : FileChannel.open(file, StandardOpenOption.READ)) {
+        StoreFiles.Input channel;
+        try {
+            channel = state.open(segment.file);
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException e) {
+            throw new StorageException("Could not read segment: " + file, e);
+        }
+        try (channel) {
             long size = channel.size();
             if (size < segment.end) {
                 segment.reset(); // shrunk behind our back: rescan from the start
@@ -93,8 +97,10 @@ final class SegmentScanner {
                     if (!truncate) {
                         break;
                     }
-                    channel.write(ByteBuffer.wrap(new byte[] {'\n'}), next);
-                    channel.force(false);
+                    try (StoreFiles.Output out = state.files.append(LogFiles.segment(segment.file))) {
+                        out.write(new byte[] {'\n'});
+                        out.syncData();
+                    }
                     LOG.warn("Added the missing line feed after the last line of {} at offset {}", file, offset);
                     next++;
                 }
@@ -109,9 +115,11 @@ final class SegmentScanner {
             }
             if (badStart >= 0 && truncate) {
                 long cut = size - badStart;
-                Path kept = Quarantine.keepTailAside(file, channel, badStart, size);
-                channel.truncate(badStart);
-                channel.force(true);
+                Path kept = Quarantine.keepTailAside(state, segment.file, channel, badStart, size);
+                try (StoreFiles.Output out = state.files.append(LogFiles.segment(segment.file))) {
+                    out.truncate(badStart);
+                    out.sync();
+                }
                 LOG.warn("Cut a bad tail of {} bytes from log segment {} at offset {} ({}){}", cut, file, badStart,
                         badProblem, kept == null ? "" : "; kept in " + kept);
                 segment.end = badStart;

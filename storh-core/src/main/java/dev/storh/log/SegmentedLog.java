@@ -2,15 +2,9 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.CollectionLock;
-import dev.storh.fs.ReadOnlyFileSystem;
-import dev.storh.fs.WriterMarkers;
-import dev.storh.id.UuidV7;
 import dev.storh.observe.Observed;
 import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
-import dev.storh.progress.ProgressTracker;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
@@ -19,44 +13,20 @@ import dev.storh.store.RepairReport;
 import dev.storh.store.RecordStore;
 import dev.storh.store.StoreKind;
 import dev.storh.store.VerifyReport;
-import java.io.IOException;
-import java.lang.ref.Cleaner;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Spliterator;
-import java.util.Spliterators;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * An append-only log of records in checksummed segment files, for
  * events, audit trails and versions read back in order or by time. Byte-compatible with the PHP
- * original's {@code SegmentedLogStore}.
+ * original's {@code SegmentedLogStore}. Its files and folders (the manifest, segments, sparse indexes,
+ * lock, markers, quarantine, partitions) are named and described in {@link LogFiles}.
  *
- * <pre>
- * &lt;root&gt;/&lt;collection&gt;[/partitions/YYYY-MM[-DD]]/
- *   collection.lock                flock(2) target of the collection lock
- *   manifest.jsonc                 segment list ({@link Manifest}), replaced atomically
- *   .storh/writers/&lt;pid&gt;.&lt;8 hex&gt;   marker of this open instance
- *   segments/seg-NNNNNN.ndjson     framed put/delete lines ({@link LogLine}); the last one is active
- *   segments/seg-NNNNNN.idx.jsonc  sparse index of a sealed segment ({@link SparseIndex})
- *   segments/compact-&lt;8hex&gt;-NNNNNN.ndjson (+ .idx.jsonc)   compaction output ({@link Compactor})
- * </pre>
- *
- * A put appends {@code {"op":"put","id":…,"data":…}}; overwriting appends another put with the same
+ * <p>A put appends {@code {"op":"put","id":…,"data":…}}; overwriting appends another put with the same
  * id; a delete appends a tombstone. Nothing is changed in place. The id → location map (the state
  * index, {@link StateIndex}) is rebuilt by scanning at open ({@link SegmentScanner}), which also cuts
  * torn tails. A damaged line inside a segment (followed by valid lines) is never cut with what follows
@@ -88,31 +58,19 @@ import java.util.stream.StreamSupport;
  */
 public final class SegmentedLog implements RecordStore {
 
-    private static final Cleaner CLEANER = Cleaner.create();
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
-
-    private final Path dir;
+    private final LogContext log;
+    private final LogAppends appends;
+    private final LogReads reads;
+    private final LogMaintenance maintenance;
     private final String name;
-    private final SegmentedLogOptions options;
-    private final LogState state;
-    private final CollectionLock lock;
-    private final LogWriter writer;
-    private final Path marker;
-    private final AtomicLong segmentsOpened = new AtomicLong();
-    /** Read handles for get(), per file name; closed after a rebuild (a read that loses its handle retries). */
-    private final Map<String, FileChannel> readChannels = new ConcurrentHashMap<>();
-    private volatile long readChannelsGeneration;
     private volatile boolean closed;
 
-    private SegmentedLog(Path dir, String name, SegmentedLogOptions options, CollectionLock lock, boolean readOnly) {
-        this.dir = dir;
+    private SegmentedLog(LogContext log, String name) {
+        this.log = log;
+        this.appends = new LogAppends(log);
+        this.reads = new LogReads(log);
+        this.maintenance = new LogMaintenance(log, reads, appends);
         this.name = name;
-        this.options = options;
-        this.lock = lock;
-        this.state = new LogState(options.files(dir), dir, options.sparseIndexInterval(), readOnly);
-        this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
-                options.durability() == Durability.FSYNC);
-        this.marker = WriterMarkers.writersDirectory(dir).resolve(WriterMarkers.newWriterPrefix());
     }
 
     /**
@@ -147,45 +105,14 @@ public final class SegmentedLog implements RecordStore {
             long ts = opts.partitionTimestampMs() != null ? opts.partitionTimestampMs() : opts.clock().millis();
             dir = LogFiles.partitionDir(dir, opts.partition().folderFor(ts));
         }
-        boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
-        if (!readOnly) {
-            AtomicFiles.ensureDirectory(dir.resolve(LogFiles.SEGMENTS));
-        }
-        CollectionLock lock;
-        try {
-            lock = CollectionLock.open(dir.resolve(LogFiles.LOCK));
-        } catch (StorageException e) {
-            throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
-        }
-        SegmentedLog log = new SegmentedLog(dir, collection, opts, lock, readOnly);
-        try {
-            lock.lock(opts.lockTimeout());
-            try {
-                if (readOnly) {
-                    log.state.load(false); // read what is there: no sweep, marker, cut or manifest write
-                } else {
-                    WriterMarkers.sweepOnOpen(dir);
-                    WriterMarkers.register(log.marker);
-                    Leftovers.delete(log.state);
-                    log.state.load(true);
-                    log.state.writeManifest();
-                }
-            } finally {
-                lock.unlock();
-            }
-        } catch (RuntimeException e) {
-            AtomicFiles.deleteQuietly(log.marker);
-            lock.close();
-            throw e;
-        }
-        return log;
+        return new SegmentedLog(LogContext.open(dir, collection, opts), collection);
     }
 
     /**
      * @return the folder of this log (the partition folder when partitioned)
      */
     public Path collectionDir() {
-        return dir;
+        return log.dir;
     }
 
     /**
@@ -210,7 +137,7 @@ public final class SegmentedLog implements RecordStore {
      */
     @Override
     public Path directory() {
-        return dir;
+        return log.dir;
     }
 
     /**
@@ -238,9 +165,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public StorageRecord put(Map<String, ?> data, String id) {
         ensureOpen();
-        LogWriter.Line line = prepare(data, id);
-        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.APPEND, () -> writer.append(List.of(line)));
-        return new StorageRecord(line.id(), new LinkedHashMap<>(data));
+        return appends.put(data, id);
     }
 
     /**
@@ -255,15 +180,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public List<StorageRecord> appendMany(Iterable<? extends Map<String, ?>> items) {
         ensureOpen();
-        List<LogWriter.Line> lines = new ArrayList<>();
-        List<StorageRecord> records = new ArrayList<>();
-        int i = 0;
-        for (Map<String, ?> item : items) {
-            StorageRecord r = prepareItem(item, i++, lines);
-            records.add(r);
-        }
-        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.APPEND, () -> writer.append(lines));
-        return records;
+        return appends.appendMany(items);
     }
 
     /**
@@ -277,60 +194,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public long appendStream(Iterable<? extends Map<String, ?>> items) {
         ensureOpen();
-        List<LogWriter.Line> chunk = new ArrayList<>();
-        long chunkBytes = 0;
-        long count = 0;
-        for (Map<String, ?> item : items) {
-            prepareItem(item, count, chunk);
-            chunkBytes += chunk.get(chunk.size() - 1).bytes().length;
-            count++;
-            if (chunkBytes >= LogWriter.FLUSH_BYTES) {
-                writer.append(chunk);
-                chunk = new ArrayList<>();
-                chunkBytes = 0;
-            }
-        }
-        writer.append(chunk);
-        return count;
-    }
-
-    private StorageRecord prepareItem(Map<String, ?> item, long index, List<LogWriter.Line> out) {
-        if (item == null) {
-            throw new StorageException("Log item " + index + " is null.");
-        }
-        String id = item.get("id") instanceof String s ? s : null;
-        @SuppressWarnings("unchecked")
-        Map<String, ?> data = item.get("data") instanceof Map<?, ?> m ? (Map<String, ?>) m : item;
-        LogWriter.Line line;
-        try {
-            line = prepare(data, id);
-        } catch (StorageException e) {
-            throw new StorageException("Log item " + index + ": " + e.getMessage(), e);
-        }
-        out.add(line);
-        return new StorageRecord(line.id(), new LinkedHashMap<>(data));
-    }
-
-    private LogWriter.Line prepare(Map<String, ?> data, String id) {
-        if (data == null) {
-            throw new StorageException("Record data must not be null" + (id == null ? "." : " (id " + id + ")."));
-        }
-        String key = resolveId(id);
-        for (Object k : data.keySet()) {
-            if (k instanceof String s && LogLine.isIntegerLike(s)) {
-                throw new StorageException("Record " + key + ": top-level field \"" + s + "\" looks like an integer;"
-                        + " the original drops such keys when reading, so it cannot be stored.");
-            }
-        }
-        return new LogWriter.Line(key, false, LogLine.encodePut(key, data));
-    }
-
-    private String resolveId(String id) {
-        if (id != null) {
-            return UuidV7.normalize(id);
-        }
-        Supplier<String> generator = options.idGenerator();
-        return generator == null ? UuidV7.generate() : UuidV7.normalize(generator.get());
+        return appends.appendStream(items);
     }
 
     /**
@@ -342,71 +206,10 @@ public final class SegmentedLog implements RecordStore {
      *     or {@code "Segmented log state index points at the wrong record."} naming the id and location
      */
     public Optional<StorageRecord> get(String id) {
-        return Observed.call(options.observer(), StoreKind.LOG, name, StoreOperation.GET, () -> read(id));
-    }
-
-    private Optional<StorageRecord> read(String id) {
-        ensureOpen();
-        String key = UuidV7.normalize(id);
-        refreshIfStale();
-        StateIndex.Entry e = state.index.get(key);
-        if (e == null || e.deleted) {
-            return Optional.empty();
-        }
-        List<StateIndex.Location> locations = new ArrayList<>();
-        locations.add(new StateIndex.Location(e.file, e.offset));
-        locations.addAll(List.of(e.aliases));
-        StorageException last = null;
-        for (StateIndex.Location at : locations) {
-            Path file = state.path(at.file());
-            try {
-                LogLine.Envelope env = readAt(at);
-                if (env != null && env.id().equals(key) && LogLine.PUT.equals(env.op())) {
-                    return Optional.of(new StorageRecord(key, env.data(file, at.offset())));
-                }
-                last = new StorageException(env == null
-                        ? "Could not read segment record. Id " + key + " at " + file + ":" + at.offset()
-                        : "Segmented log state index points at the wrong record. Id " + key + " at " + file + ":" + at.offset());
-            } catch (StorageException ex) {
-                last = ex;
-            }
-        }
-        throw last;
-    }
-
-    private LogLine.Envelope readAt(StateIndex.Location at) {
-        Path file = state.path(at.file());
-        long generation = state.generation;
-        if (generation != readChannelsGeneration) {
-            // A rebuild may follow replaced files (a repair, another process): drop the handles on old
-            // ones. A read that was using one meets a closed channel and tries once more below.
-            readChannelsGeneration = generation;
-            closeReadChannels();
-        }
-        for (int attempt = 0;; attempt++) {
-            Map<String, FileChannel> channels = readChannels;
-            FileChannel ch = channels.computeIfAbsent(at.file(), f -> {
-                try {
-                    return FileChannel.open(file, StandardOpenOption.READ);
-                } catch (IOException ex) {
-                    throw new StorageException("Could not read segment record. Cannot open " + file, ex);
-                }
-            });
-            try {
-                SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
-                if (!reader.next() || !reader.terminated()) {
-                    return null;
-                }
-                return LogLine.decode(reader.line(), file, at.offset(), true);
-            } catch (java.nio.channels.ClosedChannelException closed) {
-                channels.remove(at.file(), ch);
-                if (attempt > 0) {
-                    throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), closed);
-                }
-            } catch (IOException ex) {
-                throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
-            }
-        }
+        return Observed.call(log.options.observer(), StoreKind.LOG, name, StoreOperation.GET, () -> {
+            ensureOpen();
+            return reads.get(id);
+        });
     }
 
     /**
@@ -418,12 +221,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public boolean delete(String id) {
         ensureOpen();
-        String key = UuidV7.normalize(id);
-        refreshIfStale();
-        StateIndex.Entry e = state.index.get(key);
-        Observed.run(options.observer(), StoreKind.LOG, name, StoreOperation.DELETE,
-                () -> writer.append(List.of(new LogWriter.Line(key, true, LogLine.encodeDelete(key)))));
-        return e != null && !e.deleted;
+        return appends.delete(id);
     }
 
     /**
@@ -447,19 +245,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public Stream<StorageRecord> stream(RecordQuery query) {
         ensureOpen();
-        Objects.requireNonNull(query, "query");
-        refreshIfStale();
-        List<Segment.View> views;
-        long snapshot;
-        synchronized (state) {
-            views = state.views();
-            snapshot = state.index.openSnapshot();
-        }
-        LogStream.Release release = new LogStream.Release(state);
-        LogStream it = new LogStream(state, views, snapshot, query, segmentsOpened, release);
-        CLEANER.register(it, release);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL),
-                false).onClose(it::close);
+        return reads.stream(query);
     }
 
     /**
@@ -467,8 +253,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public long count() {
         ensureOpen();
-        refreshIfStale();
-        return state.index.live();
+        return reads.count();
     }
 
     /**
@@ -480,25 +265,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public long count(RecordQuery query) {
         ensureOpen();
-        Objects.requireNonNull(query, "query");
-        refreshIfStale();
-        long limit = query.limit() > 0 ? query.limit() : Long.MAX_VALUE;
-        if (query.hasDataConditions()) {
-            try (Stream<StorageRecord> s = stream(query)) {
-                return s.count();
-            }
-        }
-        QueryBounds b = QueryBounds.of(query);
-        if (b.after() == null && b.lower() == null && b.upper() == null) {
-            return Math.min(limit, state.index.live());
-        }
-        long n = 0;
-        for (Map.Entry<String, StateIndex.Entry> e : state.index.entries().entrySet()) {
-            if (!e.getValue().deleted && query.matchesId(e.getKey()) && ++n >= limit) {
-                break;
-            }
-        }
-        return n;
+        return reads.count(query);
     }
 
     /**
@@ -509,22 +276,8 @@ public final class SegmentedLog implements RecordStore {
      * @return the query builder
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog", new ScanQueryExecutor.RecordSource() {
-            @Override
-            public Stream<StorageRecord> scan(String afterId) {
-                return afterId == null ? stream() : stream(RecordQuery.all().after(afterId));
-            }
-
-            @Override
-            public Optional<StorageRecord> byId(String id) {
-                return read(id);
-            }
-
-            @Override
-            public long count() {
-                return SegmentedLog.this.count();
-            }
-        }), options.observer(), StoreKind.LOG, name));
+        return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog",
+                LogReads.scanSource(this, reads)), log.options.observer(), StoreKind.LOG, name));
     }
 
     /**
@@ -537,20 +290,7 @@ public final class SegmentedLog implements RecordStore {
 
     long deleteOlderThanAndCompact(long cutoffMs) {
         ensureOpen();
-        refreshIfStale();
-        List<String> ids = new ArrayList<>();
-        for (Map.Entry<String, StateIndex.Entry> e : state.index.entries().entrySet()) {
-            String id = e.getKey();
-            if (!e.getValue().deleted && UuidV7.isValid(id) && UuidV7.timestampMs(id) <= cutoffMs) {
-                ids.add(id);
-            }
-        }
-        ids.sort(null);
-        List<LogWriter.Line> lines = new ArrayList<>(ids.size());
-        ids.forEach(id -> lines.add(new LogWriter.Line(id, true, LogLine.encodeDelete(id))));
-        writer.append(lines);
-        compact();
-        return ids.size();
+        return maintenance.deleteOlderThanAndCompact(cutoffMs);
     }
 
     /**
@@ -578,26 +318,7 @@ public final class SegmentedLog implements RecordStore {
     @Override
     public CompactReport<LogCompaction> compact(ProgressListener listener) {
         ensureOpen();
-        long[] before = new long[2];
-        withWriteLock("compact log", () -> {
-            state.refresh(true, -1);
-            state.roll();
-            before[0] = state.bytes();
-            before[1] = state.sealed.size() + 1L;
-            long bytes = 0;
-            for (Segment s : state.sealed) {
-                bytes += LogState.sizeOf(state.path(s.file));
-            }
-            ProgressTracker progress = ProgressTracker.start("compact", state.sealed.size(), bytes, listener);
-            try {
-                new Compactor(state, options.maxSegmentBytes()).run(progress);
-            } finally {
-                progress.finish();
-            }
-        });
-        LogStats after = lastStats();
-        return new CompactReport<>(true, before[0], after.bytes(),
-                new LogCompaction(before[0], after.bytes(), before[1], after.segments(), after));
+        return maintenance.compact(listener);
     }
 
     /**
@@ -608,10 +329,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public void recover() {
         ensureOpen();
-        withWriteLock("recover log", () -> {
-            state.load(true);
-            state.writeManifest();
-        });
+        maintenance.recover();
     }
 
     /**
@@ -620,9 +338,8 @@ public final class SegmentedLog implements RecordStore {
     @Override
     public LogStats stats() {
         ensureOpen();
-        refreshIfStale();
-        StateIndex index = state.index;
-        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+        log.refreshIfStale();
+        return log.stats();
     }
 
     /**
@@ -635,8 +352,7 @@ public final class SegmentedLog implements RecordStore {
      */
     public LogStats lastStats() {
         ensureOpen();
-        StateIndex index = state.index;
-        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+        return log.stats();
     }
 
     /**
@@ -660,50 +376,7 @@ public final class SegmentedLog implements RecordStore {
     @Override
     public VerifyReport<LogStats> verify(ProgressListener listener) {
         ensureOpen();
-        List<String> errors = new ArrayList<>();
-        java.util.Set<String> damagedAt = new java.util.HashSet<>();
-        ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
-        try {
-            refreshIfStale();
-            StateIndex fresh = new StateIndex();
-            List<Segment> segments = allSegments();
-            progress.total(segments.size(), state.bytes());
-            for (Segment s : segments) {
-                Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
-                SegmentScanner.scan(state.path(s.file), copy, fresh, state.interval, false, true);
-                progress.advance(1, LogState.sizeOf(state.path(s.file)));
-                for (Segment.Damage d : copy.damaged) {
-                    damagedAt.add(state.path(s.file) + ":" + d.offset());
-                    errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
-                            + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
-                }
-            }
-            String differs = state.index.firstDifference(fresh);
-            if (differs != null) {
-                errors.add("Segmented log state index drift. First difference: id " + differs);
-            }
-        } catch (RuntimeException e) {
-            errors.add(String.valueOf(e.getMessage()));
-        }
-        RecordQuery everything = RecordQuery.all().continueOnError((at, e) -> {
-            if (!damagedAt.contains(at)) {
-                errors.add(String.valueOf(e.getMessage()));
-            }
-        });
-        try (Stream<StorageRecord> all = stream(everything)) {
-            all.forEach(r -> { });
-        } catch (RuntimeException e) {
-            errors.add(String.valueOf(e.getMessage()));
-        } finally {
-            progress.finish();
-        }
-        LogStats stats;
-        try {
-            stats = stats();
-        } catch (RuntimeException e) {
-            stats = new LogStats(state.sealed.size() + 1L, 0, 0, 0);
-        }
-        return new VerifyReport<>(errors.isEmpty(), errors, stats);
+        return maintenance.verify(listener);
     }
 
     /**
@@ -744,42 +417,7 @@ public final class SegmentedLog implements RecordStore {
     @Override
     public RepairReport<LogRepair> repair(ProgressListener listener) {
         ensureOpen();
-        ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
-        try {
-            long before = state.bytesCut;
-            List<String> removed = new ArrayList<>();
-            withWriteLock("repair log", () -> {
-                Leftovers.sweepTemps(state);
-                state.load(true);
-                List<Segment> damaged = new ArrayList<>();
-                for (Segment s : allSegments()) {
-                    if (!s.damaged.isEmpty()) {
-                        removed.addAll(Quarantine.removeDamage(state.path(s.file), s.damaged));
-                        damaged.add(s);
-                    }
-                }
-                if (!damaged.isEmpty()) {
-                    state.load(true);
-                    for (Segment s : state.sealed) {
-                        if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
-                            SparseIndex.write(state.path(s.index), s.sparse); // the offsets moved
-                        }
-                    }
-                    LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), dir, removed);
-                }
-                state.writeManifest(!damaged.isEmpty());
-            });
-            progress.advance(1, state.bytes());
-            return new RepairReport<>(true, removed, new LogRepair(state.bytesCut - before, stats()));
-        } finally {
-            progress.finish();
-        }
-    }
-
-    private List<Segment> allSegments() {
-        List<Segment> segments = new ArrayList<>(state.sealed);
-        segments.add(state.active);
-        return segments;
+        return maintenance.repair(listener);
     }
 
     /**
@@ -793,86 +431,39 @@ public final class SegmentedLog implements RecordStore {
         }
         closed = true;
         try {
-            writer.close();
+            log.writer.close();
         } finally {
-            closeReadChannels();
-            if (!state.readOnly) {
-                AtomicFiles.deleteQuietly(marker);
-                AtomicFiles.syncDirectory(marker.getParent());
-            }
-            lock.close();
-        }
-    }
-
-    private void closeReadChannels() {
-        for (Iterator<FileChannel> it = readChannels.values().iterator(); it.hasNext();) {
-            try {
-                it.next().close();
-            } catch (IOException ignored) {
-                // read-only handle
-            }
-            it.remove();
+            reads.closeReadChannels();
+            log.removeMarker();
+            log.lock.close();
         }
     }
 
     Clock clock() {
-        return options.clock();
+        return log.options.clock();
     }
 
     LogState state() {
-        return state;
+        return log.state;
     }
 
     long segmentsOpened() {
-        return segmentsOpened.get();
+        return reads.segmentsOpened();
     }
 
     long syncCount() {
-        return writer.syncCount();
+        return log.writer.syncCount();
     }
 
-    /**
-     * Catches up with other processes when the manifest or the active segment changed behind this
-     * instance's back (W1); costs two {@code stat} calls when nothing changed.
-     */
-    private void refreshIfStale() {
-        Segment a = state.active;
-        if (Manifest.same(Manifest.stamp(state.manifestFile), state.stamp)) {
-            long size = LogState.sizeOf(state.path(a.file));
-            if (size == a.end || writer.isOwnWrite(a.file, size)) {
-                return;
-            }
-        }
-        withLock(() -> state.refresh(false, -1));
-    }
-
-    private void withWriteLock(String what, Runnable action) {
-        if (state.readOnly) {
-            throw ReadOnlyFileSystem.refused(what, dir);
-        }
-        withLock(() -> {
-            lock.checkLockFile();
-            action.run();
-        });
-    }
-
-    private void withLock(Runnable action) {
-        lock.lock(options.lockTimeout());
-        try {
-            action.run();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void ensureOpen() {
+    /** @throws StorageException when the log is closed */
+    void ensureOpen() {
         if (closed) {
-            throw new StorageException("SegmentedLog is closed: " + dir);
+            throw new StorageException("SegmentedLog is closed: " + log.dir);
         }
     }
 
     @Override
     public String toString() {
-        return "SegmentedLog[" + dir + "]";
+        return "SegmentedLog[" + log.dir + "]";
     }
 }

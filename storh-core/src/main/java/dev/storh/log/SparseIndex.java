@@ -1,12 +1,12 @@
 package dev.storh.log;
 
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,25 +54,28 @@ final class SparseIndex {
     }
 
     /**
-     * Writes an idx file atomically.
+     * Writes an idx file atomically through the log's byte seam.
      *
-     * @param file the idx path
+     * @param files the collection's byte seam
+     * @param name the idx file's name, {@code segments/<segment>.idx.jsonc}
      * @param entries entries in file order
+     * @throws dev.storh.StorageException naming the path; the old file (if any) is then unchanged
      */
-    static void write(Path file, List<Entry> entries) {
-        AtomicFiles.writeAtomic(file, encode(entries));
+    static void write(StoreFiles files, String name, List<Entry> entries) {
+        AtomicFiles.writeAtomic(files, name, encode(entries));
     }
 
     /**
      * Reads an idx file leniently (JSONC accepted, malformed entries skipped).
      *
-     * @param file the idx path
+     * @param files the collection's byte seam
+     * @param name the idx file's name
      * @return its entries; empty when the file is missing or unreadable
      */
-    static List<Entry> read(Path file) {
+    static List<Entry> read(StoreFiles files, String name) {
         List<Entry> entries = new ArrayList<>();
-        try {
-            Object list = Jsonc.decodeObject(Files.readAllBytes(file)).get("entries");
+        try (InputStream in = files.open(name)) {
+            Object list = Jsonc.decodeObject(in.readAllBytes()).get("entries");
             if (list instanceof List<?> items) {
                 for (Object item : items) {
                     if (item instanceof Map<?, ?> m && m.get("id") instanceof String id

@@ -112,6 +112,16 @@ final class ObservedFiles implements StoreFiles {
         return files.writeIfVersion(name, bytes, expectedVersion);
     }
 
+    @Override
+    public Object identity(String name) throws IOException {
+        return files.identity(name);
+    }
+
+    @Override
+    public Input openInput(String name) throws IOException {
+        return files.openInput(name);
+    }
+
     /** An fsync, as a method reference. */
     private interface Sync {
         void run() throws IOException;

@@ -139,6 +139,21 @@ public final class FailingFiles implements StoreFiles {
     }
 
     @Override
+    public java.util.Optional<String> version(String name) throws IOException {
+        return local.version(name);
+    }
+
+    @Override
+    public Object identity(String name) throws IOException {
+        return local.identity(name);
+    }
+
+    @Override
+    public Input openInput(String name) throws IOException {
+        return local.openInput(name);
+    }
+
+    @Override
     public CollectionLock lock(String name) {
         return local.lock(name);
     }

@@ -93,7 +93,7 @@ class SegmentedLogProcessTest {
             Thread.sleep(delayMs);
             p.destroyForcibly();
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            Manifest.Data before = Manifest.read(root.resolve("events/manifest.jsonc"));
+            Manifest.Data before = Manifest.read(dev.storh.fs.LocalFiles.at(root.resolve("events")));
             Set<String> committed = new java.util.HashSet<>();
             before.sealed().forEach(e -> committed.add((String) e.get("file")));
             try (Stream<Path> files = Files.list(root.resolve("events/segments"))) {

@@ -132,7 +132,7 @@ class SegmentedLogTest {
             for (String name : oldSegments) {
                 assertThat(segments("events").resolve(name)).exists();
             }
-            Manifest.Data m = Manifest.read(root.resolve("events/manifest.jsonc"));
+            Manifest.Data m = Manifest.read(dev.storh.fs.LocalFiles.at(root.resolve("events")));
             assertThat(m.sealed()).isNotEmpty().allSatisfy(e -> {
                 assertThat(e.get("compacted")).isEqualTo(true);
                 assertThat((String) e.get("file")).startsWith("compact-");
@@ -215,7 +215,7 @@ class SegmentedLogTest {
             }
             assertThat(ids(log.stream(RecordQuery.all().after(id(1)).limit(2)))).containsExactly(id(2), id(3));
             Path idx = segments("events").resolve("seg-000001.idx.jsonc");
-            List<SparseIndex.Entry> entries = SparseIndex.read(idx);
+            List<SparseIndex.Entry> entries = SparseIndex.read(dev.storh.fs.LocalFiles.at(idx.getParent()), idx.getFileName().toString());
             assertThat(entries.get(0)).isEqualTo(new SparseIndex.Entry(id(0), 0));
             assertThat(Files.readString(idx)).startsWith("{\"entries\":[{\"id\":\"" + id(0) + "\",\"offset\":0},");
             Files.delete(idx);

@@ -40,7 +40,8 @@ import org.springframework.util.Assert;
  * <li>{@code storh.log.segments} (gauge) and {@code storh.log.bytes} (gauge, bytes; logs);</li>
  * <li>{@code storh.operation} (timer, tags {@code operation} = {@code verify}, {@code repair},
  * {@code compact}, {@code reindex} and {@code outcome} = {@code success}, {@code failure}):
- * maintenance operations run through the registry;</li>
+ * maintenance operations run through the registry (data operations and fsyncs are timed by
+ * {@link StorhOperationMetrics} under {@code storh.operation} and {@code storh.fsync});</li>
  * <li>{@code storh.verify.runs} (counter, tag {@code outcome} = {@code ok}, {@code failed}),
  * {@code storh.verify.errors} (gauge: errors of the last verify) and {@code storh.verify.ok}
  * (gauge: 1 when the last verify was clean, 0 when not, NaN before the first).</li>

@@ -1,0 +1,181 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.CollectionLock;
+import dev.storh.fs.ReadOnlyFileSystem;
+import dev.storh.fs.StoreFiles;
+import dev.storh.fs.WriterMarkers;
+import dev.storh.observe.Observed;
+import dev.storh.observe.StoreOperation;
+import dev.storh.store.StoreKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the parts of one open {@link SegmentedLog} share: its folder and options, its segment set
+ * ({@link LogState}), its collection lock and its append path ({@link LogWriter}), and the locking
+ * rules every part follows: readers catch up with other processes first ({@link #refreshIfStale}),
+ * writers take the collection lock and check its file ({@link #withWriteLock}). Thread-safe.
+ */
+final class LogContext {
+
+    final Path dir;
+    /** The collection path the log was opened with, for the observer. */
+    final String name;
+    final SegmentedLogOptions options;
+    final LogState state;
+    final CollectionLock lock;
+    final LogWriter writer;
+    /** This instance's writer marker, {@code .storh/writers/<pid>.<8 hex>}. */
+    private final String marker;
+
+    private LogContext(Path dir, String name, StoreFiles files, SegmentedLogOptions options, CollectionLock lock,
+            boolean readOnly) {
+        this.dir = dir;
+        this.name = name;
+        this.options = options;
+        this.lock = lock;
+        this.state = new LogState(files, dir, options.sparseIndexInterval(), readOnly);
+        this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
+                options.durability() == Durability.FSYNC);
+        this.marker = LogFiles.writerMarker(WriterMarkers.newWriterPrefix());
+    }
+
+    /**
+     * Opens (creating when missing) the log in a folder: creates the folder and {@code segments/},
+     * opens the lock file, then, under the collection lock, on a read-only file system only reads
+     * what is there (no sweep, marker, cut or manifest write); otherwise sweeps orphan temp files when
+     * a writer crashed, registers this instance's writer marker, deletes leftovers, scans every
+     * segment (cutting torn tails) and rewrites the manifest when its statistics changed.
+     *
+     * @param dir the log's folder (the partition folder when partitioned), absolute
+     * @param name the collection path
+     * @param options the log's options
+     * @return the open log's parts
+     * @throws StorageException naming the path; the marker is removed and the lock released again
+     */
+    static LogContext open(Path dir, String name, SegmentedLogOptions options) {
+        StoreFiles files = options.files(dir);
+        boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
+        if (!readOnly) {
+            AtomicFiles.ensureDirectory(dir); // the seam's root; what is below it goes through the seam
+            LogState.mkdirs(files, LogFiles.SEGMENTS);
+        }
+        CollectionLock lock;
+        try {
+            lock = files.lock(LogFiles.LOCK);
+        } catch (StorageException e) {
+            throw readOnly ? new StorageException(e.getMessage() + " (" + ReadOnlyFileSystem.READ_ONLY + ")", e) : e;
+        }
+        LogContext log = new LogContext(dir, name, files, options, lock, readOnly);
+        try {
+            log.withLock(() -> {
+                if (readOnly) {
+                    log.state.load(false);
+                } else {
+                    WriterMarkers.sweepOnOpen(dir);
+                    log.registerMarker();
+                    Leftovers.delete(log.state);
+                    log.state.load(true);
+                    log.state.writeManifest();
+                }
+            });
+        } catch (RuntimeException e) {
+            AtomicFiles.deleteQuietly(files, log.marker);
+            lock.close();
+            throw e;
+        }
+        return log;
+    }
+
+    private void registerMarker() {
+        StoreFiles files = state.files;
+        LogState.mkdirs(files, AtomicFiles.parentName(marker));
+        try {
+            if (!files.exists(marker)) {
+                files.append(marker).close();
+                files.syncDirectory(AtomicFiles.parentName(marker));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not register storage writer marker: " + files.path(marker)
+                    + ReadOnlyFileSystem.hint(e), e);
+        }
+    }
+
+    /** Removes this instance's writer marker (at close), best effort. */
+    void removeMarker() {
+        if (!state.readOnly && AtomicFiles.deleteQuietly(state.files, marker)) {
+            try {
+                state.files.syncDirectory(AtomicFiles.parentName(marker));
+            } catch (IOException ignored) {
+                // the marker is gone from this process's view; a crash may bring it back, and a sweep handles that
+            }
+        }
+    }
+
+    /**
+     * Catches up with other processes when the manifest or the active segment changed behind this
+     * instance's back (W1); costs two {@code stat} calls when nothing changed.
+     */
+    void refreshIfStale() {
+        Segment a = state.active;
+        if (Manifest.same(Manifest.stamp(state.files), state.stamp)) {
+            long size = state.size(a.file);
+            if (size == a.end || writer.isOwnWrite(a.file, size)) {
+                return;
+            }
+        }
+        withLock(() -> state.refresh(false, -1));
+    }
+
+    /**
+     * @param what the operation, for the read-only refusal ({@code "compact log"})
+     * @param action runs with the collection lock held and its lock file checked
+     * @throws dev.storh.StorageException on a read-only file system, a lock timeout or a replaced lock file
+     */
+    void withWriteLock(String what, Runnable action) {
+        if (state.readOnly) {
+            throw ReadOnlyFileSystem.refused(what, dir);
+        }
+        withLock(() -> {
+            lock.checkLockFile();
+            action.run();
+        });
+    }
+
+    void withLock(Runnable action) {
+        lock.lock(options.lockTimeout());
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs a data operation, timed for the options' observer (when there is one).
+     *
+     * @param operation what runs
+     * @param action the operation
+     */
+    void observed(StoreOperation operation, Runnable action) {
+        Observed.run(options.observer(), StoreKind.LOG, name, operation, action);
+    }
+
+    /** @return the sealed segments, then the active one */
+    List<Segment> allSegments() {
+        List<Segment> segments = new ArrayList<>(state.sealed);
+        segments.add(state.active);
+        return segments;
+    }
+
+    /** @return the statistics of the in-memory picture, without catching up first */
+    LogStats stats() {
+        StateIndex index = state.index;
+        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+    }
+}

@@ -1,0 +1,166 @@
+package dev.storh.log;
+
+import dev.storh.StorageRecord;
+import dev.storh.id.UuidV7;
+import dev.storh.progress.ProgressListener;
+import dev.storh.progress.ProgressTracker;
+import dev.storh.query.RecordQuery;
+import dev.storh.store.CompactReport;
+import dev.storh.store.RepairReport;
+import dev.storh.store.VerifyReport;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The maintenance of a {@link SegmentedLog}: compaction ({@link Compactor}), retention (tombstones
+ * in one batch, then a compaction), recovery, repair ({@link Leftovers}, {@link Quarantine}) and
+ * verify. Every change runs under the collection lock; verify changes nothing. Thread-safe.
+ */
+final class LogMaintenance {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentedLog.class);
+
+    private final LogContext log;
+    private final LogReads reads;
+    private final LogAppends appends;
+
+    LogMaintenance(LogContext log, LogReads reads, LogAppends appends) {
+        this.log = log;
+        this.reads = reads;
+        this.appends = appends;
+    }
+
+    CompactReport<LogCompaction> compact(ProgressListener listener) {
+        LogState state = log.state;
+        long[] before = new long[2];
+        log.withWriteLock("compact log", () -> {
+            state.refresh(true, -1);
+            state.roll();
+            before[0] = state.bytes();
+            before[1] = state.sealed.size() + 1L;
+            long bytes = 0;
+            for (Segment s : state.sealed) {
+                bytes += state.size(s.file);
+            }
+            ProgressTracker progress = ProgressTracker.start("compact", state.sealed.size(), bytes, listener);
+            try {
+                new Compactor(state, log.options.maxSegmentBytes()).run(progress);
+            } finally {
+                progress.finish();
+            }
+        });
+        LogStats after = log.stats();
+        return new CompactReport<>(true, before[0], after.bytes(),
+                new LogCompaction(before[0], after.bytes(), before[1], after.segments(), after));
+    }
+
+    long deleteOlderThanAndCompact(long cutoffMs) {
+        log.refreshIfStale();
+        List<String> ids = new ArrayList<>();
+        for (Map.Entry<String, StateIndex.Entry> e : log.state.index.entries().entrySet()) {
+            String id = e.getKey();
+            if (!e.getValue().deleted && UuidV7.isValid(id) && UuidV7.timestampMs(id) <= cutoffMs) {
+                ids.add(id);
+            }
+        }
+        ids.sort(null);
+        appends.deleteAll(ids);
+        compact(ProgressListener.NONE);
+        return ids.size();
+    }
+
+    void recover() {
+        log.withWriteLock("recover log", () -> {
+            log.state.load(true);
+            log.state.writeManifest();
+        });
+    }
+
+    VerifyReport<LogStats> verify(ProgressListener listener) {
+        LogState state = log.state;
+        List<String> errors = new ArrayList<>();
+        Set<String> damagedAt = new HashSet<>();
+        ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
+        try {
+            log.refreshIfStale();
+            StateIndex fresh = new StateIndex();
+            List<Segment> segments = log.allSegments();
+            progress.total(segments.size(), state.bytes());
+            for (Segment s : segments) {
+                Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
+                SegmentScanner.scan(state, copy, fresh, false, true);
+                progress.advance(1, state.size(s.file));
+                for (Segment.Damage d : copy.damaged) {
+                    damagedAt.add(state.path(s.file) + ":" + d.offset());
+                    errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
+                            + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
+                }
+            }
+            String differs = state.index.firstDifference(fresh);
+            if (differs != null) {
+                errors.add("Segmented log state index drift. First difference: id " + differs);
+            }
+        } catch (RuntimeException e) {
+            errors.add(String.valueOf(e.getMessage()));
+        }
+        RecordQuery everything = RecordQuery.all().continueOnError((at, e) -> {
+            if (!damagedAt.contains(at)) {
+                errors.add(String.valueOf(e.getMessage()));
+            }
+        });
+        try (Stream<StorageRecord> all = reads.stream(everything)) {
+            all.forEach(r -> { });
+        } catch (RuntimeException e) {
+            errors.add(String.valueOf(e.getMessage()));
+        } finally {
+            progress.finish();
+        }
+        LogStats stats;
+        try {
+            log.refreshIfStale();
+            stats = log.stats();
+        } catch (RuntimeException e) {
+            stats = new LogStats(state.sealed.size() + 1L, 0, 0, 0);
+        }
+        return new VerifyReport<>(errors.isEmpty(), errors, stats);
+    }
+
+    RepairReport<LogRepair> repair(ProgressListener listener) {
+        LogState state = log.state;
+        ProgressTracker progress = ProgressTracker.start("repair", 1, state.bytes(), listener);
+        try {
+            long before = state.bytesCut;
+            List<String> removed = new ArrayList<>();
+            log.withWriteLock("repair log", () -> {
+                Leftovers.sweepTemps(state);
+                state.load(true);
+                List<Segment> damaged = new ArrayList<>();
+                for (Segment s : log.allSegments()) {
+                    if (!s.damaged.isEmpty()) {
+                        removed.addAll(Quarantine.removeDamage(state, s.file, s.damaged));
+                        damaged.add(s);
+                    }
+                }
+                if (!damaged.isEmpty()) {
+                    state.load(true);
+                    for (Segment s : state.sealed) {
+                        if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
+                            SparseIndex.write(state.files, LogFiles.segment(s.index), s.sparse); // the offsets moved
+                        }
+                    }
+                    LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), log.dir, removed);
+                }
+                state.writeManifest(!damaged.isEmpty());
+            });
+            progress.advance(1, state.bytes());
+            log.refreshIfStale();
+            return new RepairReport<>(true, removed, new LogRepair(state.bytesCut - before, log.stats()));
+        } finally {
+            progress.finish();
+        }
+    }
+}
