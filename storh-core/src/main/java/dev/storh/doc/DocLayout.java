@@ -16,7 +16,12 @@ import java.nio.file.Path;
  * &lt;collection&gt;/.storh/indexes/entries/                index files (equality, compound, range)
  * &lt;collection&gt;/.storh/indexes/entries.tmp-&lt;hex&gt;/       an index tree being built
  * &lt;collection&gt;/.storh/indexes/entries.old-&lt;hex&gt;/       the replaced tree, deleted after a swap
+ * &lt;collection&gt;/.storh/indexes/.manifest.jsonc.&lt;hex&gt;.tmp  a manifest write in progress
+ * &lt;export folder&gt;/.&lt;file&gt;.&lt;writer&gt;.&lt;n&gt;.tmp             a JSONL export in progress
  * </pre>
+ *
+ * The names inside an index tree ({@code eq/}, {@code compound/}, {@code range/}) are computed by
+ * {@code dev.storh.doc.index.IndexLayout}.
  *
  * <p>The bucket of a record is characters 24–25 of its lowercase UUIDv7 id (the start of the
  * random final group), so 256 buckets named {@code 00}…{@code ff} fill evenly. Nothing else in

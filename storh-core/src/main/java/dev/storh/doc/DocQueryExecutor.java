@@ -37,10 +37,12 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     static final String STORE_NAME = "storh.DocStore";
 
     private final IndexManager indexes;
+    private final RecordSource records;
 
     DocQueryExecutor(RecordSource source, IndexManager indexes) {
         super(STORE_NAME, source);
         this.indexes = indexes;
+        this.records = source;
     }
 
     private Optional<IndexDefinition> supporting(Condition c) {
@@ -140,7 +142,60 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 return new Candidates(ids, false, ids.size() >= query.limit());
             }
         }
-        return candidates(query);
+        Candidates top = topK(query);
+        return top != null ? top : candidates(query);
+    }
+
+    /**
+     * {@code orderBy(f).limit(k)} without conditions, on a range-indexed top-level {@code f}: the
+     * first {@code k} entries of f's range view, without reading any other record. Records the
+     * view does not hold (f missing, or a list, object or boolean the range lines skip) order as
+     * null, lists, objects or booleans, all after every number and string; so ascending, the view
+     * answers when its k-th entry is a number or a string, and otherwise (and descending) only
+     * when it holds every record of the collection.
+     */
+    private Candidates topK(QueryBuilder query) {
+        if (!indexes.active() || query.hasConditions() || query.orderField() == null || query.limit() <= 0
+                || query.limit() > Integer.MAX_VALUE || query.cursor() != null || query.orderPath().isId()
+                || query.orderPath().nested()) {
+            return null;
+        }
+        Optional<IndexDefinition> d = indexes.definition(query.orderField());
+        if (d.isEmpty() || !d.get().range()) {
+            return null;
+        }
+        RangeView view = indexes.rangeView(d.get().field());
+        int k = (int) Math.min(query.limit(), view.size());
+        boolean ascending = query.direction() == Direction.ASC;
+        boolean numbersAndStringsFirst = ascending && k == query.limit() && k > 0
+                && (view.value(k - 1) instanceof Number || view.value(k - 1) instanceof String);
+        if (!numbersAndStringsFirst
+                && (view.size() != records.count() || !indexes.unindexedIds(d.get().field()).isEmpty())) {
+            return null;
+        }
+        // More than k candidates: the fetch stops at the limit, and skips a record deleted meanwhile.
+        List<String> ids = ascending ? view.idsInOrder(0, view.size()) : descending(view, 0, view.size(), 2L * k + 16);
+        return new Candidates(ids, true);
+    }
+
+    /**
+     * @return the ids of the slice from its highest value down, equal values in ascending id
+     *     order (as the sort of a scan orders them), at most {@code limit}
+     */
+    private static List<String> descending(RangeView view, int from, int to, long limit) {
+        List<String> ids = new ArrayList<>();
+        int end = to;
+        while (end > from && ids.size() < limit) {
+            int start = end - 1;
+            while (start > from && Values.compare(view.value(start - 1), view.value(end - 1)) == 0) {
+                start--;
+            }
+            for (int i = start; i < end; i++) {
+                ids.add(view.id(i));
+            }
+            end = start;
+        }
+        return ids.size() > limit ? new ArrayList<>(ids.subList(0, (int) limit)) : ids;
     }
 
     @Override
@@ -292,25 +347,8 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         RangeView view = indexes.rangeView(c.field());
         int[] span = span(view, c);
-        List<String> ids = new ArrayList<>(span[1] - span[0]);
-        if (query.direction() == Direction.ASC) {
-            for (int i = span[0]; i < span[1]; i++) {
-                ids.add(view.id(i));
-            }
-        } else {
-            // Backwards by value, but equal values keep ascending id order, as the sort path does.
-            int end = span[1];
-            while (end > span[0]) {
-                int start = end - 1;
-                while (start > span[0] && Values.compare(view.value(start - 1), view.value(end - 1)) == 0) {
-                    start--;
-                }
-                for (int i = start; i < end; i++) {
-                    ids.add(view.id(i));
-                }
-                end = start;
-            }
-        }
+        List<String> ids = query.direction() == Direction.ASC ? new ArrayList<>(view.idsInOrder(span[0], span[1]))
+                : descending(view, span[0], span[1], Long.MAX_VALUE);
         return new Candidates(ids, true);
     }
 }

@@ -78,17 +78,25 @@ public final class DocStore implements Store {
         String writerPrefix = WriterMarkers.newWriterPrefix();
         this.preparer = new RecordPreparer(options);
         this.gate = new WriteGate(layout, writerPrefix, options.lockTimeout());
-                RecordCache cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
+        RecordCache cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
         ListingCache listing = new ListingCache(dataDir);
-        RecordWrites.Invalidation invalidate = written -> {
-            cache.invalidate(written);
-            listing.invalidate(DocLayout.bucketOf(written));
+        RecordWrites.Invalidation invalidate = gone -> {
+            cache.invalidate(gone);
+            listing.invalidate(DocLayout.bucketOf(gone));
+        };
+        RecordWriter.Written written = (id, bytes) -> {
+            if (bytes == null) {
+                cache.invalidate(id);
+            } else {
+                cache.fill(id, layout.recordFile(id), bytes); // the cache learns our own writes
+            }
+            listing.invalidate(DocLayout.bucketOf(id));
         };
         this.files = options.files(collectionRoot);
         this.reads = new RecordReads(layout, cache, listing);
         this.indexes = new IndexManager(files, collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
                 ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
-        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, invalidate::invalidate),
+        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, written),
                 indexes, reads, files, invalidate);
         this.jsonl = new JsonlTransfer(this, preparer, writes::session, writerPrefix);
         this.executor = new DocQueryExecutor(reads, indexes);

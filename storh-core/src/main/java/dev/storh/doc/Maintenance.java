@@ -16,13 +16,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
 import dev.storh.store.RepairReport;
@@ -79,50 +74,31 @@ final class Maintenance {
      * @return the valid records, read once each
      */
     static Stream<StorageRecord> scan(List<RecordListing.Entry> listing, Scan scan, ProgressTracker progress) {
-        Iterator<RecordListing.Entry> entries = listing.iterator();
-        Iterator<StorageRecord> it = new Iterator<>() {
-            private StorageRecord next;
-
-            @Override
-            public boolean hasNext() {
-                while (next == null && entries.hasNext()) {
-                    RecordListing.Entry entry = entries.next();
-                    byte[] content;
-                    try {
-                        content = RecordFiles.readBytesOrNull(entry.path());
-                    } catch (StorageException e) {
-                        progress.advance(1, 0);
-                        scan.corrupt.add(new Corrupt(entry.path(), e.getCause() == null || e instanceof CorruptRecordException
-                                ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage()));
-                        continue;
-                    }
-                    if (content == null) {
-                        progress.advance(1, 0);
-                        continue; // deleted meanwhile
-                    }
-                    progress.advance(1, content.length);
-                    scan.bytes += content.length;
-                    try {
-                        next = RecordFiles.decode(entry.path(), content);
-                        scan.records++;
-                    } catch (StorageException e) {
-                        scan.corrupt.add(new Corrupt(entry.path(), e.getMessage()));
-                    }
-                }
-                return next != null;
+        return RecordIterator.stream(new RecordIterator(listing.iterator(), entry -> {
+            byte[] content;
+            try {
+                content = RecordFiles.readBytesOrNull(entry.path());
+            } catch (StorageException e) {
+                progress.advance(1, 0);
+                scan.corrupt.add(new Corrupt(entry.path(), e.getCause() == null || e instanceof CorruptRecordException
+                        ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage()));
+                return null;
             }
-
-            @Override
-            public StorageRecord next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                StorageRecord r = next;
-                next = null;
-                return r;
+            if (content == null) {
+                progress.advance(1, 0);
+                return null; // deleted meanwhile
             }
-        };
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
+            progress.advance(1, content.length);
+            scan.bytes += content.length;
+            try {
+                StorageRecord record = RecordFiles.decode(entry.path(), content);
+                scan.records++;
+                return record;
+            } catch (StorageException e) {
+                scan.corrupt.add(new Corrupt(entry.path(), e.getMessage()));
+                return null;
+            }
+        }));
     }
 
     /** Starts a tracker over a listing: one item per record file. */

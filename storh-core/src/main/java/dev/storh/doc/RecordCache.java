@@ -41,6 +41,33 @@ final class RecordCache {
     }
 
     /**
+     * Caches a record this store has just written (under the write lock), so the next read of it
+     * costs one stat (STAT), one read and a hash (HASH) or nothing (TRUST). The record is decoded
+     * from the written bytes, so it shares nothing with the caller's maps. When the file cannot
+     * be stat'ed the entry is dropped instead.
+     *
+     * @param id lowercase id
+     * @param path its record file, just renamed into place
+     * @param bytes the bytes written to it
+     */
+    void fill(String id, Path path, byte[] bytes) {
+        if (!enabled()) {
+            return;
+        }
+        String key = prefix + id;
+        try {
+            CachedRecord look = look(path);
+            if (look != null) {
+                store(key, path, look, bytes);
+                return;
+            }
+        } catch (StorageException e) {
+            // fall through: nothing safe to keep
+        }
+        cache.invalidate(key);
+    }
+
+    /**
      * @param id lowercase id
      * @param path its record file
      * @param beforeRead runs before the file's bytes are read (not on hits that read nothing), to

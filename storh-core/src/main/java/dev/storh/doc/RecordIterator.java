@@ -5,28 +5,48 @@ import dev.storh.StorageRecord;
 import dev.storh.query.RecordQuery;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
- * Reads listed record files lazily for {@link DocStore#stream(RecordQuery)}: id filters are
- * applied to names before reading, files deleted meanwhile are skipped, corrupt files go to the
- * query's error handler or are thrown.
+ * Reads listed record files lazily, one at a time, through a {@link Reader} that decides what
+ * each file gives (a record, or nothing to skip it). Not thread-safe: one consumer.
  */
 final class RecordIterator implements Iterator<StorageRecord> {
-    private final Iterator<RecordListing.Entry> entries;
-    private final RecordQuery query;
-    private StorageRecord next;
 
-    RecordIterator(Iterator<RecordListing.Entry> entries, RecordQuery query) {
-        this.entries = entries;
-        this.query = query;
+    /** Reads one listed file. */
+    interface Reader {
+        /**
+         * @param entry a listed record file
+         * @return its record, or {@code null} to skip it
+         */
+        StorageRecord read(RecordListing.Entry entry);
     }
 
-    @Override
-    public boolean hasNext() {
-        while (next == null && entries.hasNext()) {
-            RecordListing.Entry entry = entries.next();
+    private final Iterator<RecordListing.Entry> entries;
+    private final Reader reader;
+    private StorageRecord next;
+
+    RecordIterator(Iterator<RecordListing.Entry> entries, Reader reader) {
+        this.entries = entries;
+        this.reader = reader;
+    }
+
+    /**
+     * The reads of {@link DocStore#stream(RecordQuery)}: id filters are applied to names before
+     * reading, files deleted meanwhile are skipped, corrupt files go to the query's error handler
+     * or are thrown.
+     *
+     * @param entries the listed files, in id order
+     * @param query the filters and error handler
+     * @return the matching records, lazily
+     */
+    static Stream<StorageRecord> matching(Iterator<RecordListing.Entry> entries, RecordQuery query) {
+        return stream(new RecordIterator(entries, entry -> {
             if (!query.matchesId(entry.id())) {
-                continue;
+                return null;
             }
             StorageRecord record;
             try {
@@ -36,11 +56,25 @@ final class RecordIterator implements Iterator<StorageRecord> {
                     throw e;
                 }
                 query.errorHandler().accept(entry.id(), e);
-                continue;
+                return null;
             }
-            if (record != null && query.matchesData(record.data())) {
-                next = record;
-            }
+            return record != null && query.matchesData(record.data()) ? record : null;
+        }));
+    }
+
+    /**
+     * @param records an iterator
+     * @return an ordered stream of its records
+     */
+    static Stream<StorageRecord> stream(Iterator<StorageRecord> records) {
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(records, Spliterator.ORDERED | Spliterator.NONNULL),
+                false);
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (next == null && entries.hasNext()) {
+            next = reader.read(entries.next());
         }
         return next != null;
     }

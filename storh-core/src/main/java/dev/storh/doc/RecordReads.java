@@ -8,13 +8,8 @@ import dev.storh.query.ScanQueryExecutor;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Optional;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The record-file reads of one collection (see {@link DocStore#get}, {@link DocStore#stream} and
@@ -63,10 +58,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     }
 
     Stream<StorageRecord> stream(RecordQuery query) {
-        List<RecordListing.Entry> entries = listing.list();
-        Iterator<StorageRecord> it = new RecordIterator(entries.iterator(), query);
-        Stream<StorageRecord> s = StreamSupport.stream(
-                Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL), false);
+        Stream<StorageRecord> s = RecordIterator.matching(listing.list().iterator(), query);
         return query.limit() > 0 ? s.limit(query.limit()) : s;
     }
 

@@ -26,9 +26,19 @@ final class RecordWriter {
     private final AtomicLong tempCounter = new AtomicLong();
     private final Set<String> ensuredBuckets = ConcurrentHashMap.newKeySet();
 
-    private final java.util.function.Consumer<String> written;
+    private final Written written;
 
-    RecordWriter(StoreFiles files, DocLayout layout, String writerPrefix, java.util.function.Consumer<String> written) {
+    /** Told about every record file this writer replaced, or tried to. */
+    interface Written {
+        /**
+         * @param lowerId the record's id
+         * @param bytes the record file's bytes now on disk, or {@code null} when the write failed
+         *     (the file may hold the old or the new bytes)
+         */
+        void written(String lowerId, byte[] bytes);
+    }
+
+    RecordWriter(StoreFiles files, DocLayout layout, String writerPrefix, Written written) {
         this.files = files;
         this.layout = layout;
         this.writerPrefix = writerPrefix;
@@ -57,17 +67,21 @@ final class RecordWriter {
         Path target = layout.recordFile(p.id());
         Path temp = tempPath(dir);
         try {
-            AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
-        } catch (StorageException e) {
-            if (Files.isDirectory(dir)) {
-                throw e;
+            try {
+                AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
+            } catch (StorageException e) {
+                if (Files.isDirectory(dir)) {
+                    throw e;
+                }
+                // The bucket was removed behind our back: create it again and retry once.
+                AtomicFiles.ensureDirectory(dir);
+                AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
             }
-            // The bucket was removed behind our back: create it again and retry once.
-            AtomicFiles.ensureDirectory(dir);
-            AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
-        } finally {
-            written.accept(p.id());
+        } catch (RuntimeException e) {
+            written.written(p.id(), null);
+            throw e;
         }
+        written.written(p.id(), p.bytes());
     }
 
     Batch batch() {
@@ -77,14 +91,14 @@ final class RecordWriter {
     /** Bulk rows written by {@link BatchWriter} in groups of {@link BatchWriter#BATCH_SIZE}. */
     final class Batch {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
-        private final List<String> ids = new ArrayList<>(BatchWriter.BATCH_SIZE);
+        private final List<PreparedRecord> records = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private PreparedRecord single;
 
         void add(PreparedRecord p) {
             Path dir = bucketDirectory(p.id(), true);
             items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
-            ids.add(p.id());
+            records.add(p);
             if (items.size() >= BatchWriter.BATCH_SIZE) {
                 flush();
             }
@@ -95,12 +109,17 @@ final class RecordWriter {
                 if (items.size() == 1) {
                     write(single);
                 } else {
-                    BatchWriter.write(files, items);
+                    try {
+                        BatchWriter.write(files, items);
+                    } catch (RuntimeException e) {
+                        records.forEach(r -> written.written(r.id(), null));
+                        throw e;
+                    }
+                    records.forEach(r -> written.written(r.id(), r.bytes()));
                 }
             } finally {
-                ids.forEach(written);
                 items.clear();
-                ids.clear();
+                records.clear();
                 single = null;
             }
         }

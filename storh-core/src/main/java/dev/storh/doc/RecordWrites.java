@@ -32,6 +32,9 @@ final class RecordWrites {
 
     /** Drops what the caches hold for a record id. */
     interface Invalidation {
+        /**
+         * @param lowerId the record whose file changed or went away
+         */
         void invalidate(String lowerId);
     }
 

@@ -16,7 +16,9 @@ import java.util.Random;
  * A second JVM on the same container, driven by {@link BlobTwoProcessTest}:
  * {@code race <container> <seed> <rounds>} increments a counter by compare-and-set, takes unique
  * values and claims jobs (printing {@code UNIQUE v} / {@code CLAIM j} for each it won);
- * {@code hold <container>} takes the store's lock and waits for a line on stdin, then releases it.
+ * {@code hold <container>} takes the store's lock and waits for a line on stdin, then releases it;
+ * {@code claim <container>} claims and completes jobs of the blob queue {@code jobs} until none is
+ * pending, printing {@code CLAIM <id>} for each.
  */
 public final class BlobChildProcess {
 
@@ -33,11 +35,30 @@ public final class BlobChildProcess {
             BlobFiles files = backend.files(root, root.resolve("shared"));
             if (args[0].equals("hold")) {
                 hold(files);
+            } else if (args[0].equals("claim")) {
+                claim(backend);
             } else {
                 race(files, Long.parseLong(args[2]), Integer.parseInt(args[3]));
             }
         }
         System.out.flush();
+    }
+
+    private static void claim(AzureBlobBackend backend) {
+        try (dev.storh.queue.Queue queue = dev.storh.queue.Queue.open(BlobQueueTest.ROOT, "jobs",
+                BlobQueueTest.options(backend))) {
+            while (true) {
+                java.util.List<dev.storh.StorageRecord> jobs = queue.claimMany(3);
+                if (jobs.isEmpty()) {
+                    break;
+                }
+                for (dev.storh.StorageRecord job : jobs) {
+                    System.out.println("CLAIM " + job.id());
+                    queue.complete(job.id());
+                }
+            }
+        }
+        System.out.println("DONE");
     }
 
     private static void hold(BlobFiles files) throws Exception {

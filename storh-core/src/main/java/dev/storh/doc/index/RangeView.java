@@ -75,6 +75,15 @@ public final class RangeView {
     /**
      * @param from first position, inclusive
      * @param to last position, exclusive
+     * @return the ids of the slice in value order (ties by id)
+     */
+    public List<String> idsInOrder(int from, int to) {
+        return Arrays.asList(ids).subList(Math.max(0, from), Math.max(from, to));
+    }
+
+    /**
+     * @param from first position, inclusive
+     * @param to last position, exclusive
      * @return the ids of the slice, ascending by id
      */
     public List<String> idsSorted(int from, int to) {
