@@ -54,7 +54,9 @@ class FaultMatrixTest {
             Map.entry("L COMPACTION RENAME", Defects.LOG_ROLL),
             Map.entry("L REPAIR TEMP_WRITE", Defects.LOG_REPAIR),
             Map.entry("L REPAIR FSYNC", Defects.LOG_REPAIR),
-            Map.entry("L REPAIR RENAME", Defects.LOG_REPAIR));
+            Map.entry("L REPAIR RENAME", Defects.LOG_REPAIR),
+            Map.entry("L REPAIR APPEND_FSYNC", Defects.LOG_REPAIR),
+            Map.entry("L REPAIR MKDIR", Defects.LOG_REPAIR));
 
     /** The reasons of {@link #KNOWN_DEFECTS}. */
     private static final class Defects {

@@ -5,11 +5,11 @@ import dev.storh.fs.FailingFiles;
 import dev.storh.id.UuidV7;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
+import dev.storh.store.Store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +28,7 @@ abstract class FaultSubject implements AutoCloseable {
 
     final Path root;
     FailingFiles seam;
+    Store store;
 
     FaultSubject(Path root) {
         this.root = root;
@@ -45,7 +46,12 @@ abstract class FaultSubject implements AutoCloseable {
     abstract Path folder();
 
     /** Opens the store over a fresh seam. */
-    abstract void open();
+    final void open() {
+        store = openStore();
+    }
+
+    /** @return the store, opened over a fresh {@link #seam} */
+    abstract Store openStore();
 
     /** Writes the state every case starts from (and damage when the path is a repair). */
     abstract void settle(WritePath path) throws IOException;
@@ -56,9 +62,31 @@ abstract class FaultSubject implements AutoCloseable {
     /**
      * Runs one write of the path; for a group commit several threads at once.
      *
+     * @param failedIds receives the ids of records whose callers were told "failed"
      * @return the ids written by callers that were told "done"
      */
-    abstract List<String> write(WritePath path, List<String> failedIds) throws Exception;
+    final List<String> write(WritePath path, List<String> failedIds) throws Exception {
+        switch (path) {
+            case COMPACTION -> store.compact();
+            case REPAIR -> store.repair();
+            case REINDEX -> ((DocStore) store).reindex();
+            default -> {
+                return writeRecords(path, failedIds);
+            }
+        }
+        return List.of();
+    }
+
+    /** {@link #write} of a single record, a batch or a group commit. */
+    abstract List<String> writeRecords(WritePath path, List<String> failedIds) throws Exception;
+
+    /** Runs a write of the given ids; @return them, once it returned */
+    static List<String> done(List<String> ids, List<String> failedIds, Runnable write) {
+        failedIds.addAll(ids);
+        write.run();
+        failedIds.clear();
+        return ids;
+    }
 
     /** @return what a reader sees, comparable with equals; a refusal to read (damage) is its message */
     final Object logicalState() {
@@ -72,7 +100,14 @@ abstract class FaultSubject implements AutoCloseable {
     abstract Object readState();
 
     /** @return verify's errors */
-    abstract List<String> verifyErrors();
+    final List<String> verifyErrors() {
+        return store.verify().errors();
+    }
+
+    @Override
+    public final void close() {
+        store.close();
+    }
 
     /** @return whether a written id is visible */
     abstract boolean visible(String id);
@@ -106,10 +141,12 @@ abstract class FaultSubject implements AutoCloseable {
     }
 
     static final class Docs extends FaultSubject {
-        DocStore store;
-
         Docs(Path root) {
             super(root);
+        }
+
+        private DocStore docs() {
+            return (DocStore) store;
         }
 
         @Override
@@ -118,21 +155,22 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        void open() {
-            store = DocStore.open(root, "docs", Seams.docOptions(dir -> seam = FailingFiles.at(dir)));
-            store.indexes().field("kind").field("u").unique().field("r").range().sync();
+        Store openStore() {
+            DocStore docs = DocStore.open(root, "docs", Seams.docOptions(dir -> seam = FailingFiles.at(dir)));
+            docs.indexes().field("kind").field("u").unique().field("r").range().sync();
+            return docs;
         }
 
         @Override
         void settle(WritePath path) throws IOException {
             List<String> ids = new ArrayList<>();
             for (long i = 0; i < 6; i++) {
-                ids.add(store.put(Map.of("kind", i % 3, "u", "u" + i, "r", i * 10)).id());
+                ids.add(docs().put(Map.of("kind", i % 3, "u", "u" + i, "r", i * 10)).id());
             }
-            store.put(Map.of("kind", 2L, "u", "u-over", "r", 99L), ids.get(0));
-            store.delete(ids.get(1));
+            docs().put(Map.of("kind", 2L, "u", "u-over", "r", 99L), ids.get(0));
+            docs().delete(ids.get(1));
             if (path == WritePath.REPAIR) {
-                Files.writeString(store.pathForId(ids.get(2)), "{\"kind\": tr");
+                Files.writeString(docs().pathForId(ids.get(2)), "{\"kind\": tr");
             }
         }
 
@@ -141,64 +179,42 @@ abstract class FaultSubject implements AutoCloseable {
             return true;
         }
 
+        private static Map<String, Object> data(String id) {
+            return Map.of("kind", 1L, "u", "n-" + id, "r", 5L);
+        }
+
         @Override
-        List<String> write(WritePath path, List<String> failedIds) throws Exception {
-            switch (path) {
-                case SINGLE, BATCH -> {
-                    List<Map<String, Object>> items = new ArrayList<>();
-                    for (int i = 0; i < (path == WritePath.SINGLE ? 1 : 3); i++) {
-                        String id = UuidV7.generate();
-                        items.add(Map.of("id", id, "data", Map.of("kind", 1L, "u", "n-" + id, "r", 5L)));
-                    }
-                    items.forEach(i -> failedIds.add((String) i.get("id")));
-                    if (path == WritePath.SINGLE) {
-                        store.put((Map<String, ?>) items.get(0).get("data"), (String) items.get(0).get("id"));
-                    } else {
-                        store.putMany(items);
-                    }
-                    List<String> done = List.copyOf(failedIds);
-                    failedIds.clear();
-                    return done;
-                }
-                case GROUP_COMMIT -> {
-                    return group(id -> store.put(Map.of("kind", 0L, "u", "g-" + id, "r", 1L), id), failedIds);
-                }
-                case COMPACTION -> store.compact();
-                case REINDEX -> store.reindex();
-                default -> store.repair();
-            }
-            return List.of();
+        List<String> writeRecords(WritePath path, List<String> failedIds) throws Exception {
+            List<String> ids = List.of(UuidV7.generate(), UuidV7.generate(), UuidV7.generate());
+            return switch (path) {
+                case SINGLE -> done(ids.subList(0, 1), failedIds, () -> docs().put(data(ids.get(0)), ids.get(0)));
+                case BATCH -> done(ids, failedIds, () -> docs().putMany(ids.stream()
+                        .map(id -> Map.of("id", id, "data", data(id))).toList()));
+                default -> group(id -> docs().put(data(id), id), failedIds);
+            };
         }
 
         @Override
         Object readState() {
             Map<String, Object> all = new TreeMap<>();
-            store.stream().forEach(r -> all.put(r.id(), r.data()));
-            all.put("index kind=1", store.query().where("kind").eq(1L).count());
+            docs().stream().forEach(r -> all.put(r.id(), r.data()));
+            all.put("index kind=1", docs().query().where("kind").eq(1L).count());
             return all;
         }
 
         @Override
-        List<String> verifyErrors() {
-            return store.verify().errors();
-        }
-
-        @Override
         boolean visible(String id) {
-            return store.get(id).isPresent();
-        }
-
-        @Override
-        public void close() {
-            store.close();
+            return docs().get(id).isPresent();
         }
     }
 
     static final class Log extends FaultSubject {
-        SegmentedLog store;
-
         Log(Path root) {
             super(root);
+        }
+
+        private SegmentedLog log() {
+            return (SegmentedLog) store;
         }
 
         @Override
@@ -207,19 +223,19 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        void open() {
-            store = SegmentedLog.open(root, "events", Seams.logOptions(dir -> seam = FailingFiles.at(dir)));
+        Store openStore() {
+            return SegmentedLog.open(root, "events", Seams.logOptions(dir -> seam = FailingFiles.at(dir)));
         }
 
         @Override
         void settle(WritePath path) throws IOException {
             List<String> ids = new ArrayList<>();
             for (long i = 0; i < 6; i++) {
-                ids.add(store.put(Map.of("n", i)).id());
+                ids.add(log().put(Map.of("n", i)).id());
             }
-            store.put(Map.of("n", 10L), ids.get(0));
-            store.put(Map.of("n", 11L), ids.get(2));
-            store.delete(ids.get(1));
+            log().put(Map.of("n", 10L), ids.get(0));
+            log().put(Map.of("n", 11L), ids.get(2));
+            log().delete(ids.get(1));
             if (path == WritePath.REPAIR) {
                 try (Stream<Path> segs = Files.list(folder().resolve("segments"))) {
                     damage(segs.filter(p -> p.toString().endsWith(".ndjson")).sorted().reduce((a, b) -> b).orElseThrow());
@@ -233,64 +249,36 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        List<String> write(WritePath path, List<String> failedIds) throws Exception {
-            switch (path) {
-                case SINGLE -> {
-                    String id = UuidV7.generate();
-                    failedIds.add(id);
-                    store.put(Map.of("n", 20L), id);
-                    failedIds.clear();
-                    return List.of(id);
-                }
-                case BATCH -> {
-                    List<Map<String, Object>> items = new ArrayList<>();
-                    for (int i = 0; i < 3; i++) {
-                        String id = UuidV7.generate();
-                        failedIds.add(id);
-                        items.add(Map.of("id", id, "data", Map.of("n", 30L + i)));
-                    }
-                    store.appendMany(items);
-                    List<String> done = List.copyOf(failedIds);
-                    failedIds.clear();
-                    return done;
-                }
-                case GROUP_COMMIT -> {
-                    return group(id -> store.put(Map.of("n", 40L), id), failedIds);
-                }
-                case COMPACTION -> store.compact();
-                default -> store.repair();
-            }
-            return List.of();
+        List<String> writeRecords(WritePath path, List<String> failedIds) throws Exception {
+            List<String> ids = List.of(UuidV7.generate(), UuidV7.generate(), UuidV7.generate());
+            return switch (path) {
+                case SINGLE -> done(ids.subList(0, 1), failedIds, () -> log().put(Map.of("n", 20L), ids.get(0)));
+                case BATCH -> done(ids, failedIds, () -> log().appendMany(ids.stream()
+                        .map(id -> Map.of("id", id, "data", Map.of("n", 30L))).toList()));
+                default -> group(id -> log().put(Map.of("n", 40L), id), failedIds);
+            };
         }
 
         @Override
         Object readState() {
             Map<String, Object> all = new TreeMap<>();
-            store.stream().forEach(r -> all.put(r.id(), r.data()));
+            log().stream().forEach(r -> all.put(r.id(), r.data()));
             return all;
         }
 
         @Override
-        List<String> verifyErrors() {
-            return store.verify().errors();
-        }
-
-        @Override
         boolean visible(String id) {
-            return store.get(id).isPresent();
-        }
-
-        @Override
-        public void close() {
-            store.close();
+            return log().get(id).isPresent();
         }
     }
 
     static final class Jobs extends FaultSubject {
-        Queue store;
-
         Jobs(Path root) {
             super(root);
+        }
+
+        private Queue queue() {
+            return (Queue) store;
         }
 
         @Override
@@ -299,19 +287,19 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        void open() {
-            store = Queue.open(root, "jobs", Seams.queueOptions(dir -> seam = FailingFiles.at(dir)));
+        Store openStore() {
+            return Queue.open(root, "jobs", Seams.queueOptions(dir -> seam = FailingFiles.at(dir)));
         }
 
         @Override
         void settle(WritePath path) throws IOException {
             for (long i = 0; i < 6; i++) {
-                store.enqueue(Map.of("n", i));
+                queue().enqueue(Map.of("n", i));
             }
             List<String> claimed = new ArrayList<>();
-            store.claimMany(3).forEach(r -> claimed.add(r.id()));
-            store.complete(claimed.get(0));
-            store.complete(claimed.get(1));
+            queue().claimMany(3).forEach(r -> claimed.add(r.id()));
+            queue().complete(claimed.get(0));
+            queue().complete(claimed.get(1));
             if (path == WritePath.REPAIR) {
                 damage(folder().resolve("queue.log"));
             }
@@ -323,35 +311,20 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        List<String> write(WritePath path, List<String> failedIds) throws Exception {
-            switch (path) {
+        List<String> writeRecords(WritePath path, List<String> failedIds) throws Exception {
+            return switch (path) {
                 case SINGLE -> {
                     String id = UuidV7.generate();
-                    failedIds.add(id);
-                    store.enqueue(Map.of("n", 20L), id);
-                    failedIds.clear();
-                    return List.of(id);
+                    yield done(List.of(id), failedIds, () -> queue().enqueue(Map.of("n", 20L), id));
                 }
-                case BATCH -> {
-                    return store.enqueueMany(List.of(Map.of("n", 30L), Map.of("n", 31L), Map.of("n", 32L)));
-                }
-                case GROUP_COMMIT -> {
-                    return group(id -> store.enqueue(Map.of("n", 40L), id), failedIds);
-                }
-                case COMPACTION -> store.compact();
-                default -> store.repair(Duration.ofHours(1));
-            }
-            return List.of();
+                case BATCH -> queue().enqueueMany(List.of(Map.of("n", 30L), Map.of("n", 31L), Map.of("n", 32L)));
+                default -> group(id -> queue().enqueue(Map.of("n", 40L), id), failedIds);
+            };
         }
 
         @Override
         Object readState() {
-            return store.counts();
-        }
-
-        @Override
-        List<String> verifyErrors() {
-            return store.verify().errors();
+            return queue().counts();
         }
 
         @Override
@@ -361,11 +334,6 @@ abstract class FaultSubject implements AutoCloseable {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }
-
-        @Override
-        public void close() {
-            store.close();
         }
     }
 }
