@@ -158,23 +158,34 @@ public class StorhEndpoint {
 			store.lastVerifyBytes().ifPresent((bytes) -> lastVerify.put("bytes", bytes));
 		}
 		Map<String, Object> progress = store.verifyProgress().map(Progress::toMap).orElse(null);
-		if (store instanceof CollectionStore collection) {
-			BucketSizes sizes = collection.bucketSizes();
-			List<IndexDescriptor> indexes = collection.docStore().indexes().definitions().stream()
-				.map(IndexDescriptor::of)
-				.toList();
-			return new CollectionDescriptor(store.path().toString(), sizes.total(), BucketsDescriptor.of(sizes),
-					indexes, writers(store), lastVerify, progress);
-		}
-		if (store instanceof LogStore log) {
-			LogStats stats = log.log().stats();
-			return new LogDescriptor(store.path().toString(), stats.segments(), stats.records(), stats.deleted(),
-					stats.bytes(), log.retentionDays(), writers(store), lastVerify, progress);
-		}
-		QueueStore queue = (QueueStore) store;
-		QueueStats stats = queue.queue().stats();
-		return new QueueDescriptor(store.path().toString(), stats.pending(), stats.processing(), stats.done(),
-				dead(store.name()), stats.bytes(), queue.processingTimeout().toSeconds(), lastVerify, progress);
+		WritersDescriptor writers = (store.type() == StoreType.QUEUE) ? null : writers(store);
+		return store.accept(new StorhStore.Visitor<Object>() {
+
+			@Override
+			public Object collection(CollectionStore collection) {
+				BucketSizes sizes = collection.bucketSizes();
+				List<IndexDescriptor> indexes = collection.docStore().indexes().definitions().stream()
+					.map(IndexDescriptor::of)
+					.toList();
+				return new CollectionDescriptor(store.path().toString(), sizes.total(), BucketsDescriptor.of(sizes),
+						indexes, writers, lastVerify, progress);
+			}
+
+			@Override
+			public Object log(LogStore log) {
+				LogStats stats = log.log().stats();
+				return new LogDescriptor(store.path().toString(), stats.segments(), stats.records(), stats.deleted(),
+						stats.bytes(), log.retentionDays(), writers, lastVerify, progress);
+			}
+
+			@Override
+			public Object queue(QueueStore queue) {
+				QueueStats stats = queue.queue().stats();
+				return new QueueDescriptor(store.path().toString(), stats.pending(), stats.processing(), stats.done(),
+						dead(store.name()), stats.bytes(), queue.processingTimeout().toSeconds(), lastVerify, progress);
+			}
+
+		});
 	}
 
 	private long dead(String queue) {

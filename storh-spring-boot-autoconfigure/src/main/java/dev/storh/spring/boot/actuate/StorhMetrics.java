@@ -113,35 +113,51 @@ public class StorhMetrics implements MeterBinder {
 		@Override
 		public void storeAdded(StorhStore store) {
 			Tags tags = tags(store);
-			if (store instanceof CollectionStore collection) {
-				gauge("storh.records", "Live records of the store.", null, collection,
-						(c) -> c.docStore().count(), tags);
-				bucketFiles(collection, tags);
-			}
-			if (store instanceof LogStore log) {
-				gauge("storh.records", "Live records of the store.", null, log, (l) -> l.log().lastStats().records(),
-						tags);
-				gauge("storh.log.segments", "Segment files of the log.", null, log,
-						(l) -> l.log().lastStats().segments(), tags);
-				gauge("storh.log.bytes", "Bytes of the log's segment files.", "bytes", log,
-						(l) -> l.log().lastStats().bytes(), tags);
-			}
-			if (store instanceof QueueStore queue) {
-				gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
-						(q) -> q.queue().lastCounts().pending(), tags.and("state", "pending"));
-				gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
-						(q) -> q.queue().lastCounts().processing(), tags.and("state", "processing"));
-				gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
-						(q) -> q.queue().lastCounts().done(), tags.and("state", "done"));
-			}
-			else {
-				gauge("storh.writers.stale", "Writer markers of crashed writers.", null, store,
-						(s) -> s.staleWriters().size(), tags);
-			}
+			store.accept(new StorhStore.Visitor<Void>() {
+
+				@Override
+				public Void collection(CollectionStore collection) {
+					gauge("storh.records", "Live records of the store.", null, collection,
+							(c) -> c.docStore().count(), tags);
+					bucketFiles(collection, tags);
+					staleWriters(collection, tags);
+					return null;
+				}
+
+				@Override
+				public Void log(LogStore log) {
+					gauge("storh.records", "Live records of the store.", null, log,
+							(l) -> l.log().lastStats().records(), tags);
+					gauge("storh.log.segments", "Segment files of the log.", null, log,
+							(l) -> l.log().lastStats().segments(), tags);
+					gauge("storh.log.bytes", "Bytes of the log's segment files.", "bytes", log,
+							(l) -> l.log().lastStats().bytes(), tags);
+					staleWriters(log, tags);
+					return null;
+				}
+
+				@Override
+				public Void queue(QueueStore queue) {
+					gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
+							(q) -> q.queue().lastCounts().pending(), tags.and("state", "pending"));
+					gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
+							(q) -> q.queue().lastCounts().processing(), tags.and("state", "processing"));
+					gauge("storh.queue.jobs", "Jobs of the queue in the state.", null, queue,
+							(q) -> q.queue().lastCounts().done(), tags.and("state", "done"));
+					return null;
+				}
+
+			});
 			gauge("storh.verify.errors", "Errors found by the last verify.", null, store,
 					(s) -> s.lastVerify().map((r) -> (double) r.errors().size()).orElse(Double.NaN), tags);
 			gauge("storh.verify.ok", "1 when the last verify was clean, 0 when it failed.", null, store,
 					(s) -> s.lastVerify().map((r) -> r.ok() ? 1.0 : 0.0).orElse(Double.NaN), tags);
+		}
+
+		/** Queues keep no writer markers; the other stores count their crashed writers'. */
+		private void staleWriters(StorhStore store, Tags tags) {
+			gauge("storh.writers.stale", "Writer markers of crashed writers.", null, store,
+					(s) -> s.staleWriters().size(), tags);
 		}
 
 		@Override

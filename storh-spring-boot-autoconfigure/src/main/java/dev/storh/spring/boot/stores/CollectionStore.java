@@ -69,4 +69,9 @@ public final class CollectionStore extends StorhStore {
 	private record Snapshot(BucketSizes sizes, long nanos) {
 	}
 
+	@Override
+	public <R> R accept(Visitor<R> visitor) {
+		return visitor.collection(this);
+	}
+
 }

@@ -240,4 +240,9 @@ public final class LogStore extends StorhStore {
 		return report;
 	}
 
+	@Override
+	public <R> R accept(Visitor<R> visitor) {
+		return visitor.log(this);
+	}
+
 }

@@ -39,4 +39,9 @@ public final class QueueStore extends StorhStore {
 		return this.queue.repair(this.processingTimeout).toMap();
 	}
 
+	@Override
+	public <R> R accept(Visitor<R> visitor) {
+		return visitor.queue(this);
+	}
+
 }

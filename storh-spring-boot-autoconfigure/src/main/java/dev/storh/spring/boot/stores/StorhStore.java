@@ -378,6 +378,41 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 		return new VerifyResult(Instant.now(), ok, errors, Duration.ofNanos(System.nanoTime() - startNanos), false);
 	}
 
+	/**
+	 * Hands this store to the visitor's method for its kind, so that code needing the engine's own
+	 * view (its counts, its descriptor) gets the typed store without testing types.
+	 * @param <R> the visitor's result type
+	 * @param visitor what to do per kind
+	 * @return the visitor's result
+	 */
+	public abstract <R> R accept(Visitor<R> visitor);
+
+	/**
+	 * What to do with each kind of store; see {@link #accept(Visitor)}.
+	 * @param <R> the result type
+	 */
+	public interface Visitor<R> {
+
+		/**
+		 * @param store a collection
+		 * @return the result
+		 */
+		R collection(CollectionStore store);
+
+		/**
+		 * @param store a log
+		 * @return the result
+		 */
+		R log(LogStore store);
+
+		/**
+		 * @param store a queue
+		 * @return the result
+		 */
+		R queue(QueueStore store);
+
+	}
+
 	@Override
 	public String toString() {
 		return this.type.tag() + " '" + this.name + "' (" + path() + ")";
