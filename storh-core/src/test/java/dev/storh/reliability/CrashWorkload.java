@@ -7,8 +7,6 @@ import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -129,15 +127,29 @@ public final class CrashWorkload {
             try {
                 body.run();
             } catch (Throwable e) {
-                // the failure channel to the parent: an ERR line (stack trace on one line) that the
-                // parent's ledger turns into a test failure naming the round and seed
-                StringWriter trace = new StringWriter();
-                e.printStackTrace(new PrintWriter(trace));
-                emit("ERR " + trace.toString().replace('\n', '|'));
+                // the failure channel to the parent: an ERR line that the parent's ledger turns into
+                // a test failure naming the round and seed
+                emit("ERR " + describe(e));
             }
         });
         t.start();
         return t;
+    }
+
+    /**
+     * @return the failure and each cause, {@code Class: message}, each with the frames that locate
+     *     it, on one line ({@code |} between the parts), so the parent's failure names where it broke
+     */
+    static String describe(Throwable failure) {
+        StringJoiner line = new StringJoiner(" | ");
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            line.add((t == failure ? "" : "caused by ") + t);
+            StackTraceElement[] frames = t.getStackTrace();
+            for (int i = 0; i < Math.min(frames.length, 8); i++) {
+                line.add("at " + frames[i]);
+            }
+        }
+        return line.toString().replace('\n', ' ');
     }
 
     private void emit(String line) {
