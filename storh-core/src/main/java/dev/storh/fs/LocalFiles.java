@@ -86,17 +86,19 @@ public final class LocalFiles implements StoreFiles {
 
     @Override
     public java.util.Optional<Entry> stat(String name) throws IOException {
-        java.nio.file.attribute.BasicFileAttributes attrs;
+        return attributes(name).map(attrs -> new Entry(attrs.isDirectory() ? 0 : attrs.size(),
+                attrs.lastModifiedTime().toMillis(), attrs.isRegularFile() ? Entry.Kind.FILE
+                        : attrs.isDirectory() ? Entry.Kind.DIRECTORY : Entry.Kind.OTHER));
+    }
+
+    /** @return the name's own attributes (a link is not followed), empty when nothing has the name */
+    private java.util.Optional<java.nio.file.attribute.BasicFileAttributes> attributes(String name) throws IOException {
         try {
-            attrs = Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+            return java.util.Optional.of(Files.readAttributes(path(name),
+                    java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
         } catch (java.nio.file.NoSuchFileException e) {
             return java.util.Optional.empty();
         }
-        Entry.Kind kind = attrs.isRegularFile() ? Entry.Kind.FILE
-                : attrs.isDirectory() ? Entry.Kind.DIRECTORY : Entry.Kind.OTHER;
-        return java.util.Optional.of(new Entry(attrs.isDirectory() ? 0 : attrs.size(),
-                attrs.lastModifiedTime().toMillis(), kind));
     }
 
     @Override
@@ -122,18 +124,10 @@ public final class LocalFiles implements StoreFiles {
      */
     @Override
     public java.util.Optional<String> version(String name) throws IOException {
-        java.nio.file.attribute.BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
-        } catch (java.nio.file.NoSuchFileException e) {
-            return java.util.Optional.empty();
-        }
-        if (!a.isRegularFile()) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(Long.toHexString(a.size()) + "-"
-                + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)) + "-" + a.fileKey());
+        return attributes(name).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile)
+                .map(a -> Long.toHexString(a.size()) + "-"
+                        + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS))
+                        + "-" + a.fileKey());
     }
 
     @Override
