@@ -123,17 +123,25 @@ storh_start_azurite() {
   mkdir -p "$dir"
   (cd "$dir" && npm install --no-audit --no-fund --no-save --silent --prefix "$dir" "azurite@$storh_azurite_version") \
     >"$dir/npm.log" 2>&1 || { echo "services: npm install azurite@$storh_azurite_version failed, see $dir/npm.log" >&2; return 1; }
-  port=$(storh_free_port)
-  (cd "$dir" && exec node "$dir/node_modules/azurite/dist/src/blob/main.js" --blobHost 127.0.0.1 \
-    --blobPort "$port" --inMemoryPersistence --disableTelemetry --silent >"$dir/azurite.log" 2>&1) &
-  storh_services_pids+=("$!")
-  for _ in $(seq 1 300); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      export STORH_TEST_AZURITE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:$port/devstoreaccount1;"
-      echo "services: Azurite $storh_azurite_version (blob) on 127.0.0.1:$port"
-      return 0
-    fi
-    sleep 0.2
+  local attempt pid
+  for attempt in 1 2 3; do  # a fresh port each time: the first may be taken between the probe and the bind
+    port=$(storh_free_port)
+    (cd "$dir" && exec node "$dir/node_modules/azurite/dist/src/blob/main.js" --blobHost 127.0.0.1 \
+      --blobPort "$port" --inMemoryPersistence --disableTelemetry --silent >"$dir/azurite.log" 2>&1) &
+    pid=$!
+    storh_services_pids+=("$pid")
+    for _ in $(seq 1 600); do
+      if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        export STORH_TEST_AZURITE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:$port/devstoreaccount1;"
+        echo "services: Azurite $storh_azurite_version (blob) on 127.0.0.1:$port"
+        return 0
+      fi
+      kill -0 "$pid" 2>/dev/null || break  # it exited: try again on another port
+      sleep 0.2
+    done
+    kill "$pid" 2>/dev/null
+    echo "services: Azurite attempt $attempt on port $port failed; its log:" >&2
+    tail -n 20 "$dir/azurite.log" >&2
   done
   echo "services: Azurite did not start, see $dir/azurite.log" >&2
   return 1
