@@ -105,7 +105,8 @@ final class MirrorCommand implements Callable<Integer> {
         boolean healthy = true;
         try (Connection connection = connect(props);
                 ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
-                        "mirror " + action + " " + rootPath, action == Action.push || action == Action.rebuild ? "records" : "collections")) {
+                        "mirror " + action + " " + rootPath,
+                        action == Action.push || action == Action.rebuild ? "records" : "collections")) {
             SqlMirror mirror = SqlMirror.builder().connection(connection).prefix(prefix).build();
             targets.forEach((name, engine) -> {
                 if (engine == Engine.DOC) {

@@ -26,7 +26,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * storh import  &lt;root&gt; [collection] [doc] -i &lt;file|-&gt;
  * storh export  &lt;root&gt; [collection] [doc] -o &lt;file|-&gt;
  * storh ls      &lt;root&gt;
- * storh mirror  &lt;install|push|pull|verify|rebuild&gt; &lt;root&gt; [collection] --jdbc-url=URL [--user=U --password-env=VAR] [--prefix=storh_]
+ * storh mirror  &lt;install|push|pull|verify|rebuild&gt; &lt;root&gt; [collection] --jdbc-url=URL
+ *               [--user=U --password-env=VAR] [--prefix=storh_]
  * </pre>
  *
  * <p>Output: one JSON value on standard output, as the original prints it ({@link CliJson});

@@ -90,7 +90,7 @@ final class CliProcess {
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
-            builder.redirectInput(stdin == null ? ProcessBuilder.Redirect.from(nullDevice()) : ProcessBuilder.Redirect.from(stdin.toFile()));
+            builder.redirectInput(ProcessBuilder.Redirect.from(stdin == null ? nullDevice() : stdin.toFile()));
             Process process = builder.start();
             if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

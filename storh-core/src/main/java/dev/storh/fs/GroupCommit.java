@@ -14,8 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The batch writer runs on a caller's thread, one batch at a time, in arrival order. When it
  * throws, every caller of that batch gets the error: a {@link StorageException} as it is, any
- * other exception wrapped in a {@link StorageException} (as its cause), and an {@link Error} (out of memory, stack overflow) as it is, never wrapped, so it reaches the
- * caller's error handling unchanged. Later batches are tried again. Thread-safe.
+ * other exception wrapped in a {@link StorageException} (as its cause), and an {@link Error} (out of
+ * memory, stack overflow) as it is, never wrapped, so it reaches the caller's error handling unchanged.
+ * Later batches are tried again. Thread-safe.
  *
  * @param <T> what callers submit, e.g. an encoded line
  */

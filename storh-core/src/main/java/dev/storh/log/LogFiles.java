@@ -140,7 +140,7 @@ public final class LogFiles {
 
     /**
      * @param name a folder name in the collection folder
-     * @return whether it is a leftover of an interrupted compaction or index rebuild 
+     * @return whether it is a leftover of an interrupted compaction or index rebuild
      */
     static boolean isLeftoverDirectory(String name) {
         return name.startsWith("segments.compact-") || name.startsWith("index.rebuild-")

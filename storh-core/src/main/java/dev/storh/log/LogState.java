@@ -322,7 +322,7 @@ final class LogState {
     }
 
     /**
-     * @return the total size of the {@code .ndjson} files the manifest references 
+     * @return the total size of the {@code .ndjson} files the manifest references
      */
     long bytes() {
         long total = 0;

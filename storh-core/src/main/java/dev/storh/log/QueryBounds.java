@@ -34,7 +34,7 @@ record QueryBounds(String after, String lower, String upper) {
     /**
      * @param min a segment's smallest id
      * @param max its largest id
-     * @return whether no id in {@code [min, max]} can match 
+     * @return whether no id in {@code [min, max]} can match
      */
     boolean excludes(String min, String max) {
         if (min == null || max == null) {

@@ -67,7 +67,8 @@ class DecimalRecordsTest {
                 BigDecimal bound = new BigDecimal(p);
                 for (String field : List.of("price", "cost")) {
                     assertThat(ids(store.query().where(field).eq(bound).get()))
-                            .as("%s eq %s", field, p).isEqualTo(scan(all, field, v -> compare(v, bound) == 0 && isFraction(v) == isFraction(bound)));
+                            .as("%s eq %s", field, p).isEqualTo(scan(all, field,
+                                    v -> compare(v, bound) == 0 && isFraction(v) == isFraction(bound)));
                     assertThat(ids(store.query().where(field).gte(bound).get()))
                             .as("%s gte %s", field, p).isEqualTo(scan(all, field, v -> compare(v, bound) >= 0));
                     assertThat(ids(store.query().where(field).lt(bound).get()))

@@ -216,11 +216,12 @@ class NothingOutsideTheRootTest {
     void idsThatTryToLeaveTheRootAreRefusedEverywhere(String id) throws Exception {
         try (DocStore store = DocStore.open(root, "pages")) {
             store.put(Map.of("a", 1L));
-            for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+            List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> calls = List.of(
                     () -> store.put(Map.of("a", 1L), id), () -> store.get(id), () -> store.delete(id),
                     () -> store.exists(id), () -> store.pathForId(id),
                     () -> store.putMany(List.of(Map.of("id", id, "data", Map.of("a", 1L)))),
-                    () -> store.stream(dev.storh.query.RecordQuery.all().after(id)))) {
+                    () -> store.stream(dev.storh.query.RecordQuery.all().after(id)));
+            for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : calls) {
                 assertThatThrownBy(call).isInstanceOf(StorageException.class).hasMessageContaining("Invalid UUIDv7 value");
             }
             Path jsonl = temp.resolve("hostile.jsonl");

@@ -60,7 +60,8 @@ class SqlMirrorRegistrationTest {
         assertThatThrownBy(() -> m.collection(pages, "bad name")).hasMessageContaining("collection name"); // 23
         assertThatThrownBy(() -> m.collection(pages, "a\n")).hasMessageContaining("collection name");
         m.collection(pages, "pages");
-        assertThatThrownBy(() -> m.collection(pages, "pages")).hasMessageContaining("already registered").hasMessageContaining("pages"); // 24
+        assertThatThrownBy(() -> m.collection(pages, "pages")).hasMessageContaining("already registered")
+                .hasMessageContaining("pages"); // 24
         m.collection(pages, "my-pages");
         assertThatThrownBy(() -> m.collection(pages, "my_pages"))
                 .hasMessage("SQL mirror table for my_pages collides with collection my-pages: storh_my_pages"); // 25
@@ -114,7 +115,8 @@ class SqlMirrorRegistrationTest {
         MirrorTable plain = new MirrorTable("pages", "storh_pages", MirrorSource.of(pages), List.of(), Dialect.SQLITE);
         assertThat(plain.createStatements()).containsExactly(
                 "CREATE TABLE IF NOT EXISTS \"storh_pages\" (\"id\" TEXT NOT NULL PRIMARY KEY, \"hash\" TEXT NOT NULL, \"data\" TEXT NOT NULL)");
-        assertThat(new MirrorTable("pages", "storh_pages", MirrorSource.of(pages), List.of(), Dialect.MYSQL).createStatements()).containsExactly(
+        MirrorTable plainMysql = new MirrorTable("pages", "storh_pages", MirrorSource.of(pages), List.of(), Dialect.MYSQL);
+        assertThat(plainMysql.createStatements()).containsExactly(
                 "CREATE TABLE IF NOT EXISTS `storh_pages` (`id` CHAR(36) NOT NULL PRIMARY KEY, `hash` CHAR(32) NOT NULL, `data` LONGTEXT NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
         assertThat(plain.dropStatement()).isEqualTo("DROP TABLE IF EXISTS \"storh_pages\"");
         assertThat(plain.deleteOneStatement()).isEqualTo("DELETE FROM \"storh_pages\" WHERE \"id\" = ?");
@@ -124,7 +126,8 @@ class SqlMirrorRegistrationTest {
         assertThat(plain.deleteAll()).isEqualTo("DELETE FROM \"storh_pages\"");
         Schema typed = Schema.collection("p").string("slug").unique().integer("views").range().number("score").index()
                 .bool("live").index();
-        assertThat(new MirrorTable("pages", "storh_pages", MirrorSource.of(pages), MirrorColumn.of(typed), Dialect.SQLITE).insertStatement())
+        MirrorTable typedTable = new MirrorTable("pages", "storh_pages", MirrorSource.of(pages), MirrorColumn.of(typed), Dialect.SQLITE);
+        assertThat(typedTable.insertStatement())
                 .isEqualTo("INSERT INTO \"storh_pages\" (\"id\", \"hash\", \"slug\", \"views\", \"score\", \"live\", \"data\") VALUES (?, ?, ?, ?, ?, ?, ?)");
     }
 
@@ -152,7 +155,8 @@ class SqlMirrorRegistrationTest {
         assertThat(t.createStatements()).containsExactly(
                 "CREATE TABLE IF NOT EXISTS \"storh_pages\" (\"id\" TEXT NOT NULL PRIMARY KEY, \"hash\" TEXT NOT NULL, \"slug\" TEXT, \"score\" DOUBLE PRECISION, \"live\" BOOLEAN, \"data\" JSONB NOT NULL)",
                 "CREATE UNIQUE INDEX IF NOT EXISTS \"storh_pages_slug_idx\" ON \"storh_pages\" (\"slug\")");
-        assertThat(t.insertStatement()).isEqualTo("INSERT INTO \"storh_pages\" (\"id\", \"hash\", \"slug\", \"score\", \"live\", \"data\") VALUES (?, ?, ?, ?, ?, CAST(? AS JSONB))"
+        assertThat(t.insertStatement())
+                .isEqualTo("INSERT INTO \"storh_pages\" (\"id\", \"hash\", \"slug\", \"score\", \"live\", \"data\") VALUES (?, ?, ?, ?, ?, CAST(? AS JSONB))"
                 + " ON CONFLICT (\"id\") DO UPDATE SET \"hash\" = EXCLUDED.\"hash\", \"slug\" = EXCLUDED.\"slug\", \"score\" = EXCLUDED.\"score\", \"live\" = EXCLUDED.\"live\", \"data\" = EXCLUDED.\"data\"");
     }
 

@@ -92,7 +92,8 @@ class FuzzTest {
                 Path victim = root.resolve(pristine.relativize(files.get(rnd.nextInt(files.size()))).toString());
                 String damage = damage(victim, rnd);
                 Set<String> touched = touchedIds(victim, damage);
-                String where = "seed " + caseSeed + " " + damage + " " + pristine.relativize(pristine.resolve(root.relativize(victim).toString()));
+                String where = "seed " + caseSeed + " " + damage + " "
+                        + pristine.relativize(pristine.resolve(root.relativize(victim).toString()));
                 try {
                     boolean reported = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> exercise(root, touched, where, problems));
                     if (!reported) {

@@ -86,7 +86,8 @@ public final class Harness {
 
     static String usage() {
         return """
-                usage: java -jar storh-benchmarks.jar [--dataset=N] [--engine=all|doc|log|queue|recovery|cache|uuid|filter|mirror|sqlite|fsync]
+                usage: java -jar storh-benchmarks.jar [--dataset=N]
+                                  [--engine=all|doc|log|queue|recovery|cache|uuid|filter|mirror|sqlite|fsync]
                                   [--output=FILE] [--cache-validation=stat|hash|trust] [--threads=T[,T..]]
                                   [--data=FILE.jsonl] [--repeat=R] [--warmup=W] [--dir=PATH] [--table=FILE]
                        java -jar storh-benchmarks.jar compare BASELINE.json CURRENT.json

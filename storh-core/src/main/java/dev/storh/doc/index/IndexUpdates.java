@@ -44,7 +44,8 @@ final class IndexUpdates {
      *     field → value key → id; this record's values are added
      * @throws UniqueConstraintException naming the field, value and the record holding it
      */
-    void checkUnique(List<IndexDefinition> definitions, String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues) {
+    void checkUnique(List<IndexDefinition> definitions, String id, Map<String, Object> data,
+            Map<String, Map<String, String>> pendingValues) {
         for (IndexDefinition d : definitions) {
             if (!d.unique() || !data.containsKey(d.field()) || !IndexKeys.isIndexable(data.get(d.field()))) {
                 continue;

@@ -416,14 +416,14 @@ class IndexedQueryTest {
         int n = 1 + r.nextInt(2);
         for (int i = 0; i < n; i++) {
             switch (r.nextInt(8)) {
-                case 0: out = out.where("kind").eq(kinds[r.nextInt(3)]); break;
-                case 1: out = out.where("bucket").eq((long) r.nextInt(3)); break;
-                case 2: out = out.where("rank").gt(ranks[r.nextInt(ranks.length)]); break;
-                case 3: out = out.where("rank").lte(ranks[r.nextInt(ranks.length)]); break;
-                case 4: out = out.where("rank").between(0L, 8L); break;
-                case 5: out = out.where("kind").in(List.of(kinds[r.nextInt(3)], kinds[r.nextInt(3)])); break;
-                case 6: out = out.where("rank").eq(ranks[r.nextInt(ranks.length)]); break;
-                default: out = out.where("slug").exists(); break;
+                case 0 -> out = out.where("kind").eq(kinds[r.nextInt(3)]);
+                case 1 -> out = out.where("bucket").eq((long) r.nextInt(3));
+                case 2 -> out = out.where("rank").gt(ranks[r.nextInt(ranks.length)]);
+                case 3 -> out = out.where("rank").lte(ranks[r.nextInt(ranks.length)]);
+                case 4 -> out = out.where("rank").between(0L, 8L);
+                case 5 -> out = out.where("kind").in(List.of(kinds[r.nextInt(3)], kinds[r.nextInt(3)]));
+                case 6 -> out = out.where("rank").eq(ranks[r.nextInt(ranks.length)]);
+                default -> out = out.where("slug").exists();
             }
         }
         return out;

@@ -11,10 +11,10 @@ import dev.storh.queue.QueueJob;
 @FunctionalInterface
 public interface StorhJobHandler {
 
-	/**
-	 * @param job the claimed job
-	 * @throws Throwable any failure; a {@link StorhListenerPayloadException} dead-letters at once
-	 */
-	void handle(QueueJob job) throws Throwable;
+    /**
+     * @param job the claimed job
+     * @throws Throwable any failure; a {@link StorhListenerPayloadException} dead-letters at once
+     */
+    void handle(QueueJob job) throws Throwable;
 
 }

@@ -32,47 +32,47 @@ import java.lang.annotation.Target;
 @Documented
 public @interface StorhListener {
 
-	/**
-	 * @return the container id, unique in the application (meters and health use it); default
-	 * {@code <bean name>.<method name>}
-	 */
-	String id() default "";
+    /**
+     * @return the container id, unique in the application (meters and health use it); default
+     * {@code <bean name>.<method name>}
+     */
+    String id() default "";
 
-	/**
-	 * @return the queue name, e.g. {@code jobs}; its {@code Queue} bean when one has that name,
-	 * else the queue of that name in the collections folder
-	 */
-	String queue();
+    /**
+     * @return the queue name, e.g. {@code jobs}; its {@code Queue} bean when one has that name,
+     * else the queue of that name in the collections folder
+     */
+    String queue();
 
-	/**
-	 * @return consumer threads, each claiming its own batches (default 1)
-	 */
-	String concurrency() default "";
+    /**
+     * @return consumer threads, each claiming its own batches (default 1)
+     */
+    String concurrency() default "";
 
-	/**
-	 * @return the most jobs a consumer claims at once, with one fsync (default 10)
-	 */
-	String batchSize() default "";
+    /**
+     * @return the most jobs a consumer claims at once, with one fsync (default 10)
+     */
+    String batchSize() default "";
 
-	/**
-	 * @return deliveries of a job before it is dead-lettered, 1 or more (default 3)
-	 */
-	String maxAttempts() default "";
+    /**
+     * @return deliveries of a job before it is dead-lettered, 1 or more (default 3)
+     */
+    String maxAttempts() default "";
 
-	/**
-	 * @return the delay before the first retry, e.g. {@code 500ms} or {@code PT2S} (default 1s);
-	 * later retries multiply it by {@code storh.queues.<queue>.listener.backoff-multiplier}
-	 */
-	String backoff() default "";
+    /**
+     * @return the delay before the first retry, e.g. {@code 500ms} or {@code PT2S} (default 1s);
+     * later retries multiply it by {@code storh.queues.<queue>.listener.backoff-multiplier}
+     */
+    String backoff() default "";
 
-	/**
-	 * @return the queue receiving jobs whose last attempt failed (default {@code <queue>.dead})
-	 */
-	String deadLetterQueue() default "";
+    /**
+     * @return the queue receiving jobs whose last attempt failed (default {@code <queue>.dead})
+     */
+    String deadLetterQueue() default "";
 
-	/**
-	 * @return whether the container starts with the application context (default true)
-	 */
-	String autoStartup() default "";
+    /**
+     * @return whether the container starts with the application context (default true)
+     */
+    String autoStartup() default "";
 
 }

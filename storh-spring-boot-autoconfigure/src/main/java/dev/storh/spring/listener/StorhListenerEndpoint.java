@@ -20,16 +20,16 @@ import org.springframework.util.Assert;
  * @param autoStartup the annotation's auto-startup, or empty
  */
 public record StorhListenerEndpoint(String id, String queue, Object bean, Method method, String concurrency,
-		String batchSize, String maxAttempts, String backoff, String deadLetterQueue, String autoStartup) {
+        String batchSize, String maxAttempts, String backoff, String deadLetterQueue, String autoStartup) {
 
-	/**
-	 * @throws IllegalArgumentException when the id, queue, bean or method is missing
-	 */
-	public StorhListenerEndpoint {
-		Assert.hasText(id, "'id' must not be empty");
-		Assert.hasText(queue, () -> "@StorhListener on " + method + " needs a queue");
-		Assert.notNull(bean, "'bean' must not be null");
-		Assert.notNull(method, "'method' must not be null");
-	}
+    /**
+     * @throws IllegalArgumentException when the id, queue, bean or method is missing
+     */
+    public StorhListenerEndpoint {
+        Assert.hasText(id, "'id' must not be empty");
+        Assert.hasText(queue, () -> "@StorhListener on " + method + " needs a queue");
+        Assert.notNull(bean, "'bean' must not be null");
+        Assert.notNull(method, "'method' must not be null");
+    }
 
 }

@@ -20,95 +20,95 @@ import org.springframework.util.ReflectionUtils;
  */
 final class StorhListenerMethodInvoker {
 
-	private enum Kind {
+    private enum Kind {
 
-		JOB, RECORD, PAYLOAD
+        JOB, RECORD, PAYLOAD
 
-	}
+    }
 
-	private final Object bean;
+    private final Object bean;
 
-	private final Method method;
+    private final Method method;
 
-	private final JsonMapper mapper;
+    private final JsonMapper mapper;
 
-	private final Kind[] kinds;
+    private final Kind[] kinds;
 
-	private final JavaType[] types;
+    private final JavaType[] types;
 
-	/**
-	 * @param bean the target bean
-	 * @param method the annotated method (of the bean's class or a proxy's interface)
-	 * @param mapper converts payloads
-	 * @throws IllegalStateException naming the method when it has more than one payload parameter
-	 */
-	StorhListenerMethodInvoker(Object bean, Method method, JsonMapper mapper) {
-		Assert.notNull(bean, "'bean' must not be null");
-		Assert.notNull(method, "'method' must not be null");
-		Assert.notNull(mapper, "'mapper' must not be null");
-		this.bean = bean;
-		this.method = method;
-		this.mapper = mapper;
-		Class<?>[] parameters = method.getParameterTypes();
-		Type[] generic = method.getGenericParameterTypes();
-		this.kinds = new Kind[parameters.length];
-		this.types = new JavaType[parameters.length];
-		boolean payload = false;
-		for (int i = 0; i < parameters.length; i++) {
-			if (parameters[i] == QueueJob.class) {
-				this.kinds[i] = Kind.JOB;
-			}
-			else if (parameters[i] == StorageRecord.class) {
-				this.kinds[i] = Kind.RECORD;
-			}
-			else {
-				if (payload) {
-					throw new IllegalStateException("@StorhListener method " + describe(method)
-							+ " has more than one payload parameter; use one payload type, plus QueueJob or "
-							+ "StorageRecord parameters");
-				}
-				payload = true;
-				this.kinds[i] = Kind.PAYLOAD;
-				this.types[i] = mapper.constructType(generic[i]);
-			}
-		}
-		ReflectionUtils.makeAccessible(method);
-	}
+    /**
+     * @param bean the target bean
+     * @param method the annotated method (of the bean's class or a proxy's interface)
+     * @param mapper converts payloads
+     * @throws IllegalStateException naming the method when it has more than one payload parameter
+     */
+    StorhListenerMethodInvoker(Object bean, Method method, JsonMapper mapper) {
+        Assert.notNull(bean, "'bean' must not be null");
+        Assert.notNull(method, "'method' must not be null");
+        Assert.notNull(mapper, "'mapper' must not be null");
+        this.bean = bean;
+        this.method = method;
+        this.mapper = mapper;
+        Class<?>[] parameters = method.getParameterTypes();
+        Type[] generic = method.getGenericParameterTypes();
+        this.kinds = new Kind[parameters.length];
+        this.types = new JavaType[parameters.length];
+        boolean payload = false;
+        for (int i = 0; i < parameters.length; i++) {
+            if (parameters[i] == QueueJob.class) {
+                this.kinds[i] = Kind.JOB;
+            }
+            else if (parameters[i] == StorageRecord.class) {
+                this.kinds[i] = Kind.RECORD;
+            }
+            else {
+                if (payload) {
+                    throw new IllegalStateException("@StorhListener method " + describe(method)
+                            + " has more than one payload parameter; use one payload type, plus QueueJob or "
+                            + "StorageRecord parameters");
+                }
+                payload = true;
+                this.kinds[i] = Kind.PAYLOAD;
+                this.types[i] = mapper.constructType(generic[i]);
+            }
+        }
+        ReflectionUtils.makeAccessible(method);
+    }
 
-	/**
-	 * @param job the claimed job
-	 * @throws StorhListenerPayloadException when the payload cannot be converted
-	 * @throws Throwable whatever the method throws
-	 */
-	void invoke(QueueJob job) throws Throwable {
-		Object[] args = new Object[this.kinds.length];
-		for (int i = 0; i < args.length; i++) {
-			args[i] = switch (this.kinds[i]) {
-				case JOB -> job;
-				case RECORD -> job.record();
-				case PAYLOAD -> convert(job, this.types[i]);
-			};
-		}
-		try {
-			this.method.invoke(this.bean, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getTargetException();
-		}
-	}
+    /**
+     * @param job the claimed job
+     * @throws StorhListenerPayloadException when the payload cannot be converted
+     * @throws Throwable whatever the method throws
+     */
+    void invoke(QueueJob job) throws Throwable {
+        Object[] args = new Object[this.kinds.length];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = switch (this.kinds[i]) {
+                case JOB -> job;
+                case RECORD -> job.record();
+                case PAYLOAD -> convert(job, this.types[i]);
+            };
+        }
+        try {
+            this.method.invoke(this.bean, args);
+        }
+        catch (InvocationTargetException ex) {
+            throw ex.getTargetException();
+        }
+    }
 
-	private Object convert(QueueJob job, JavaType type) {
-		try {
-			return this.mapper.convertValue(job.payload(), type);
-		}
-		catch (JacksonException | IllegalArgumentException ex) {
-			throw new StorhListenerPayloadException("Cannot convert the payload of job " + job.id() + " to "
-					+ type.toCanonical() + " for " + describe(this.method) + ": " + ex.getMessage(), ex);
-		}
-	}
+    private Object convert(QueueJob job, JavaType type) {
+        try {
+            return this.mapper.convertValue(job.payload(), type);
+        }
+        catch (JacksonException | IllegalArgumentException ex) {
+            throw new StorhListenerPayloadException("Cannot convert the payload of job " + job.id() + " to "
+                    + type.toCanonical() + " for " + describe(this.method) + ": " + ex.getMessage(), ex);
+        }
+    }
 
-	static String describe(Method method) {
-		return method.getDeclaringClass().getName() + "." + method.getName();
-	}
+    static String describe(Method method) {
+        return method.getDeclaringClass().getName() + "." + method.getName();
+    }
 
 }

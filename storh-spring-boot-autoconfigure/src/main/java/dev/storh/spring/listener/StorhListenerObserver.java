@@ -10,42 +10,42 @@ import dev.storh.queue.QueueJob;
  */
 public interface StorhListenerObserver {
 
-	/**
-	 * The method returned; the job is completed with its batch.
-	 * @param container the container
-	 * @param job the job
-	 * @param duration how long the method ran
-	 */
-	default void processed(StorhListenerContainer container, QueueJob job, Duration duration) {
-	}
+    /**
+     * The method returned; the job is completed with its batch.
+     * @param container the container
+     * @param job the job
+     * @param duration how long the method ran
+     */
+    default void processed(StorhListenerContainer container, QueueJob job, Duration duration) {
+    }
 
-	/**
-	 * The method threw (or the payload could not be converted); {@link #retried} or
-	 * {@link #deadLettered} follows.
-	 * @param container the container
-	 * @param job the job
-	 * @param duration how long the method ran
-	 * @param error what it threw
-	 */
-	default void failed(StorhListenerContainer container, QueueJob job, Duration duration, Throwable error) {
-	}
+    /**
+     * The method threw (or the payload could not be converted); {@link #retried} or
+     * {@link #deadLettered} follows.
+     * @param container the container
+     * @param job the job
+     * @param duration how long the method ran
+     * @param error what it threw
+     */
+    default void failed(StorhListenerContainer container, QueueJob job, Duration duration, Throwable error) {
+    }
 
-	/**
-	 * The job went back to pending, to be delivered again after the delay.
-	 * @param container the container
-	 * @param job the job
-	 * @param delay the back-off
-	 */
-	default void retried(StorhListenerContainer container, QueueJob job, Duration delay) {
-	}
+    /**
+     * The job went back to pending, to be delivered again after the delay.
+     * @param container the container
+     * @param job the job
+     * @param delay the back-off
+     */
+    default void retried(StorhListenerContainer container, QueueJob job, Duration delay) {
+    }
 
-	/**
-	 * The job moved to the dead-letter queue.
-	 * @param container the container
-	 * @param job the job
-	 * @param error the last failure
-	 */
-	default void deadLettered(StorhListenerContainer container, QueueJob job, Throwable error) {
-	}
+    /**
+     * The job moved to the dead-letter queue.
+     * @param container the container
+     * @param job the job
+     * @param error the last failure
+     */
+    default void deadLettered(StorhListenerContainer container, QueueJob job, Throwable error) {
+    }
 
 }

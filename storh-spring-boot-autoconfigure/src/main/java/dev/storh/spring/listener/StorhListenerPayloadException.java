@@ -6,14 +6,14 @@ package dev.storh.spring.listener;
  */
 public class StorhListenerPayloadException extends RuntimeException {
 
-	private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-	/**
-	 * @param message names the job, the target type and the method
-	 * @param cause the mapper's exception
-	 */
-	public StorhListenerPayloadException(String message, Throwable cause) {
-		super(message, cause);
-	}
+    /**
+     * @param message names the job, the target type and the method
+     * @param cause the mapper's exception
+     */
+    public StorhListenerPayloadException(String message, Throwable cause) {
+        super(message, cause);
+    }
 
 }

@@ -14,12 +14,12 @@ import dev.storh.StorageRecord;
  */
 record BufferedWrite(String collection, String id, Map<String, Object> data) {
 
-	boolean isDelete() {
-		return this.data == null;
-	}
+    boolean isDelete() {
+        return this.data == null;
+    }
 
-	StorageRecord record() {
-		return new StorageRecord(this.id, this.data);
-	}
+    StorageRecord record() {
+        return new StorageRecord(this.id, this.data);
+    }
 
 }

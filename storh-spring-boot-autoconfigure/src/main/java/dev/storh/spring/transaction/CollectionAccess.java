@@ -25,97 +25,97 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public interface CollectionAccess {
 
-	/**
-	 * @param store the collection
-	 * @param root the collections folder of the template (the root a transaction manager covers)
-	 * @return the collection seen by the calling thread: through its storh transaction on
-	 * {@code root} when one is active, else directly
-	 */
-	static CollectionAccess of(DocStore store, Path root) {
-		Object bound = TransactionSynchronizationManager.getResource(StorhTransactionManager.resourceKey(root));
-		if (bound instanceof StorhTransactionManager.TransactionHolder holder && holder.transaction() != null) {
-			return new TransactionalCollection(store, holder.transaction());
-		}
-		return new DirectCollection(store);
-	}
+    /**
+     * @param store the collection
+     * @param root the collections folder of the template (the root a transaction manager covers)
+     * @return the collection seen by the calling thread: through its storh transaction on
+     * {@code root} when one is active, else directly
+     */
+    static CollectionAccess of(DocStore store, Path root) {
+        Object bound = TransactionSynchronizationManager.getResource(StorhTransactionManager.resourceKey(root));
+        if (bound instanceof StorhTransactionManager.TransactionHolder holder && holder.transaction() != null) {
+            return new TransactionalCollection(store, holder.transaction());
+        }
+        return new DirectCollection(store);
+    }
 
-	/**
-	 * @return the collection's folder
-	 */
-	Path collectionRoot();
+    /**
+     * @return the collection's folder
+     */
+    Path collectionRoot();
 
-	/**
-	 * @param id a UUIDv7
-	 * @return the record
-	 */
-	Optional<StorageRecord> get(String id);
+    /**
+     * @param id a UUIDv7
+     * @return the record
+     */
+    Optional<StorageRecord> get(String id);
 
-	/**
-	 * @param id a UUIDv7
-	 * @return whether the record exists
-	 */
-	boolean exists(String id);
+    /**
+     * @param id a UUIDv7
+     * @return whether the record exists
+     */
+    boolean exists(String id);
 
-	/**
-	 * @param data the record data
-	 * @return the stored record, with a new id
-	 */
-	StorageRecord put(Map<String, ?> data);
+    /**
+     * @param data the record data
+     * @return the stored record, with a new id
+     */
+    StorageRecord put(Map<String, ?> data);
 
-	/**
-	 * @param data the record data
-	 * @param id a UUIDv7
-	 * @return the stored record
-	 */
-	StorageRecord put(Map<String, ?> data, String id);
+    /**
+     * @param data the record data
+     * @param id a UUIDv7
+     * @return the stored record
+     */
+    StorageRecord put(Map<String, ?> data, String id);
 
-	/**
-	 * Stores records in order, as {@link DocStore#putMany} interprets its items ({@code id} and
-	 * {@code data} members). Direct: one {@code putMany}, every item encoded and validated before
-	 * the first file is written; in a transaction: each held like {@link #put(Map, String)}.
-	 * @param items the items
-	 * @return the stored records, in input order
-	 */
-	@SuppressWarnings("unchecked")
-	default List<StorageRecord> putMany(List<? extends Map<String, ?>> items) {
-		List<StorageRecord> stored = new ArrayList<>(items.size());
-		for (Map<String, ?> item : items) {
-			Map<String, ?> data = (Map<String, ?>) item.get("data");
-			Object id = item.get("id");
-			stored.add((id instanceof String text) ? put(data, text) : put(data));
-		}
-		return stored;
-	}
+    /**
+     * Stores records in order, as {@link DocStore#putMany} interprets its items ({@code id} and
+     * {@code data} members). Direct: one {@code putMany}, every item encoded and validated before
+     * the first file is written; in a transaction: each held like {@link #put(Map, String)}.
+     * @param items the items
+     * @return the stored records, in input order
+     */
+    @SuppressWarnings("unchecked")
+    default List<StorageRecord> putMany(List<? extends Map<String, ?>> items) {
+        List<StorageRecord> stored = new ArrayList<>(items.size());
+        for (Map<String, ?> item : items) {
+            Map<String, ?> data = (Map<String, ?>) item.get("data");
+            Object id = item.get("id");
+            stored.add((id instanceof String text) ? put(data, text) : put(data));
+        }
+        return stored;
+    }
 
-	/**
-	 * @param id a UUIDv7
-	 * @return whether a record was deleted
-	 */
-	boolean delete(String id);
+    /**
+     * @param id a UUIDv7
+     * @return whether a record was deleted
+     */
+    boolean delete(String id);
 
-	/**
-	 * @return the number of records
-	 */
-	long count();
+    /**
+     * @return the number of records
+     */
+    long count();
 
-	/**
-	 * @return every record id in ascending order; close the stream
-	 */
-	Stream<String> ids();
+    /**
+     * @return every record id in ascending order; close the stream
+     */
+    Stream<String> ids();
 
-	/**
-	 * @return an empty query on the collection
-	 */
-	QueryBuilder query();
+    /**
+     * @return an empty query on the collection
+     */
+    QueryBuilder query();
 
-	/**
-	 * Runs a read-compare-write: under the collection write lock when direct; inside a transaction
-	 * without a lock, since the transaction checks at commit, under the lock, that what it read is
-	 * unchanged.
-	 * @param <T> the result type
-	 * @param action the action
-	 * @return its result
-	 */
-	<T> T withWriteLock(Supplier<T> action);
+    /**
+     * Runs a read-compare-write: under the collection write lock when direct; inside a transaction
+     * without a lock, since the transaction checks at commit, under the lock, that what it read is
+     * unchanged.
+     * @param <T> the result type
+     * @param action the action
+     * @return its result
+     */
+    <T> T withWriteLock(Supplier<T> action);
 
 }

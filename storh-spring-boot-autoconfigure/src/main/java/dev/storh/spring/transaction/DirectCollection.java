@@ -18,59 +18,59 @@ import dev.storh.query.QueryBuilder;
  */
 record DirectCollection(DocStore store) implements CollectionAccess {
 
-	@Override
-	public Path collectionRoot() {
-		return this.store.collectionRoot();
-	}
+    @Override
+    public Path collectionRoot() {
+        return this.store.collectionRoot();
+    }
 
-	@Override
-	public Optional<StorageRecord> get(String id) {
-		return this.store.get(id);
-	}
+    @Override
+    public Optional<StorageRecord> get(String id) {
+        return this.store.get(id);
+    }
 
-	@Override
-	public boolean exists(String id) {
-		return this.store.exists(id);
-	}
+    @Override
+    public boolean exists(String id) {
+        return this.store.exists(id);
+    }
 
-	@Override
-	public StorageRecord put(Map<String, ?> data) {
-		return this.store.put(data);
-	}
+    @Override
+    public StorageRecord put(Map<String, ?> data) {
+        return this.store.put(data);
+    }
 
-	@Override
-	public StorageRecord put(Map<String, ?> data, String id) {
-		return this.store.put(data, id);
-	}
+    @Override
+    public StorageRecord put(Map<String, ?> data, String id) {
+        return this.store.put(data, id);
+    }
 
-	@Override
-	public List<StorageRecord> putMany(List<? extends Map<String, ?>> items) {
-		return this.store.putMany(items);
-	}
+    @Override
+    public List<StorageRecord> putMany(List<? extends Map<String, ?>> items) {
+        return this.store.putMany(items);
+    }
 
-	@Override
-	public boolean delete(String id) {
-		return this.store.delete(id);
-	}
+    @Override
+    public boolean delete(String id) {
+        return this.store.delete(id);
+    }
 
-	@Override
-	public long count() {
-		return this.store.count();
-	}
+    @Override
+    public long count() {
+        return this.store.count();
+    }
 
-	@Override
-	public Stream<String> ids() {
-		return this.store.ids();
-	}
+    @Override
+    public Stream<String> ids() {
+        return this.store.ids();
+    }
 
-	@Override
-	public QueryBuilder query() {
-		return this.store.query();
-	}
+    @Override
+    public QueryBuilder query() {
+        return this.store.query();
+    }
 
-	@Override
-	public <T> T withWriteLock(Supplier<T> action) {
-		return this.store.withWriteLock(action);
-	}
+    @Override
+    public <T> T withWriteLock(Supplier<T> action) {
+        return this.store.withWriteLock(action);
+    }
 
 }

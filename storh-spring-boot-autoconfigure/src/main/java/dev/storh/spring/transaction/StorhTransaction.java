@@ -21,143 +21,143 @@ import dev.storh.json.CanonicalJson;
  */
 final class StorhTransaction {
 
-	/** What a read saw of a record that was absent. */
-	private static final byte[] ABSENT = new byte[0];
+    /** What a read saw of a record that was absent. */
+    private static final byte[] ABSENT = new byte[0];
 
-	private final String id;
+    private final String id;
 
-	private final boolean readOnly;
+    private final boolean readOnly;
 
-	/** collection → its store, in name order (the order commit takes the write locks in). */
-	private final TreeMap<String, DocStore> stores = new TreeMap<>();
+    /** collection → its store, in name order (the order commit takes the write locks in). */
+    private final TreeMap<String, DocStore> stores = new TreeMap<>();
 
-	/** collection → id → write, in write order. */
-	private final Map<String, LinkedHashMap<String, BufferedWrite>> writes = new LinkedHashMap<>();
+    /** collection → id → write, in write order. */
+    private final Map<String, LinkedHashMap<String, BufferedWrite>> writes = new LinkedHashMap<>();
 
-	/** collection → id → canonical bytes seen by the first read ({@link #ABSENT} when absent). */
-	private final Map<String, Map<String, byte[]>> observed = new LinkedHashMap<>();
+    /** collection → id → canonical bytes seen by the first read ({@link #ABSENT} when absent). */
+    private final Map<String, Map<String, byte[]>> observed = new LinkedHashMap<>();
 
-	private boolean rollbackOnly;
+    private boolean rollbackOnly;
 
-	StorhTransaction(String id, boolean readOnly) {
-		this.id = id;
-		this.readOnly = readOnly;
-	}
+    StorhTransaction(String id, boolean readOnly) {
+        this.id = id;
+        this.readOnly = readOnly;
+    }
 
-	/**
-	 * @return the transaction id, a UUIDv7 (also the name of its commit record)
-	 */
-	String id() {
-		return this.id;
-	}
+    /**
+     * @return the transaction id, a UUIDv7 (also the name of its commit record)
+     */
+    String id() {
+        return this.id;
+    }
 
-	boolean isReadOnly() {
-		return this.readOnly;
-	}
+    boolean isReadOnly() {
+        return this.readOnly;
+    }
 
-	boolean isRollbackOnly() {
-		return this.rollbackOnly;
-	}
+    boolean isRollbackOnly() {
+        return this.rollbackOnly;
+    }
 
-	/** Marks the transaction for rollback (a participating scope failed). */
-	void setRollbackOnly() {
-		this.rollbackOnly = true;
-	}
+    /** Marks the transaction for rollback (a participating scope failed). */
+    void setRollbackOnly() {
+        this.rollbackOnly = true;
+    }
 
-	/**
-	 * @return whether the transaction holds any write
-	 */
-	boolean hasWrites() {
-		return this.writes.values().stream().anyMatch((w) -> !w.isEmpty());
-	}
+    /**
+     * @return whether the transaction holds any write
+     */
+    boolean hasWrites() {
+        return this.writes.values().stream().anyMatch((w) -> !w.isEmpty());
+    }
 
-	/**
-	 * @param store a collection the transaction touched
-	 */
-	void enlist(DocStore store) {
-		this.stores.putIfAbsent(store.collection(), store);
-	}
+    /**
+     * @param store a collection the transaction touched
+     */
+    void enlist(DocStore store) {
+        this.stores.putIfAbsent(store.collection(), store);
+    }
 
-	/**
-	 * @return the touched collections' stores, in collection name order
-	 */
-	List<DocStore> stores() {
-		return new ArrayList<>(this.stores.values());
-	}
+    /**
+     * @return the touched collections' stores, in collection name order
+     */
+    List<DocStore> stores() {
+        return new ArrayList<>(this.stores.values());
+    }
 
-	/**
-	 * @param collection the collection
-	 * @param id the lowercase id
-	 * @return the transaction's own write of the record, or {@code null}
-	 */
-	BufferedWrite written(String collection, String id) {
-		Map<String, BufferedWrite> inCollection = this.writes.get(collection);
-		return (inCollection != null) ? inCollection.get(id) : null;
-	}
+    /**
+     * @param collection the collection
+     * @param id the lowercase id
+     * @return the transaction's own write of the record, or {@code null}
+     */
+    BufferedWrite written(String collection, String id) {
+        Map<String, BufferedWrite> inCollection = this.writes.get(collection);
+        return (inCollection != null) ? inCollection.get(id) : null;
+    }
 
-	/**
-	 * @param collection the collection
-	 * @return the transaction's writes in that collection, by id (empty when none)
-	 */
-	Map<String, BufferedWrite> writes(String collection) {
-		Map<String, BufferedWrite> inCollection = this.writes.get(collection);
-		return (inCollection != null) ? inCollection : Map.of();
-	}
+    /**
+     * @param collection the collection
+     * @return the transaction's writes in that collection, by id (empty when none)
+     */
+    Map<String, BufferedWrite> writes(String collection) {
+        Map<String, BufferedWrite> inCollection = this.writes.get(collection);
+        return (inCollection != null) ? inCollection : Map.of();
+    }
 
-	/**
-	 * @return every write, collection by collection, each in write order
-	 */
-	List<BufferedWrite> allWrites() {
-		List<BufferedWrite> all = new ArrayList<>();
-		this.writes.values().forEach((w) -> all.addAll(w.values()));
-		return all;
-	}
+    /**
+     * @return every write, collection by collection, each in write order
+     */
+    List<BufferedWrite> allWrites() {
+        List<BufferedWrite> all = new ArrayList<>();
+        this.writes.values().forEach((w) -> all.addAll(w.values()));
+        return all;
+    }
 
-	void write(BufferedWrite write) {
-		this.writes.computeIfAbsent(write.collection(), (c) -> new LinkedHashMap<>()).put(write.id(), write);
-	}
+    void write(BufferedWrite write) {
+        this.writes.computeIfAbsent(write.collection(), (c) -> new LinkedHashMap<>()).put(write.id(), write);
+    }
 
-	/**
-	 * Remembers what a read saw of a record the transaction has not written yet; only the first
-	 * read of a record counts.
-	 */
-	void observe(String collection, String id, Optional<StorageRecord> seen) {
-		this.observed.computeIfAbsent(collection, (c) -> new LinkedHashMap<>())
-			.putIfAbsent(id, seen.map(StorhTransaction::bytesOf).orElse(ABSENT));
-	}
+    /**
+     * Remembers what a read saw of a record the transaction has not written yet; only the first
+     * read of a record counts.
+     */
+    void observe(String collection, String id, Optional<StorageRecord> seen) {
+        this.observed.computeIfAbsent(collection, (c) -> new LinkedHashMap<>())
+            .putIfAbsent(id, seen.map(StorhTransaction::bytesOf).orElse(ABSENT));
+    }
 
-	/**
-	 * @return the records the transaction read before writing them: collection → id → whether the
-	 * read found it; each paired with {@link #stillAsObserved}
-	 */
-	List<Observation> readThenWritten() {
-		List<Observation> result = new ArrayList<>();
-		this.observed.forEach((collection, ids) -> ids.forEach((recordId, bytes) -> {
-			if (written(collection, recordId) != null) {
-				result.add(new Observation(collection, recordId, bytes != ABSENT, bytes));
-			}
-		}));
-		return result;
-	}
+    /**
+     * @return the records the transaction read before writing them: collection → id → whether the
+     * read found it; each paired with {@link #stillAsObserved}
+     */
+    List<Observation> readThenWritten() {
+        List<Observation> result = new ArrayList<>();
+        this.observed.forEach((collection, ids) -> ids.forEach((recordId, bytes) -> {
+            if (written(collection, recordId) != null) {
+                result.add(new Observation(collection, recordId, bytes != ABSENT, bytes));
+            }
+        }));
+        return result;
+    }
 
-	/** A record read (and later written) by the transaction, as the read saw it. */
-	record Observation(String collection, String id, boolean existed, byte[] bytes) {
+    /** A record read (and later written) by the transaction, as the read saw it. */
+    record Observation(String collection, String id, boolean existed, byte[] bytes) {
 
-		/**
-		 * @param current the record as stored now
-		 * @return whether it is still what the read saw
-		 */
-		boolean stillAsObserved(Optional<StorageRecord> current) {
-			if (current.isEmpty()) {
-				return !this.existed;
-			}
-			return this.existed && Arrays.equals(this.bytes, bytesOf(current.get()));
-		}
+        /**
+         * @param current the record as stored now
+         * @return whether it is still what the read saw
+         */
+        boolean stillAsObserved(Optional<StorageRecord> current) {
+            if (current.isEmpty()) {
+                return !this.existed;
+            }
+            return this.existed && Arrays.equals(this.bytes, bytesOf(current.get()));
+        }
 
-	}
+    }
 
-	private static byte[] bytesOf(StorageRecord record) {
-		return CanonicalJson.recordBytes(record.id(), record.data());
-	}
+    private static byte[] bytesOf(StorageRecord record) {
+        return CanonicalJson.recordBytes(record.id(), record.data());
+    }
 
 }

@@ -61,181 +61,181 @@ import org.springframework.util.Assert;
  * Thread-safe; one instance serves every thread.
  */
 public class StorhTransactionManager extends AbstractPlatformTransactionManager
-		implements ResourceTransactionManager, InitializingBean {
+        implements ResourceTransactionManager, InitializingBean {
 
-	private static final Log LOG = LogFactory.getLog(StorhTransactionManager.class);
+    private static final Log LOG = LogFactory.getLog(StorhTransactionManager.class);
 
-	private final StorhOperations operations;
+    private final StorhOperations operations;
 
-	private final CommitJournal journal;
+    private final CommitJournal journal;
 
-	private final Key key;
+    private final Key key;
 
-	private final StorhExceptionTranslator translator = new StorhExceptionTranslator();
+    private final StorhExceptionTranslator translator = new StorhExceptionTranslator();
 
-	/**
-	 * @param operations the template whose collections the transactions cover; its
-	 * {@link StorhOperations#collectionsFolder()} holds the commit records
-	 */
-	public StorhTransactionManager(StorhOperations operations) {
-		Assert.notNull(operations, "'operations' must not be null");
-		this.operations = operations;
-		Path root = operations.collectionsFolder().toAbsolutePath().normalize();
-		this.journal = new CommitJournal(root);
-		this.key = resourceKey(root);
-	}
+    /**
+     * @param operations the template whose collections the transactions cover; its
+     * {@link StorhOperations#collectionsFolder()} holds the commit records
+     */
+    public StorhTransactionManager(StorhOperations operations) {
+        Assert.notNull(operations, "'operations' must not be null");
+        this.operations = operations;
+        Path root = operations.collectionsFolder().toAbsolutePath().normalize();
+        this.journal = new CommitJournal(root);
+        this.key = resourceKey(root);
+    }
 
-	/**
-	 * Rolls forward every transaction that committed before a crash but was not fully applied,
-	 * oldest first, and removes what transactions that never committed left.
-	 * @throws DataAccessException when a commit record is damaged or cannot be applied (naming it)
-	 */
-	@Override
-	public void afterPropertiesSet() {
-		int rolled = recover();
-		if (rolled > 0) {
-			LOG.warn("Rolled forward " + rolled + " storh transaction(s) committed before a crash in "
-					+ this.journal.folder());
-		}
-	}
+    /**
+     * Rolls forward every transaction that committed before a crash but was not fully applied,
+     * oldest first, and removes what transactions that never committed left.
+     * @throws DataAccessException when a commit record is damaged or cannot be applied (naming it)
+     */
+    @Override
+    public void afterPropertiesSet() {
+        int rolled = recover();
+        if (rolled > 0) {
+            LOG.warn("Rolled forward " + rolled + " storh transaction(s) committed before a crash in "
+                    + this.journal.folder());
+        }
+    }
 
-	/**
-	 * Runs the roll-forward of {@link #afterPropertiesSet()} now.
-	 * @return the number of transactions rolled forward
-	 */
-	public int recover() {
-		try {
-			List<CommitJournal.Pending> pending = this.journal.pending();
-			for (CommitJournal.Pending commit : pending) {
-				TransactionCommit.rollForward(commit, this.operations::docStore, this.journal);
-			}
-			return pending.size();
-		}
-		catch (RuntimeException ex) {
-			throw translate(ex);
-		}
-	}
+    /**
+     * Runs the roll-forward of {@link #afterPropertiesSet()} now.
+     * @return the number of transactions rolled forward
+     */
+    public int recover() {
+        try {
+            List<CommitJournal.Pending> pending = this.journal.pending();
+            for (CommitJournal.Pending commit : pending) {
+                TransactionCommit.rollForward(commit, this.operations::docStore, this.journal);
+            }
+            return pending.size();
+        }
+        catch (RuntimeException ex) {
+            throw translate(ex);
+        }
+    }
 
-	/**
-	 * @return the key this manager's transactions are bound under, for the root
-	 */
-	@Override
-	public Object getResourceFactory() {
-		return this.key;
-	}
+    /**
+     * @return the key this manager's transactions are bound under, for the root
+     */
+    @Override
+    public Object getResourceFactory() {
+        return this.key;
+    }
 
-	/**
-	 * @return the folder of the commit records, {@code <root>/.storh/transactions}
-	 */
-	public Path getJournalFolder() {
-		return this.journal.folder();
-	}
+    /**
+     * @return the folder of the commit records, {@code <root>/.storh/transactions}
+     */
+    public Path getJournalFolder() {
+        return this.journal.folder();
+    }
 
-	static Key resourceKey(Path root) {
-		return new Key(root.toAbsolutePath().normalize());
-	}
+    static Key resourceKey(Path root) {
+        return new Key(root.toAbsolutePath().normalize());
+    }
 
-	/** The key transactions on one root are bound under. */
-	record Key(Path root) {
-	}
+    /** The key transactions on one root are bound under. */
+    record Key(Path root) {
+    }
 
-	/** What is bound for a transaction: its state. */
-	record TransactionHolder(StorhTransaction transaction) {
-	}
+    /** What is bound for a transaction: its state. */
+    record TransactionHolder(StorhTransaction transaction) {
+    }
 
-	/** Spring's transaction object: the holder bound to the thread when this begins, if any. */
-	private static final class TransactionObject implements SmartTransactionObject {
+    /** Spring's transaction object: the holder bound to the thread when this begins, if any. */
+    private static final class TransactionObject implements SmartTransactionObject {
 
-		private TransactionHolder holder;
+        private TransactionHolder holder;
 
-		@Override
-		public boolean isRollbackOnly() {
-			return this.holder != null && this.holder.transaction().isRollbackOnly();
-		}
+        @Override
+        public boolean isRollbackOnly() {
+            return this.holder != null && this.holder.transaction().isRollbackOnly();
+        }
 
-		@Override
-		public void flush() {
-			// writes wait for the commit
-		}
+        @Override
+        public void flush() {
+            // writes wait for the commit
+        }
 
-	}
+    }
 
-	@Override
-	protected Object doGetTransaction() {
-		TransactionObject object = new TransactionObject();
-		object.holder = (TransactionHolder) TransactionSynchronizationManager.getResource(this.key);
-		return object;
-	}
+    @Override
+    protected Object doGetTransaction() {
+        TransactionObject object = new TransactionObject();
+        object.holder = (TransactionHolder) TransactionSynchronizationManager.getResource(this.key);
+        return object;
+    }
 
-	@Override
-	protected boolean isExistingTransaction(Object transaction) {
-		return ((TransactionObject) transaction).holder != null;
-	}
+    @Override
+    protected boolean isExistingTransaction(Object transaction) {
+        return ((TransactionObject) transaction).holder != null;
+    }
 
-	@Override
-	protected void doBegin(Object transaction, TransactionDefinition definition) {
-		int isolation = definition.getIsolationLevel();
-		if (isolation == TransactionDefinition.ISOLATION_REPEATABLE_READ
-				|| isolation == TransactionDefinition.ISOLATION_SERIALIZABLE) {
-			throw new InvalidIsolationLevelException("storh transactions give READ_COMMITTED isolation; "
-					+ definition.getName() + " asks for " + (isolation == TransactionDefinition.ISOLATION_SERIALIZABLE
-							? "SERIALIZABLE" : "REPEATABLE_READ"));
-		}
-		TransactionObject object = (TransactionObject) transaction;
-		object.holder = new TransactionHolder(new StorhTransaction(UuidV7.generate(), definition.isReadOnly()));
-		TransactionSynchronizationManager.bindResource(this.key, object.holder);
-	}
+    @Override
+    protected void doBegin(Object transaction, TransactionDefinition definition) {
+        int isolation = definition.getIsolationLevel();
+        if (isolation == TransactionDefinition.ISOLATION_REPEATABLE_READ
+                || isolation == TransactionDefinition.ISOLATION_SERIALIZABLE) {
+            throw new InvalidIsolationLevelException("storh transactions give READ_COMMITTED isolation; "
+                    + definition.getName() + " asks for " + (isolation == TransactionDefinition.ISOLATION_SERIALIZABLE
+                            ? "SERIALIZABLE" : "REPEATABLE_READ"));
+        }
+        TransactionObject object = (TransactionObject) transaction;
+        object.holder = new TransactionHolder(new StorhTransaction(UuidV7.generate(), definition.isReadOnly()));
+        TransactionSynchronizationManager.bindResource(this.key, object.holder);
+    }
 
-	@Override
-	protected Object doSuspend(Object transaction) {
-		((TransactionObject) transaction).holder = null;
-		return TransactionSynchronizationManager.unbindResource(this.key);
-	}
+    @Override
+    protected Object doSuspend(Object transaction) {
+        ((TransactionObject) transaction).holder = null;
+        return TransactionSynchronizationManager.unbindResource(this.key);
+    }
 
-	@Override
-	protected void doResume(Object transaction, Object suspendedResources) {
-		TransactionSynchronizationManager.bindResource(this.key, suspendedResources);
-	}
+    @Override
+    protected void doResume(Object transaction, Object suspendedResources) {
+        TransactionSynchronizationManager.bindResource(this.key, suspendedResources);
+    }
 
-	@Override
-	protected void doCommit(DefaultTransactionStatus status) {
-		StorhTransaction transaction = ((TransactionObject) status.getTransaction()).holder.transaction();
-		if (!transaction.hasWrites()) {
-			return;
-		}
-		try {
-			TransactionCommit.commit(transaction, this.journal);
-		}
-		catch (TransactionCommit.AppliedPartly ex) {
-			throw new TransactionSystemException("storh transaction " + transaction.id() + " committed (its commit"
-					+ " record is durable) but applying its writes failed: " + ex.getCause().getMessage() + "; it is"
-					+ " rolled forward when the transaction manager next starts on " + this.journal.folder().getParent()
-					.getParent(), ex.getCause());
-		}
-		catch (RuntimeException ex) {
-			throw translate(ex);
-		}
-	}
+    @Override
+    protected void doCommit(DefaultTransactionStatus status) {
+        StorhTransaction transaction = ((TransactionObject) status.getTransaction()).holder.transaction();
+        if (!transaction.hasWrites()) {
+            return;
+        }
+        try {
+            TransactionCommit.commit(transaction, this.journal);
+        }
+        catch (TransactionCommit.AppliedPartly ex) {
+            throw new TransactionSystemException("storh transaction " + transaction.id() + " committed (its commit"
+                    + " record is durable) but applying its writes failed: " + ex.getCause().getMessage() + "; it is"
+                    + " rolled forward when the transaction manager next starts on " + this.journal.folder().getParent()
+                    .getParent(), ex.getCause());
+        }
+        catch (RuntimeException ex) {
+            throw translate(ex);
+        }
+    }
 
-	@Override
-	protected void doRollback(DefaultTransactionStatus status) {
-		// nothing reached the files: dropping the transaction's state discards its writes
-	}
+    @Override
+    protected void doRollback(DefaultTransactionStatus status) {
+        // nothing reached the files: dropping the transaction's state discards its writes
+    }
 
-	@Override
-	protected void doSetRollbackOnly(DefaultTransactionStatus status) {
-		((TransactionObject) status.getTransaction()).holder.transaction().setRollbackOnly();
-	}
+    @Override
+    protected void doSetRollbackOnly(DefaultTransactionStatus status) {
+        ((TransactionObject) status.getTransaction()).holder.transaction().setRollbackOnly();
+    }
 
-	@Override
-	protected void doCleanupAfterCompletion(Object transaction) {
-		TransactionSynchronizationManager.unbindResourceIfPossible(this.key);
-		((TransactionObject) transaction).holder = null;
-	}
+    @Override
+    protected void doCleanupAfterCompletion(Object transaction) {
+        TransactionSynchronizationManager.unbindResourceIfPossible(this.key);
+        ((TransactionObject) transaction).holder = null;
+    }
 
-	private RuntimeException translate(RuntimeException ex) {
-		DataAccessException translated = this.translator.translateExceptionIfPossible(ex);
-		return (translated != null) ? translated : ex;
-	}
+    private RuntimeException translate(RuntimeException ex) {
+        DataAccessException translated = this.translator.translateExceptionIfPossible(ex);
+        return (translated != null) ? translated : ex;
+    }
 
 }

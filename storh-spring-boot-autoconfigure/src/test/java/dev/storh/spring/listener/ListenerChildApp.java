@@ -27,40 +27,40 @@ import org.springframework.context.annotation.Configuration;
 @ImportAutoConfiguration({ StorhAutoConfiguration.class, StorhListenerAutoConfiguration.class })
 public class ListenerChildApp {
 
-	/** The listener. */
-	static class Worker {
+    /** The listener. */
+    static class Worker {
 
-		private final Path processed;
+        private final Path processed;
 
-		private final long workMs;
+        private final long workMs;
 
-		Worker(Path processed, long workMs) {
-			this.processed = processed;
-			this.workMs = workMs;
-		}
+        Worker(Path processed, long workMs) {
+            this.processed = processed;
+            this.workMs = workMs;
+        }
 
-		@StorhListener(queue = "jobs", id = "crashy", concurrency = "4", batchSize = "5")
-		void handle(StorageRecord job) throws IOException, InterruptedException {
-			Thread.sleep(this.workMs);
-			Files.write(this.processed, (job.id() + "\n").getBytes(StandardCharsets.US_ASCII), StandardOpenOption.CREATE,
-					StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-		}
+        @StorhListener(queue = "jobs", id = "crashy", concurrency = "4", batchSize = "5")
+        void handle(StorageRecord job) throws IOException, InterruptedException {
+            Thread.sleep(this.workMs);
+            Files.write(this.processed, (job.id() + "\n").getBytes(StandardCharsets.US_ASCII), StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        }
 
-	}
+    }
 
-	@Bean
-	Worker worker(@Value("${test.processed}") Path processed, @Value("${test.work-ms:20}") long workMs) {
-		return new Worker(processed, workMs);
-	}
+    @Bean
+    Worker worker(@Value("${test.processed}") Path processed, @Value("${test.work-ms:20}") long workMs) {
+        return new Worker(processed, workMs);
+    }
 
-	/**
-	 * @param args Spring arguments: {@code --storh.root=...}, {@code --test.processed=...}
-	 * @throws InterruptedException never: blocks until the JVM ends
-	 */
-	public static void main(String[] args) throws InterruptedException {
-		new SpringApplicationBuilder(ListenerChildApp.class).web(WebApplicationType.NONE).run(args);
-		System.out.println("READY");
-		new CountDownLatch(1).await();
-	}
+    /**
+     * @param args Spring arguments: {@code --storh.root=...}, {@code --test.processed=...}
+     * @throws InterruptedException never: blocks until the JVM ends
+     */
+    public static void main(String[] args) throws InterruptedException {
+        new SpringApplicationBuilder(ListenerChildApp.class).web(WebApplicationType.NONE).run(args);
+        System.out.println("READY");
+        new CountDownLatch(1).await();
+    }
 
 }

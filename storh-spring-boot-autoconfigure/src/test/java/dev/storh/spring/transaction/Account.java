@@ -11,14 +11,14 @@ import org.springframework.data.annotation.Version;
  */
 @Document(collection = "accounts")
 public record Account(@Id String id, @Version Long version, @Indexed(unique = true) String email,
-		@Indexed(range = true) long balance) {
+        @Indexed(range = true) long balance) {
 
-	static Account of(String email, long balance) {
-		return new Account(null, null, email, balance);
-	}
+    static Account of(String email, long balance) {
+        return new Account(null, null, email, balance);
+    }
 
-	Account withBalance(long newBalance) {
-		return new Account(this.id, this.version, this.email, newBalance);
-	}
+    Account withBalance(long newBalance) {
+        return new Account(this.id, this.version, this.email, newBalance);
+    }
 
 }

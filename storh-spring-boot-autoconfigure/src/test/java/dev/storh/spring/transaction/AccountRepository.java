@@ -7,10 +7,10 @@ import dev.storh.spring.data.repository.StorhRepository;
 
 public interface AccountRepository extends StorhRepository<Account, String> {
 
-	Optional<Account> findByEmail(String email);
+    Optional<Account> findByEmail(String email);
 
-	List<Account> findByBalanceGreaterThanOrderByBalanceDesc(long balance);
+    List<Account> findByBalanceGreaterThanOrderByBalanceDesc(long balance);
 
-	long countByBalanceGreaterThan(long balance);
+    long countByBalanceGreaterThan(long balance);
 
 }

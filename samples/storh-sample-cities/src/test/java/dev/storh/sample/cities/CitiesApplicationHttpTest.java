@@ -261,7 +261,8 @@ class CitiesApplicationHttpTest {
         }
         Map<String, Object> components = (Map<String, Object>) getJson("/actuator/health").get("components");
         Map<String, Object> details = (Map<String, Object>) ((Map<String, Object>) components.get("storh")).get("details");
-        assertThat(details).containsEntry("collections", 2).containsEntry("logs", 1).containsEntry("queues", 2); // jobs and the listener's jobs.dead
+        assertThat(details).containsEntry("collections", 2).containsEntry("logs", 1)
+                .containsEntry("queues", 2); // jobs and the listener's jobs.dead
         try (var files = Files.list(root)) {
             assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(before);
         }
@@ -344,7 +345,8 @@ class CitiesApplicationHttpTest {
     @SuppressWarnings("unchecked")
     void creatingAndDeletingACityWritesEventsAndTheListenerChecksItsGeocode() throws Exception {
         String last = (String) getJson("/events?limit=1000").get("next");
-        HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Turda\",\"lat\":\"46.57\",\"lng\":\"23.78\",\"country\":\"RO\"}");
+        HttpResponse<String> created = send("POST", "/cities",
+                "{\"name\":\"Turda\",\"lat\":\"46.57\",\"lng\":\"23.78\",\"country\":\"RO\"}");
         assertThat(created.statusCode()).isEqualTo(201);
         String id = (String) json.readValue(created.body(), Map.class).get("id");
         assertThat(send("DELETE", "/cities/" + id, null).statusCode()).isEqualTo(204);
@@ -389,7 +391,8 @@ class CitiesApplicationHttpTest {
     void jobsCanStillBeClaimedByHandWhileTheListenerIsPaused() throws Exception {
         listeners.pause("geocode-check");
         try {
-            HttpResponse<String> created = send("POST", "/cities", "{\"name\":\"Dej\",\"lat\":\"47.14\",\"lng\":\"23.87\",\"country\":\"RO\"}");
+            HttpResponse<String> created = send("POST", "/cities",
+                    "{\"name\":\"Dej\",\"lat\":\"47.14\",\"lng\":\"23.87\",\"country\":\"RO\"}");
             String id = (String) json.readValue(created.body(), Map.class).get("id");
             Map<String, Object> job = null;
             for (long deadline = System.nanoTime() + 30_000_000_000L; job == null && System.nanoTime() < deadline;) {

@@ -30,111 +30,111 @@ import org.springframework.web.util.HtmlUtils;
  */
 public class StorhDashboard {
 
-	private static final String RESOURCES = "dashboard/";
+    private static final String RESOURCES = "dashboard/";
 
-	private final String path;
+    private final String path;
 
-	private final String endpointPath;
+    private final String endpointPath;
 
-	private final boolean writable;
+    private final boolean writable;
 
-	private final Duration refresh;
+    private final Duration refresh;
 
-	private final String page;
+    private final String page;
 
-	private final String script;
+    private final String script;
 
-	private final String styles;
+    private final String styles;
 
-	/**
-	 * @param path where the page is served, e.g. {@code /storh}: starts with {@code /}, no
-	 * trailing {@code /}
-	 * @param endpointPath the {@code storh} endpoint's path on the same server, e.g.
-	 * {@code /actuator/storh}
-	 * @param writable whether the endpoint allows its write operations (then the page shows
-	 * them)
-	 * @param refresh time between two reads of the endpoint, at least 500 ms
-	 * @throws IllegalArgumentException when a path is malformed or the refresh too short
-	 */
-	public StorhDashboard(String path, String endpointPath, boolean writable, Duration refresh) {
-		Assert.isTrue(path != null && path.startsWith("/") && (path.length() == 1 || !path.endsWith("/")),
-				() -> "storh.dashboard.path must start with '/' and not end with '/': '" + path + "'");
-		Assert.isTrue(path.length() > 1, "storh.dashboard.path must not be '/'");
-		Assert.isTrue(endpointPath != null && endpointPath.startsWith("/"),
-				() -> "The storh endpoint path must start with '/': '" + endpointPath + "'");
-		Assert.isTrue(refresh != null && refresh.toMillis() >= 500,
-				() -> "storh.dashboard.refresh must be at least 500ms: " + refresh);
-		this.path = path;
-		this.endpointPath = endpointPath;
-		this.writable = writable;
-		this.refresh = refresh;
-		this.page = resource("index.html");
-		this.script = resource("dashboard.js");
-		this.styles = resource("dashboard.css");
-	}
+    /**
+     * @param path where the page is served, e.g. {@code /storh}: starts with {@code /}, no
+     * trailing {@code /}
+     * @param endpointPath the {@code storh} endpoint's path on the same server, e.g.
+     * {@code /actuator/storh}
+     * @param writable whether the endpoint allows its write operations (then the page shows
+     * them)
+     * @param refresh time between two reads of the endpoint, at least 500 ms
+     * @throws IllegalArgumentException when a path is malformed or the refresh too short
+     */
+    public StorhDashboard(String path, String endpointPath, boolean writable, Duration refresh) {
+        Assert.isTrue(path != null && path.startsWith("/") && (path.length() == 1 || !path.endsWith("/")),
+                () -> "storh.dashboard.path must start with '/' and not end with '/': '" + path + "'");
+        Assert.isTrue(path.length() > 1, "storh.dashboard.path must not be '/'");
+        Assert.isTrue(endpointPath != null && endpointPath.startsWith("/"),
+                () -> "The storh endpoint path must start with '/': '" + endpointPath + "'");
+        Assert.isTrue(refresh != null && refresh.toMillis() >= 500,
+                () -> "storh.dashboard.refresh must be at least 500ms: " + refresh);
+        this.path = path;
+        this.endpointPath = endpointPath;
+        this.writable = writable;
+        this.refresh = refresh;
+        this.page = resource("index.html");
+        this.script = resource("dashboard.js");
+        this.styles = resource("dashboard.css");
+    }
 
-	/**
-	 * @return the page's path
-	 */
-	public String path() {
-		return this.path;
-	}
+    /**
+     * @return the page's path
+     */
+    public String path() {
+        return this.path;
+    }
 
-	/**
-	 * @return whether the page offers the endpoint's write operations
-	 */
-	public boolean writable() {
-		return this.writable;
-	}
+    /**
+     * @return whether the page offers the endpoint's write operations
+     */
+    public boolean writable() {
+        return this.writable;
+    }
 
-	/**
-	 * @return the page and its two assets as functional Spring MVC routes
-	 */
-	public RouterFunction<ServerResponse> routes() {
-		return RouterFunctions.route()
-			.GET(this.path, this::page)
-			.GET(this.path + "/", this::page)
-			.GET(this.path + "/dashboard.js", (request) -> asset(this.script, "text/javascript"))
-			.GET(this.path + "/dashboard.css", (request) -> asset(this.styles, "text/css"))
-			.build();
-	}
+    /**
+     * @return the page and its two assets as functional Spring MVC routes
+     */
+    public RouterFunction<ServerResponse> routes() {
+        return RouterFunctions.route()
+            .GET(this.path, this::page)
+            .GET(this.path + "/", this::page)
+            .GET(this.path + "/dashboard.js", (request) -> asset(this.script, "text/javascript"))
+            .GET(this.path + "/dashboard.css", (request) -> asset(this.styles, "text/css"))
+            .build();
+    }
 
-	/**
-	 * @param request the page request
-	 * @return the HTML page, with the endpoint's URL (under the request's context path), whether
-	 * write operations are shown and the refresh interval in its {@code body} data attributes
-	 */
-	ServerResponse page(ServerRequest request) {
-		String context = request.requestPath().contextPath().value();
-		String html = this.page.replace("{{base}}", HtmlUtils.htmlEscape(context + this.path))
-			.replace("{{endpoint}}", HtmlUtils.htmlEscape(context + this.endpointPath))
-			.replace("{{writable}}", Boolean.toString(this.writable))
-			.replace("{{refreshMs}}", Long.toString(this.refresh.toMillis()));
-		return ServerResponse.ok()
-			.contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
-			.cacheControl(CacheControl.noStore())
-			.header("X-Content-Type-Options", "nosniff")
-			.header("Content-Security-Policy",
-					"default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:")
-			.body(html);
-	}
+    /**
+     * @param request the page request
+     * @return the HTML page, with the endpoint's URL (under the request's context path), whether
+     * write operations are shown and the refresh interval in its {@code body} data attributes
+     */
+    ServerResponse page(ServerRequest request) {
+        String context = request.requestPath().contextPath().value();
+        String html = this.page.replace("{{base}}", HtmlUtils.htmlEscape(context + this.path))
+            .replace("{{endpoint}}", HtmlUtils.htmlEscape(context + this.endpointPath))
+            .replace("{{writable}}", Boolean.toString(this.writable))
+            .replace("{{refreshMs}}", Long.toString(this.refresh.toMillis()));
+        return ServerResponse.ok()
+            .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
+            .cacheControl(CacheControl.noStore())
+            .header("X-Content-Type-Options", "nosniff")
+            .header("Content-Security-Policy",
+                    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:")
+            .body(html);
+    }
 
-	private static ServerResponse asset(String content, String type) {
-		return ServerResponse.ok()
-			.contentType(new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8))
-			.cacheControl(CacheControl.noCache())
-			.header("X-Content-Type-Options", "nosniff")
-			.body(content);
-	}
+    private static ServerResponse asset(String content, String type) {
+        return ServerResponse.ok()
+            .contentType(new MediaType(MediaType.parseMediaType(type), StandardCharsets.UTF_8))
+            .cacheControl(CacheControl.noCache())
+            .header("X-Content-Type-Options", "nosniff")
+            .body(content);
+    }
 
-	private static String resource(String name) {
-		try (InputStream in = StorhDashboard.class.getResourceAsStream(RESOURCES + name)) {
-			Assert.state(in != null, () -> "Dashboard resource missing from the jar: " + RESOURCES + name);
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read dashboard resource " + RESOURCES + name, ex);
-		}
-	}
+    private static String resource(String name) {
+        try (InputStream in = StorhDashboard.class.getResourceAsStream(RESOURCES + name)) {
+            Assert.state(in != null, () -> "Dashboard resource missing from the jar: " + RESOURCES + name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Could not read dashboard resource " + RESOURCES + name, ex);
+        }
+    }
 
 }

@@ -43,87 +43,87 @@ import org.springframework.util.Assert;
  */
 public class StorhHealthIndicator extends AbstractHealthIndicator {
 
-	private static final Log logger = LogFactory.getLog(StorhHealthIndicator.class);
+    private static final Log logger = LogFactory.getLog(StorhHealthIndicator.class);
 
-	private final Path collectionsFolder;
+    private final Path collectionsFolder;
 
-	/**
-	 * @param collectionsFolder the folder holding one sub-folder per store
-	 */
-	public StorhHealthIndicator(Path collectionsFolder) {
-		super("storh health check failed");
-		Assert.notNull(collectionsFolder, "'collectionsFolder' must not be null");
-		this.collectionsFolder = collectionsFolder.toAbsolutePath().normalize();
-	}
+    /**
+     * @param collectionsFolder the folder holding one sub-folder per store
+     */
+    public StorhHealthIndicator(Path collectionsFolder) {
+        super("storh health check failed");
+        Assert.notNull(collectionsFolder, "'collectionsFolder' must not be null");
+        this.collectionsFolder = collectionsFolder.toAbsolutePath().normalize();
+    }
 
-	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		Path folder = this.collectionsFolder;
-		builder.withDetail("root", folder.toString());
-		String error = StorhStore.checkWritable(folder, true);
-		boolean exists = Files.isDirectory(folder);
-		builder.withDetail("exists", exists);
-		if (error != null) {
-			logger.warn("storh collections folder is not usable: " + error);
-			builder.down().withDetail("error", error);
-			return;
-		}
-		int collections = 0;
-		int logs = 0;
-		int queues = 0;
-		int others = 0;
-		List<String> staleWriters = new ArrayList<>();
-		if (exists) {
-			List<Path> stores = new ArrayList<>();
-			try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
-				for (Path entry : entries) {
-					if (!entry.getFileName().toString().startsWith(".")
-							&& Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-						stores.add(entry);
-					}
-				}
-			}
-			catch (IOException ex) {
-				String message = "Could not list collections folder " + folder + ": " + ex;
-				logger.warn(message);
-				builder.down().withDetail("error", message);
-				return;
-			}
-			stores.sort(null);
-			for (Path store : stores) {
-				if (Files.isRegularFile(store.resolve(QueueFiles.LOG_NAME))) {
-					queues++;
-				}
-				else if (Files.exists(store.resolve(LogFiles.MANIFEST)) || Files.isDirectory(store.resolve(LogFiles.SEGMENTS))
-						|| Files.isDirectory(store.resolve(LogFiles.PARTITIONS))) {
-					logs++;
-				}
-				else if (Files.isDirectory(DocLayout.of(store).dataDir())) {
-					collections++;
-				}
-				else {
-					others++;
-				}
-				if (Files.isDirectory(WriterMarkers.writersDirectory(store))) {
-					for (Path marker : WriterMarkers.staleMarkers(store)) {
-						staleWriters.add(marker.toAbsolutePath().toString());
-					}
-				}
-			}
-		}
-		builder.withDetail("collections", collections)
-			.withDetail("logs", logs)
-			.withDetail("queues", queues)
-			.withDetail("others", others)
-			.withDetail("staleWriters", staleWriters);
-		if (staleWriters.isEmpty()) {
-			builder.up();
-		}
-		else {
-			logger.warn("storh collections folder " + folder + " has stale writer markers of crashed writers: "
-					+ staleWriters);
-			builder.down();
-		}
-	}
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        Path folder = this.collectionsFolder;
+        builder.withDetail("root", folder.toString());
+        String error = StorhStore.checkWritable(folder, true);
+        boolean exists = Files.isDirectory(folder);
+        builder.withDetail("exists", exists);
+        if (error != null) {
+            logger.warn("storh collections folder is not usable: " + error);
+            builder.down().withDetail("error", error);
+            return;
+        }
+        int collections = 0;
+        int logs = 0;
+        int queues = 0;
+        int others = 0;
+        List<String> staleWriters = new ArrayList<>();
+        if (exists) {
+            List<Path> stores = new ArrayList<>();
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+                for (Path entry : entries) {
+                    if (!entry.getFileName().toString().startsWith(".")
+                            && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                        stores.add(entry);
+                    }
+                }
+            }
+            catch (IOException ex) {
+                String message = "Could not list collections folder " + folder + ": " + ex;
+                logger.warn(message);
+                builder.down().withDetail("error", message);
+                return;
+            }
+            stores.sort(null);
+            for (Path store : stores) {
+                if (Files.isRegularFile(store.resolve(QueueFiles.LOG_NAME))) {
+                    queues++;
+                }
+                else if (Files.exists(store.resolve(LogFiles.MANIFEST)) || Files.isDirectory(store.resolve(LogFiles.SEGMENTS))
+                        || Files.isDirectory(store.resolve(LogFiles.PARTITIONS))) {
+                    logs++;
+                }
+                else if (Files.isDirectory(DocLayout.of(store).dataDir())) {
+                    collections++;
+                }
+                else {
+                    others++;
+                }
+                if (Files.isDirectory(WriterMarkers.writersDirectory(store))) {
+                    for (Path marker : WriterMarkers.staleMarkers(store)) {
+                        staleWriters.add(marker.toAbsolutePath().toString());
+                    }
+                }
+            }
+        }
+        builder.withDetail("collections", collections)
+            .withDetail("logs", logs)
+            .withDetail("queues", queues)
+            .withDetail("others", others)
+            .withDetail("staleWriters", staleWriters);
+        if (staleWriters.isEmpty()) {
+            builder.up();
+        }
+        else {
+            logger.warn("storh collections folder " + folder + " has stale writer markers of crashed writers: "
+                    + staleWriters);
+            builder.down();
+        }
+    }
 
 }

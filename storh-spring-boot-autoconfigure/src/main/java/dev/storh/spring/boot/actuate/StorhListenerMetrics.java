@@ -33,67 +33,67 @@ import org.springframework.util.Assert;
  */
 public class StorhListenerMetrics implements MeterBinder {
 
-	private final StorhListenerEndpointRegistry registry;
+    private final StorhListenerEndpointRegistry registry;
 
-	/**
-	 * @param registry the listener containers
-	 */
-	public StorhListenerMetrics(StorhListenerEndpointRegistry registry) {
-		Assert.notNull(registry, "'registry' must not be null");
-		this.registry = registry;
-	}
+    /**
+     * @param registry the listener containers
+     */
+    public StorhListenerMetrics(StorhListenerEndpointRegistry registry) {
+        Assert.notNull(registry, "'registry' must not be null");
+        this.registry = registry;
+    }
 
-	@Override
-	public void bindTo(MeterRegistry meterRegistry) {
-		this.registry.addContainerListener((container) -> bind(meterRegistry, container));
-	}
+    @Override
+    public void bindTo(MeterRegistry meterRegistry) {
+        this.registry.addContainerListener((container) -> bind(meterRegistry, container));
+    }
 
-	private static void bind(MeterRegistry meters, StorhListenerContainer container) {
-		Tags tags = Tags.of("queue", container.getQueueName(), "listener", container.getId());
-		counter(meters, "storh.listener.processed", "Jobs whose listener method returned.", container,
-				StorhListenerContainer::getProcessed, tags);
-		counter(meters, "storh.listener.failed", "Failed attempts of the listener method.", container,
-				StorhListenerContainer::getFailed, tags);
-		counter(meters, "storh.listener.retried", "Jobs put back to pending for another attempt.", container,
-				StorhListenerContainer::getRetried, tags);
-		counter(meters, "storh.listener.dead.lettered", "Jobs moved to the dead-letter queue.", container,
-				StorhListenerContainer::getDeadLettered, tags);
-		Gauge.builder("storh.listener.in.flight", container, StorhListenerContainer::getInFlight)
-			.description("Jobs claimed by the listener and not settled yet.")
-			.tags(tags)
-			.register(meters);
-		Gauge.builder("storh.listener.consumers", container, StorhListenerContainer::getActiveConsumers)
-			.description("Consumer threads of the listener alive.")
-			.tags(tags)
-			.register(meters);
-		Timer success = latency(meters, tags, "success");
-		Timer failure = latency(meters, tags, "failure");
-		container.addObserver(new StorhListenerObserver() {
+    private static void bind(MeterRegistry meters, StorhListenerContainer container) {
+        Tags tags = Tags.of("queue", container.getQueueName(), "listener", container.getId());
+        counter(meters, "storh.listener.processed", "Jobs whose listener method returned.", container,
+                StorhListenerContainer::getProcessed, tags);
+        counter(meters, "storh.listener.failed", "Failed attempts of the listener method.", container,
+                StorhListenerContainer::getFailed, tags);
+        counter(meters, "storh.listener.retried", "Jobs put back to pending for another attempt.", container,
+                StorhListenerContainer::getRetried, tags);
+        counter(meters, "storh.listener.dead.lettered", "Jobs moved to the dead-letter queue.", container,
+                StorhListenerContainer::getDeadLettered, tags);
+        Gauge.builder("storh.listener.in.flight", container, StorhListenerContainer::getInFlight)
+            .description("Jobs claimed by the listener and not settled yet.")
+            .tags(tags)
+            .register(meters);
+        Gauge.builder("storh.listener.consumers", container, StorhListenerContainer::getActiveConsumers)
+            .description("Consumer threads of the listener alive.")
+            .tags(tags)
+            .register(meters);
+        Timer success = latency(meters, tags, "success");
+        Timer failure = latency(meters, tags, "failure");
+        container.addObserver(new StorhListenerObserver() {
 
-			@Override
-			public void processed(StorhListenerContainer c, QueueJob job, Duration duration) {
-				success.record(duration);
-			}
+            @Override
+            public void processed(StorhListenerContainer c, QueueJob job, Duration duration) {
+                success.record(duration);
+            }
 
-			@Override
-			public void failed(StorhListenerContainer c, QueueJob job, Duration duration, Throwable error) {
-				failure.record(duration);
-			}
+            @Override
+            public void failed(StorhListenerContainer c, QueueJob job, Duration duration, Throwable error) {
+                failure.record(duration);
+            }
 
-		});
-	}
+        });
+    }
 
-	private static Timer latency(MeterRegistry meters, Tags tags, String outcome) {
-		return Timer.builder("storh.listener.latency")
-			.description("Time the listener method ran per job.")
-			.tags(tags)
-			.tag("outcome", outcome)
-			.register(meters);
-	}
+    private static Timer latency(MeterRegistry meters, Tags tags, String outcome) {
+        return Timer.builder("storh.listener.latency")
+            .description("Time the listener method ran per job.")
+            .tags(tags)
+            .tag("outcome", outcome)
+            .register(meters);
+    }
 
-	private static void counter(MeterRegistry meters, String name, String description,
-			StorhListenerContainer container, ToDoubleFunction<StorhListenerContainer> count, Tags tags) {
-		FunctionCounter.builder(name, container, count).description(description).tags(tags).register(meters);
-	}
+    private static void counter(MeterRegistry meters, String name, String description,
+            StorhListenerContainer container, ToDoubleFunction<StorhListenerContainer> count, Tags tags) {
+        FunctionCounter.builder(name, container, count).description(description).tags(tags).register(meters);
+    }
 
 }

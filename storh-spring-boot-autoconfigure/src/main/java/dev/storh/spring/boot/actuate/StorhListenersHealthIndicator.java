@@ -25,56 +25,56 @@ import org.springframework.util.Assert;
  */
 public class StorhListenersHealthIndicator extends ReasonedHealthIndicator {
 
-	private final StorhListenerEndpointRegistry registry;
+    private final StorhListenerEndpointRegistry registry;
 
-	/**
-	 * @param registry the listener containers
-	 */
-	public StorhListenersHealthIndicator(StorhListenerEndpointRegistry registry) {
-		super("storh listener health check failed", StorhListenersHealthIndicator.class);
-		Assert.notNull(registry, "'registry' must not be null");
-		this.registry = registry;
-	}
+    /**
+     * @param registry the listener containers
+     */
+    public StorhListenersHealthIndicator(StorhListenerEndpointRegistry registry) {
+        super("storh listener health check failed", StorhListenersHealthIndicator.class);
+        Assert.notNull(registry, "'registry' must not be null");
+        this.registry = registry;
+    }
 
-	@Override
-	String subject() {
-		return "storh listeners are";
-	}
+    @Override
+    String subject() {
+        return "storh listeners are";
+    }
 
-	@Override
-	void check(Health.Builder builder, List<String> reasons) {
-		for (StorhListenerContainer container : this.registry.getListenerContainers()) {
-			Map<String, Object> details = new LinkedHashMap<>();
-			boolean running = container.isRunning();
-			int configured = container.getSettings().concurrency();
-			int alive = container.getActiveConsumers();
-			Map<String, Duration> stuck = container.getStuckConsumers();
-			details.put("queue", container.getQueueName());
-			details.put("state", !running ? "stopped" : container.isPaused() ? "paused" : "running");
-			details.put("consumers", alive + "/" + configured);
-			details.put("inFlight", container.getInFlight());
-			details.put("processed", container.getProcessed());
-			details.put("failed", container.getFailed());
-			details.put("retried", container.getRetried());
-			details.put("deadLettered", container.getDeadLettered());
-			Map<String, Long> stuckSeconds = new LinkedHashMap<>();
-			stuck.forEach((thread, busy) -> stuckSeconds.put(thread, busy.toSeconds()));
-			details.put("stuck", stuckSeconds);
-			builder.withDetail(container.getId(), details);
-			if (!running) {
-				reasons.add("Listener '" + container.getId() + "' on queue '" + container.getQueueName()
-						+ "' is stopped");
-			}
-			else if (alive < configured) {
-				reasons.add("Listener '" + container.getId() + "' has " + alive + " of " + configured
-						+ " consumer threads alive");
-			}
-			if (running && !stuck.isEmpty()) {
-				reasons.add("Listener '" + container.getId() + "' has consumers busy on one job for longer than the "
-						+ "processing timeout of " + container.getSettings().processingTimeout() + ": " + stuckSeconds
-						+ " (seconds)");
-			}
-		}
-	}
+    @Override
+    void check(Health.Builder builder, List<String> reasons) {
+        for (StorhListenerContainer container : this.registry.getListenerContainers()) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            boolean running = container.isRunning();
+            int configured = container.getSettings().concurrency();
+            int alive = container.getActiveConsumers();
+            Map<String, Duration> stuck = container.getStuckConsumers();
+            details.put("queue", container.getQueueName());
+            details.put("state", !running ? "stopped" : container.isPaused() ? "paused" : "running");
+            details.put("consumers", alive + "/" + configured);
+            details.put("inFlight", container.getInFlight());
+            details.put("processed", container.getProcessed());
+            details.put("failed", container.getFailed());
+            details.put("retried", container.getRetried());
+            details.put("deadLettered", container.getDeadLettered());
+            Map<String, Long> stuckSeconds = new LinkedHashMap<>();
+            stuck.forEach((thread, busy) -> stuckSeconds.put(thread, busy.toSeconds()));
+            details.put("stuck", stuckSeconds);
+            builder.withDetail(container.getId(), details);
+            if (!running) {
+                reasons.add("Listener '" + container.getId() + "' on queue '" + container.getQueueName()
+                        + "' is stopped");
+            }
+            else if (alive < configured) {
+                reasons.add("Listener '" + container.getId() + "' has " + alive + " of " + configured
+                        + " consumer threads alive");
+            }
+            if (running && !stuck.isEmpty()) {
+                reasons.add("Listener '" + container.getId() + "' has consumers busy on one job for longer than the "
+                        + "processing timeout of " + container.getSettings().processingTimeout() + ": " + stuckSeconds
+                        + " (seconds)");
+            }
+        }
+    }
 
 }

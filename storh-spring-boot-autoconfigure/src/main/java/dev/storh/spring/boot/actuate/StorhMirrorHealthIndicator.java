@@ -23,49 +23,49 @@ import org.springframework.util.Assert;
  */
 public class StorhMirrorHealthIndicator extends AbstractHealthIndicator {
 
-	private final StorhMirror mirror;
+    private final StorhMirror mirror;
 
-	private final Duration verifyMaxAge;
+    private final Duration verifyMaxAge;
 
-	/**
-	 * @param mirror the mirror
-	 * @param verifyMaxAge how old a cached verify may be
-	 */
-	public StorhMirrorHealthIndicator(StorhMirror mirror, Duration verifyMaxAge) {
-		super("storh mirror health check failed");
-		Assert.notNull(mirror, "'mirror' must not be null");
-		this.mirror = mirror;
-		this.verifyMaxAge = verifyMaxAge;
-	}
+    /**
+     * @param mirror the mirror
+     * @param verifyMaxAge how old a cached verify may be
+     */
+    public StorhMirrorHealthIndicator(StorhMirror mirror, Duration verifyMaxAge) {
+        super("storh mirror health check failed");
+        Assert.notNull(mirror, "'mirror' must not be null");
+        this.mirror = mirror;
+        this.verifyMaxAge = verifyMaxAge;
+    }
 
-	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		StorhMirror.LastPush last = this.mirror.lastPush();
-		boolean down = false;
-		if (last != null) {
-			Map<String, Object> push = new LinkedHashMap<>();
-			push.put("at", last.at().toString());
-			push.put("durationMs", last.duration().toMillis());
-			if (last.result() != null) {
-				push.putAll(last.result().toMap());
-			}
-			else {
-				push.put("error", last.error());
-				down = true;
-			}
-			builder.withDetail("lastPush", push);
-		}
-		MirrorVerifyReport report = this.mirror.verify(this.verifyMaxAge);
-		Map<String, Object> drift = new LinkedHashMap<>();
-		report.stats().forEach((name, s) -> drift.put(name,
-				Map.of("missing", s.missing(), "stale", s.stale(), "orphaned", s.orphaned())));
-		builder.withDetail("drift", drift).withDetail("inSync", report.ok());
-		if (down) {
-			builder.down();
-		}
-		else {
-			builder.up();
-		}
-	}
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        StorhMirror.LastPush last = this.mirror.lastPush();
+        boolean down = false;
+        if (last != null) {
+            Map<String, Object> push = new LinkedHashMap<>();
+            push.put("at", last.at().toString());
+            push.put("durationMs", last.duration().toMillis());
+            if (last.result() != null) {
+                push.putAll(last.result().toMap());
+            }
+            else {
+                push.put("error", last.error());
+                down = true;
+            }
+            builder.withDetail("lastPush", push);
+        }
+        MirrorVerifyReport report = this.mirror.verify(this.verifyMaxAge);
+        Map<String, Object> drift = new LinkedHashMap<>();
+        report.stats().forEach((name, s) -> drift.put(name,
+                Map.of("missing", s.missing(), "stale", s.stale(), "orphaned", s.orphaned())));
+        builder.withDetail("drift", drift).withDetail("inSync", report.ok());
+        if (down) {
+            builder.down();
+        }
+        else {
+            builder.up();
+        }
+    }
 
 }

@@ -19,41 +19,41 @@ import org.springframework.util.Assert;
  */
 public class StorhMirrorMetrics implements MeterBinder, StorhMirrorListener {
 
-	private final StorhMirror mirror;
+    private final StorhMirror mirror;
 
-	private volatile MeterRegistry registry;
+    private volatile MeterRegistry registry;
 
-	/**
-	 * @param mirror the mirror to time
-	 */
-	public StorhMirrorMetrics(StorhMirror mirror) {
-		Assert.notNull(mirror, "'mirror' must not be null");
-		this.mirror = mirror;
-	}
+    /**
+     * @param mirror the mirror to time
+     */
+    public StorhMirrorMetrics(StorhMirror mirror) {
+        Assert.notNull(mirror, "'mirror' must not be null");
+        this.mirror = mirror;
+    }
 
-	@Override
-	public void bindTo(MeterRegistry registry) {
-		this.registry = registry;
-		this.mirror.addListener(this);
-	}
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
+        this.mirror.addListener(this);
+    }
 
-	@Override
-	public void pushed(String collection, Duration duration, PushResult result, Throwable failure) {
-		record("storh.mirror.push", "Pushes of the storh SQL mirror", (collection != null) ? collection : "all",
-				duration, failure);
-	}
+    @Override
+    public void pushed(String collection, Duration duration, PushResult result, Throwable failure) {
+        record("storh.mirror.push", "Pushes of the storh SQL mirror", (collection != null) ? collection : "all",
+                duration, failure);
+    }
 
-	@Override
-	public void flushed(String collection, Duration duration, FlushResult result, Throwable failure) {
-		record("storh.mirror.flush", "Flushes of single records to the storh SQL mirror", collection, duration, failure);
-	}
+    @Override
+    public void flushed(String collection, Duration duration, FlushResult result, Throwable failure) {
+        record("storh.mirror.flush", "Flushes of single records to the storh SQL mirror", collection, duration, failure);
+    }
 
-	private void record(String name, String description, String collection, Duration duration, Throwable failure) {
-		MeterRegistry r = this.registry;
-		if (r != null) {
-			Timer.builder(name).description(description).tag("collection", collection)
-				.tag("outcome", (failure == null) ? "success" : "failure").register(r).record(duration);
-		}
-	}
+    private void record(String name, String description, String collection, Duration duration, Throwable failure) {
+        MeterRegistry r = this.registry;
+        if (r != null) {
+            Timer.builder(name).description(description).tag("collection", collection)
+                .tag("outcome", (failure == null) ? "success" : "failure").register(r).record(duration);
+        }
+    }
 
 }

@@ -30,59 +30,59 @@ import org.springframework.util.Assert;
  */
 public class StorhOperationMetrics implements StoreObserver {
 
-	/** Fixed latency buckets of {@code storh.fsync}, for registries without percentile histograms. */
-	private static final Duration[] FSYNC_BUCKETS = { Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
-			Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100),
-			Duration.ofMillis(500), Duration.ofSeconds(1) };
+    /** Fixed latency buckets of {@code storh.fsync}, for registries without percentile histograms. */
+    private static final Duration[] FSYNC_BUCKETS = { Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+            Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(50), Duration.ofMillis(100),
+            Duration.ofMillis(500), Duration.ofSeconds(1) };
 
-	private final MeterRegistry registry;
+    private final MeterRegistry registry;
 
-	private final ConcurrentHashMap<OperationKey, Timer> operations = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<OperationKey, Timer> operations = new ConcurrentHashMap<>();
 
-	private final ConcurrentHashMap<FsyncKey, Timer> fsyncs = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<FsyncKey, Timer> fsyncs = new ConcurrentHashMap<>();
 
-	/**
-	 * @param registry where the timers go
-	 */
-	public StorhOperationMetrics(MeterRegistry registry) {
-		Assert.notNull(registry, "'registry' must not be null");
-		this.registry = registry;
-	}
+    /**
+     * @param registry where the timers go
+     */
+    public StorhOperationMetrics(MeterRegistry registry) {
+        Assert.notNull(registry, "'registry' must not be null");
+        this.registry = registry;
+    }
 
-	@Override
-	public void operation(StoreKind kind, String store, StoreOperation operation, boolean success, long nanos) {
-		this.operations.computeIfAbsent(new OperationKey(kind, store, operation, success), this::operationTimer)
-			.record(nanos, TimeUnit.NANOSECONDS);
-	}
+    @Override
+    public void operation(StoreKind kind, String store, StoreOperation operation, boolean success, long nanos) {
+        this.operations.computeIfAbsent(new OperationKey(kind, store, operation, success), this::operationTimer)
+            .record(nanos, TimeUnit.NANOSECONDS);
+    }
 
-	@Override
-	public void fsync(String store, boolean directory, long nanos) {
-		this.fsyncs.computeIfAbsent(new FsyncKey(store, directory), this::fsyncTimer).record(nanos, TimeUnit.NANOSECONDS);
-	}
+    @Override
+    public void fsync(String store, boolean directory, long nanos) {
+        this.fsyncs.computeIfAbsent(new FsyncKey(store, directory), this::fsyncTimer).record(nanos, TimeUnit.NANOSECONDS);
+    }
 
-	private Timer operationTimer(OperationKey key) {
-		return Timer.builder("storh.operation")
-			.description("Latency of storh store operations")
-			.tags("type", key.kind().label(), "name", key.store(), "operation", key.operation().tag(), "outcome",
-					key.success() ? "success" : "failure")
-			.register(this.registry);
-	}
+    private Timer operationTimer(OperationKey key) {
+        return Timer.builder("storh.operation")
+            .description("Latency of storh store operations")
+            .tags("type", key.kind().label(), "name", key.store(), "operation", key.operation().tag(), "outcome",
+                    key.success() ? "success" : "failure")
+            .register(this.registry);
+    }
 
-	private Timer fsyncTimer(FsyncKey key) {
-		return Timer.builder("storh.fsync")
-			.description("Latency of fsyncs of storh files and folders")
-			.tags("name", key.store(), "target", key.directory() ? "directory" : "file")
-			.publishPercentileHistogram()
-			.serviceLevelObjectives(FSYNC_BUCKETS)
-			.minimumExpectedValue(Duration.ofMillis(1))
-			.maximumExpectedValue(Duration.ofSeconds(10))
-			.register(this.registry);
-	}
+    private Timer fsyncTimer(FsyncKey key) {
+        return Timer.builder("storh.fsync")
+            .description("Latency of fsyncs of storh files and folders")
+            .tags("name", key.store(), "target", key.directory() ? "directory" : "file")
+            .publishPercentileHistogram()
+            .serviceLevelObjectives(FSYNC_BUCKETS)
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofSeconds(10))
+            .register(this.registry);
+    }
 
-	private record OperationKey(StoreKind kind, String store, StoreOperation operation, boolean success) {
-	}
+    private record OperationKey(StoreKind kind, String store, StoreOperation operation, boolean success) {
+    }
 
-	private record FsyncKey(String store, boolean directory) {
-	}
+    private record FsyncKey(String store, boolean directory) {
+    }
 
 }

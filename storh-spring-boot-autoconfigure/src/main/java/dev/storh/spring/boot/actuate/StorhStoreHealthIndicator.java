@@ -23,44 +23,44 @@ import org.springframework.util.Assert;
  */
 public class StorhStoreHealthIndicator extends ReasonedHealthIndicator {
 
-	private final StorhStore store;
+    private final StorhStore store;
 
-	/**
-	 * @param store the store to check
-	 */
-	public StorhStoreHealthIndicator(StorhStore store) {
-		super("storh store health check failed", StorhStoreHealthIndicator.class);
-		Assert.notNull(store, "'store' must not be null");
-		this.store = store;
-	}
+    /**
+     * @param store the store to check
+     */
+    public StorhStoreHealthIndicator(StorhStore store) {
+        super("storh store health check failed", StorhStoreHealthIndicator.class);
+        Assert.notNull(store, "'store' must not be null");
+        this.store = store;
+    }
 
-	@Override
-	String subject() {
-		return "storh " + this.store + " is";
-	}
+    @Override
+    String subject() {
+        return "storh " + this.store + " is";
+    }
 
-	@Override
-	void check(Health.Builder builder, List<String> reasons) {
-		StorhStore store = this.store;
-		builder.withDetail("type", store.type().tag()).withDetail("path", store.path().toString());
-		String notWritable = store.checkWritable();
-		if (notWritable != null) {
-			reasons.add(notWritable);
-		}
-		List<Path> stale = store.staleWriters();
-		builder.withDetail("staleWriters", stale.stream().map(Path::toString).toList());
-		if (!stale.isEmpty()) {
-			reasons.add("Stale writer marker of a crashed writer: " + stale.get(0)
-					+ ((stale.size() > 1) ? " (and " + (stale.size() - 1) + " more)" : "")
-					+ "; a repair removes it and its orphan temp files");
-		}
-		VerifyResult last = store.lastVerify().orElse(null);
-		if (last != null) {
-			builder.withDetail("lastVerify", last.toMap());
-			if (!last.ok()) {
-				reasons.add("Last verify at " + last.at() + " failed: " + last.errors());
-			}
-		}
-	}
+    @Override
+    void check(Health.Builder builder, List<String> reasons) {
+        StorhStore store = this.store;
+        builder.withDetail("type", store.type().tag()).withDetail("path", store.path().toString());
+        String notWritable = store.checkWritable();
+        if (notWritable != null) {
+            reasons.add(notWritable);
+        }
+        List<Path> stale = store.staleWriters();
+        builder.withDetail("staleWriters", stale.stream().map(Path::toString).toList());
+        if (!stale.isEmpty()) {
+            reasons.add("Stale writer marker of a crashed writer: " + stale.get(0)
+                    + ((stale.size() > 1) ? " (and " + (stale.size() - 1) + " more)" : "")
+                    + "; a repair removes it and its orphan temp files");
+        }
+        VerifyResult last = store.lastVerify().orElse(null);
+        if (last != null) {
+            builder.withDetail("lastVerify", last.toMap());
+            if (!last.ok()) {
+                reasons.add("Last verify at " + last.at() + " failed: " + last.errors());
+            }
+        }
+    }
 
 }

@@ -16,31 +16,31 @@ import org.springframework.util.Assert;
  */
 public class StorhStoresHealthContributor implements CompositeHealthContributor {
 
-	private final StorhStores stores;
+    private final StorhStores stores;
 
-	private final StoreType type;
+    private final StoreType type;
 
-	/**
-	 * @param stores the registry
-	 * @param type the kind of store this composite shows
-	 */
-	public StorhStoresHealthContributor(StorhStores stores, StoreType type) {
-		Assert.notNull(stores, "'stores' must not be null");
-		Assert.notNull(type, "'type' must not be null");
-		this.stores = stores;
-		this.type = type;
-	}
+    /**
+     * @param stores the registry
+     * @param type the kind of store this composite shows
+     */
+    public StorhStoresHealthContributor(StorhStores stores, StoreType type) {
+        Assert.notNull(stores, "'stores' must not be null");
+        Assert.notNull(type, "'type' must not be null");
+        this.stores = stores;
+        this.type = type;
+    }
 
-	@Override
-	public HealthContributor getContributor(String name) {
-		return this.stores.find(this.type, name).map(StorhStoreHealthIndicator::new).orElse(null);
-	}
+    @Override
+    public HealthContributor getContributor(String name) {
+        return this.stores.find(this.type, name).map(StorhStoreHealthIndicator::new).orElse(null);
+    }
 
-	@Override
-	public Stream<Entry> stream() {
-		return this.stores.stores(this.type)
-			.stream()
-			.map((store) -> new Entry(store.name(), new StorhStoreHealthIndicator(store)));
-	}
+    @Override
+    public Stream<Entry> stream() {
+        return this.stores.stores(this.type)
+            .stream()
+            .map((store) -> new Entry(store.name(), new StorhStoreHealthIndicator(store)));
+    }
 
 }

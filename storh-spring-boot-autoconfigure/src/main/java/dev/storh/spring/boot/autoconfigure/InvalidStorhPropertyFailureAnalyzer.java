@@ -9,13 +9,13 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  */
 class InvalidStorhPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidStorhPropertyException> {
 
-	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, InvalidStorhPropertyException cause) {
-		String description = "The storh property '" + cause.getProperty() + "' has the invalid value '"
-				+ cause.getValue() + "': " + cause.getReason();
-		String action = "Update the property '" + cause.getProperty() + "' in your application's configuration "
-				+ "(application.yml, application.properties or the environment).";
-		return new FailureAnalysis(description, action, cause);
-	}
+    @Override
+    protected FailureAnalysis analyze(Throwable rootFailure, InvalidStorhPropertyException cause) {
+        String description = "The storh property '" + cause.getProperty() + "' has the invalid value '"
+                + cause.getValue() + "': " + cause.getReason();
+        String action = "Update the property '" + cause.getProperty() + "' in your application's configuration "
+                + "(application.yml, application.properties or the environment).";
+        return new FailureAnalysis(description, action, cause);
+    }
 
 }

@@ -53,52 +53,52 @@ import org.springframework.context.annotation.Import;
 @Import(StorhStoreBeansRegistrar.class)
 public final class StorhAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorageRoot storageRoot(StorhProperties properties) {
-		return StorageRoot.at(properties.getRoot());
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorageRoot storageRoot(StorhProperties properties) {
+        return StorageRoot.at(properties.getRoot());
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhMappingContext storhMappingContext() {
-		return new StorhMappingContext();
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhMappingContext storhMappingContext() {
+        return new StorhMappingContext();
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhEntityConverter storhEntityConverter(StorhMappingContext mappingContext,
-			ObjectProvider<JsonMapper> jsonMapper) {
-		JsonMapper applicationMapper = jsonMapper.getIfUnique();
-		JsonMapper mapper = (applicationMapper != null) ? StorhEntityConverter.forStorage(applicationMapper.rebuild())
-				: StorhEntityConverter.defaultJsonMapper();
-		return new StorhEntityConverter(mappingContext, mapper);
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhEntityConverter storhEntityConverter(StorhMappingContext mappingContext,
+            ObjectProvider<JsonMapper> jsonMapper) {
+        JsonMapper applicationMapper = jsonMapper.getIfUnique();
+        JsonMapper mapper = (applicationMapper != null) ? StorhEntityConverter.forStorage(applicationMapper.rebuild())
+                : StorhEntityConverter.defaultJsonMapper();
+        return new StorhEntityConverter(mappingContext, mapper);
+    }
 
-	@Bean(name = "storhTemplate")
-	@ConditionalOnMissingBean(StorhOperations.class)
-	StorhTemplate storhTemplate(StorhStores storhStores, StorhEntityConverter converter) {
-		return new StorhTemplate(storhStores, converter);
-	}
+    @Bean(name = "storhTemplate")
+    @ConditionalOnMissingBean(StorhOperations.class)
+    StorhTemplate storhTemplate(StorhStores storhStores, StorhEntityConverter converter) {
+        return new StorhTemplate(storhStores, converter);
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties,
-			@Qualifier("storhClock") ObjectProvider<Clock> clock, ObjectProvider<StoreObserver> observer) {
-		Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
-		String problem = StorhStore.checkWritable(folder, true);
-		if (problem != null) {
-			throw new UnusableStorhRootException(folder, problem);
-		}
-		return new StorhStores(folder,
-				new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC),
-						observer.getIfUnique(() -> StoreObserver.NONE)));
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties,
+            @Qualifier("storhClock") ObjectProvider<Clock> clock, ObjectProvider<StoreObserver> observer) {
+        Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
+        String problem = StorhStore.checkWritable(folder, true);
+        if (problem != null) {
+            throw new UnusableStorhRootException(folder, problem);
+        }
+        return new StorhStores(folder,
+                new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC),
+                        observer.getIfUnique(() -> StoreObserver.NONE)));
+    }
 
-	@Bean
-	StorhStoresInitializer storhStoresInitializer(StorhStores storhStores, StorhProperties properties,
-			ListableBeanFactory beanFactory) {
-		return new StorhStoresInitializer(storhStores, properties, beanFactory);
-	}
+    @Bean
+    StorhStoresInitializer storhStoresInitializer(StorhStores storhStores, StorhProperties properties,
+            ListableBeanFactory beanFactory) {
+        return new StorhStoresInitializer(storhStores, properties, beanFactory);
+    }
 
 }

@@ -11,65 +11,65 @@ import org.springframework.util.unit.DataSize;
  */
 public class StorhCacheProperties {
 
-	/**
-	 * Most records kept in memory; at least 1. When unset, records are not cached.
-	 */
-	private Long maxEntries;
+    /**
+     * Most records kept in memory; at least 1. When unset, records are not cached.
+     */
+    private Long maxEntries;
 
-	/**
-	 * Most bytes of record files kept in memory (e.g. 64MB); at least 1B. When unset, only the
-	 * entry count bounds the cache.
-	 */
-	private DataSize maxBytes;
+    /**
+     * Most bytes of record files kept in memory (e.g. 64MB); at least 1B. When unset, only the
+     * entry count bounds the cache.
+     */
+    private DataSize maxBytes;
 
-	/**
-	 * How a cached record is checked against its file before it is returned: 'stat' (size,
-	 * nanosecond time and inode), 'hash' (as stat, plus the file's XXH3-128) or 'trust' (no file
-	 * check). Defaults to 'stat'; a collection's cache defaults to the value of
-	 * 'storh.cache.validation'.
-	 */
-	private CacheValidation validation;
+    /**
+     * How a cached record is checked against its file before it is returned: 'stat' (size,
+     * nanosecond time and inode), 'hash' (as stat, plus the file's XXH3-128) or 'trust' (no file
+     * check). Defaults to 'stat'; a collection's cache defaults to the value of
+     * 'storh.cache.validation'.
+     */
+    private CacheValidation validation;
 
-	/**
-	 * @return most cached records, or {@code null} for no cache
-	 */
-	public Long getMaxEntries() {
-		return this.maxEntries;
-	}
+    /**
+     * @return most cached records, or {@code null} for no cache
+     */
+    public Long getMaxEntries() {
+        return this.maxEntries;
+    }
 
-	/**
-	 * @param maxEntries most cached records, or {@code null} for no cache
-	 */
-	public void setMaxEntries(Long maxEntries) {
-		this.maxEntries = maxEntries;
-	}
+    /**
+     * @param maxEntries most cached records, or {@code null} for no cache
+     */
+    public void setMaxEntries(Long maxEntries) {
+        this.maxEntries = maxEntries;
+    }
 
-	/**
-	 * @return most cached bytes, or {@code null} when only the entry count bounds the cache
-	 */
-	public DataSize getMaxBytes() {
-		return this.maxBytes;
-	}
+    /**
+     * @return most cached bytes, or {@code null} when only the entry count bounds the cache
+     */
+    public DataSize getMaxBytes() {
+        return this.maxBytes;
+    }
 
-	/**
-	 * @param maxBytes most cached bytes, or {@code null}
-	 */
-	public void setMaxBytes(DataSize maxBytes) {
-		this.maxBytes = maxBytes;
-	}
+    /**
+     * @param maxBytes most cached bytes, or {@code null}
+     */
+    public void setMaxBytes(DataSize maxBytes) {
+        this.maxBytes = maxBytes;
+    }
 
-	/**
-	 * @return the validation mode, or {@code null} for the default
-	 */
-	public CacheValidation getValidation() {
-		return this.validation;
-	}
+    /**
+     * @return the validation mode, or {@code null} for the default
+     */
+    public CacheValidation getValidation() {
+        return this.validation;
+    }
 
-	/**
-	 * @param validation the validation mode, or {@code null} for the default
-	 */
-	public void setValidation(CacheValidation validation) {
-		this.validation = validation;
-	}
+    /**
+     * @param validation the validation mode, or {@code null} for the default
+     */
+    public void setValidation(CacheValidation validation) {
+        this.validation = validation;
+    }
 
 }

@@ -41,110 +41,110 @@ import org.springframework.context.annotation.Role;
  * its own.
  */
 @AutoConfiguration(after = StorhAutoConfiguration.class,
-		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
+        afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass(StorhListener.class)
 @ConditionalOnBean(StorhStores.class)
 public final class StorhListenerAutoConfiguration {
 
-	@Bean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static StorhListenerAnnotationBeanPostProcessor storhListenerAnnotationBeanPostProcessor() {
-		return new StorhListenerAnnotationBeanPostProcessor();
-	}
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static StorhListenerAnnotationBeanPostProcessor storhListenerAnnotationBeanPostProcessor() {
+        return new StorhListenerAnnotationBeanPostProcessor();
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhListenerEndpointRegistry storhListenerEndpointRegistry() {
-		return new StorhListenerEndpointRegistry();
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhListenerEndpointRegistry storhListenerEndpointRegistry() {
+        return new StorhListenerEndpointRegistry();
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhListenerEndpointRegistrar storhListenerEndpointRegistrar(StorhListenerEndpointRegistry registry,
-			StorhStores stores, StorhProperties properties, ObjectProvider<JsonMapper> jsonMapper,
-			ListableBeanFactory beanFactory) {
-		JsonMapper applicationMapper = jsonMapper.getIfUnique();
-		JsonMapper mapper = (applicationMapper != null) ? applicationMapper : StorhEntityConverter.defaultJsonMapper();
-		Function<String, Queue> queues = (name) -> (beanFactory.containsBean(name)
-				&& beanFactory.isTypeMatch(name, Queue.class)) ? beanFactory.getBean(name, Queue.class)
-						: stores.queue(name);
-		return new StorhListenerEndpointRegistrar(registry, queues, mapper, (queue) -> settings(properties, queue));
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhListenerEndpointRegistrar storhListenerEndpointRegistrar(StorhListenerEndpointRegistry registry,
+            StorhStores stores, StorhProperties properties, ObjectProvider<JsonMapper> jsonMapper,
+            ListableBeanFactory beanFactory) {
+        JsonMapper applicationMapper = jsonMapper.getIfUnique();
+        JsonMapper mapper = (applicationMapper != null) ? applicationMapper : StorhEntityConverter.defaultJsonMapper();
+        Function<String, Queue> queues = (name) -> (beanFactory.containsBean(name)
+                && beanFactory.isTypeMatch(name, Queue.class)) ? beanFactory.getBean(name, Queue.class)
+                        : stores.queue(name);
+        return new StorhListenerEndpointRegistrar(registry, queues, mapper, (queue) -> settings(properties, queue));
+    }
 
-	static StorhListenerSettings settings(StorhProperties properties, String queue) {
-		StorhQueueProperties settings = properties.getQueues().get(queue);
-		if (settings == null) {
-			return StorhListenerSettings.defaults();
-		}
-		StorhQueueListenerProperties listener = settings.getListener();
-		String prefix = "storh.queues." + queue;
-		try {
-			return new StorhListenerSettings(listener.getConcurrency(), listener.getBatchSize(),
-					listener.getMaxAttempts(), listener.getBackoff(), listener.getBackoffMultiplier(),
-					listener.getMaxBackoff(), listener.getShutdownTimeout(), listener.getIdleInterval(),
-					listener.getRequeueInterval(), settings.getProcessingTimeout(), listener.getDeadLetterQueue());
-		}
-		catch (IllegalArgumentException ex) {
-			String message = ex.getMessage();
-			String setting = message.substring(0, Math.max(0, message.indexOf(' ')));
-			String property = setting.equals("processing-timeout") ? prefix + ".processing-timeout"
-					: prefix + ".listener." + setting;
-			throw new InvalidStorhPropertyException(property, valueOf(settings, setting), message, ex);
-		}
-	}
+    static StorhListenerSettings settings(StorhProperties properties, String queue) {
+        StorhQueueProperties settings = properties.getQueues().get(queue);
+        if (settings == null) {
+            return StorhListenerSettings.defaults();
+        }
+        StorhQueueListenerProperties listener = settings.getListener();
+        String prefix = "storh.queues." + queue;
+        try {
+            return new StorhListenerSettings(listener.getConcurrency(), listener.getBatchSize(),
+                    listener.getMaxAttempts(), listener.getBackoff(), listener.getBackoffMultiplier(),
+                    listener.getMaxBackoff(), listener.getShutdownTimeout(), listener.getIdleInterval(),
+                    listener.getRequeueInterval(), settings.getProcessingTimeout(), listener.getDeadLetterQueue());
+        }
+        catch (IllegalArgumentException ex) {
+            String message = ex.getMessage();
+            String setting = message.substring(0, Math.max(0, message.indexOf(' ')));
+            String property = setting.equals("processing-timeout") ? prefix + ".processing-timeout"
+                    : prefix + ".listener." + setting;
+            throw new InvalidStorhPropertyException(property, valueOf(settings, setting), message, ex);
+        }
+    }
 
-	private static Object valueOf(StorhQueueProperties settings, String setting) {
-		StorhQueueListenerProperties listener = settings.getListener();
-		return switch (setting) {
-			case "concurrency" -> listener.getConcurrency();
-			case "batch-size" -> listener.getBatchSize();
-			case "max-attempts" -> listener.getMaxAttempts();
-			case "backoff" -> listener.getBackoff();
-			case "backoff-multiplier" -> listener.getBackoffMultiplier();
-			case "max-backoff" -> listener.getMaxBackoff();
-			case "shutdown-timeout" -> listener.getShutdownTimeout();
-			case "idle-interval" -> listener.getIdleInterval();
-			case "requeue-interval" -> listener.getRequeueInterval();
-			case "processing-timeout" -> settings.getProcessingTimeout();
-			default -> listener.getDeadLetterQueue();
-		};
-	}
+    private static Object valueOf(StorhQueueProperties settings, String setting) {
+        StorhQueueListenerProperties listener = settings.getListener();
+        return switch (setting) {
+            case "concurrency" -> listener.getConcurrency();
+            case "batch-size" -> listener.getBatchSize();
+            case "max-attempts" -> listener.getMaxAttempts();
+            case "backoff" -> listener.getBackoff();
+            case "backoff-multiplier" -> listener.getBackoffMultiplier();
+            case "max-backoff" -> listener.getMaxBackoff();
+            case "shutdown-timeout" -> listener.getShutdownTimeout();
+            case "idle-interval" -> listener.getIdleInterval();
+            case "requeue-interval" -> listener.getRequeueInterval();
+            case "processing-timeout" -> settings.getProcessingTimeout();
+            default -> listener.getDeadLetterQueue();
+        };
+    }
 
-	/**
-	 * Listener meters, only with Micrometer on the class path.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
-	static class StorhListenerMetricsConfiguration {
+    /**
+     * Listener meters, only with Micrometer on the class path.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+    static class StorhListenerMetricsConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean
-		StorhListenerMetrics storhListenerMetrics(StorhListenerEndpointRegistry registry) {
-			return new StorhListenerMetrics(registry);
-		}
+        @Bean
+        @ConditionalOnMissingBean
+        StorhListenerMetrics storhListenerMetrics(StorhListenerEndpointRegistry registry) {
+            return new StorhListenerMetrics(registry);
+        }
 
-	}
+    }
 
-	/**
-	 * Listener health, only with {@code spring-boot-health} on the class path.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { "org.springframework.boot.health.contributor.AbstractHealthIndicator",
-			"org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator" })
-	static class StorhListenerHealthConfiguration {
+    /**
+     * Listener health, only with {@code spring-boot-health} on the class path.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "org.springframework.boot.health.contributor.AbstractHealthIndicator",
+        "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator" })
+    static class StorhListenerHealthConfiguration {
 
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnEnabledHealthIndicator("storh")
-		static class Enabled {
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator("storh")
+        static class Enabled {
 
-			@Bean
-			@ConditionalOnMissingBean(name = "storhListenersHealthIndicator")
-			StorhListenersHealthIndicator storhListenersHealthIndicator(StorhListenerEndpointRegistry registry) {
-				return new StorhListenersHealthIndicator(registry);
-			}
+            @Bean
+            @ConditionalOnMissingBean(name = "storhListenersHealthIndicator")
+            StorhListenersHealthIndicator storhListenersHealthIndicator(StorhListenerEndpointRegistry registry) {
+                return new StorhListenersHealthIndicator(registry);
+            }
 
-		}
+        }
 
-	}
+    }
 
 }

@@ -25,26 +25,26 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBooleanProperty(name = "storh.maintenance.enabled", matchIfMissing = true)
 public final class StorhMaintenanceAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhMaintenanceScheduler storhMaintenanceScheduler(StorhStores storhStores, StorhProperties properties) {
-		StorhMaintenanceProperties maintenance = properties.getMaintenance();
-		check("retention-interval", maintenance.getRetentionInterval());
-		check("requeue-interval", maintenance.getRequeueInterval());
-		check("partition-check-interval", maintenance.getPartitionCheckInterval());
-		return new StorhMaintenanceScheduler(storhStores, maintenance.getRetentionInterval(),
-				maintenance.getRequeueInterval(), maintenance.getPartitionCheckInterval());
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhMaintenanceScheduler storhMaintenanceScheduler(StorhStores storhStores, StorhProperties properties) {
+        StorhMaintenanceProperties maintenance = properties.getMaintenance();
+        check("retention-interval", maintenance.getRetentionInterval());
+        check("requeue-interval", maintenance.getRequeueInterval());
+        check("partition-check-interval", maintenance.getPartitionCheckInterval());
+        return new StorhMaintenanceScheduler(storhStores, maintenance.getRetentionInterval(),
+                maintenance.getRequeueInterval(), maintenance.getPartitionCheckInterval());
+    }
 
-	private static void check(String name, Duration interval) {
-		if (interval == null || !positive(interval)) {
-			throw new InvalidStorhPropertyException("storh.maintenance." + name, interval,
-					"The interval must be positive (e.g. 1m).");
-		}
-	}
+    private static void check(String name, Duration interval) {
+        if (interval == null || !positive(interval)) {
+            throw new InvalidStorhPropertyException("storh.maintenance." + name, interval,
+                    "The interval must be positive (e.g. 1m).");
+        }
+    }
 
-	private static boolean positive(Duration interval) {
-		return !interval.isNegative() && !interval.isZero();
-	}
+    private static boolean positive(Duration interval) {
+        return !interval.isNegative() && !interval.isZero();
+    }
 
 }

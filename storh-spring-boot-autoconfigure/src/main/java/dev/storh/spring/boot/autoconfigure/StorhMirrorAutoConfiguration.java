@@ -14,7 +14,6 @@ import dev.storh.spring.boot.mirror.StorhMirrorScheduler;
 import dev.storh.spring.boot.mirror.StorhMirrorWriteListener;
 import dev.storh.spring.boot.stores.StorhStores;
 import dev.storh.spring.data.mapping.StorhMappingContext;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -48,103 +47,103 @@ import org.springframework.util.StringUtils;
  * application defines its own.
  */
 @AutoConfiguration(after = { StorhAutoConfiguration.class, StorhRepositoriesAutoConfiguration.class },
-		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass(SqlMirror.class)
 @ConditionalOnBean({ DataSource.class, StorhStores.class })
 @Conditional(StorhMirrorAutoConfiguration.CollectionsConfigured.class)
 @EnableConfigurationProperties(StorhMirrorProperties.class)
 public final class StorhMirrorAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhMirror storhMirror(DataSource dataSource, StorhMirrorProperties properties) {
-		return new StorhMirror(SqlMirror.builder().dataSource(dataSource).prefix(properties.getPrefix()).build());
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhMirror storhMirror(DataSource dataSource, StorhMirrorProperties properties) {
+        return new StorhMirror(SqlMirror.builder().dataSource(dataSource).prefix(properties.getPrefix()).build());
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhMirrorInitializer storhMirrorInitializer(StorhMirror storhMirror, StorhStores storhStores,
-			ObjectProvider<StorhMappingContext> mappingContext, StorhMirrorProperties properties) {
-		return new StorhMirrorInitializer(storhMirror, storhStores, mappingContext.getIfAvailable(),
-				properties.getCollections(), properties.isInstall(), properties.isPushOnStartup());
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhMirrorInitializer storhMirrorInitializer(StorhMirror storhMirror, StorhStores storhStores,
+            ObjectProvider<StorhMappingContext> mappingContext, StorhMirrorProperties properties) {
+        return new StorhMirrorInitializer(storhMirror, storhStores, mappingContext.getIfAvailable(),
+                properties.getCollections(), properties.isInstall(), properties.isPushOnStartup());
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	@Conditional(ScheduleConfigured.class)
-	StorhMirrorScheduler storhMirrorScheduler(StorhMirror storhMirror, StorhMirrorProperties properties) {
-		Trigger trigger;
-		if (StringUtils.hasText(properties.getCron())) {
-			trigger = new CronTrigger(properties.getCron());
-		}
-		else {
-			PeriodicTrigger periodic = new PeriodicTrigger(properties.getInterval());
-			periodic.setInitialDelay(properties.getInterval());
-			trigger = periodic;
-		}
-		return new StorhMirrorScheduler(storhMirror, trigger);
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(ScheduleConfigured.class)
+    StorhMirrorScheduler storhMirrorScheduler(StorhMirror storhMirror, StorhMirrorProperties properties) {
+        Trigger trigger;
+        if (StringUtils.hasText(properties.getCron())) {
+            trigger = new CronTrigger(properties.getCron());
+        }
+        else {
+            PeriodicTrigger periodic = new PeriodicTrigger(properties.getInterval());
+            periodic.setInitialDelay(properties.getInterval());
+            trigger = periodic;
+        }
+        return new StorhMirrorScheduler(storhMirror, trigger);
+    }
 
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBean(StorhMappingContext.class)
-	@ConditionalOnProperty(name = "storh.mirror.push-on-write", havingValue = "true")
-	StorhMirrorWriteListener storhMirrorWriteListener(StorhMirror storhMirror, StorhMappingContext mappingContext,
-			StorhMirrorProperties properties) {
-		return new StorhMirrorWriteListener(storhMirror, mappingContext, new HashSet<>(properties.getCollections()));
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(StorhMappingContext.class)
+    @ConditionalOnProperty(name = "storh.mirror.push-on-write", havingValue = "true")
+    StorhMirrorWriteListener storhMirrorWriteListener(StorhMirror storhMirror, StorhMappingContext mappingContext,
+            StorhMirrorProperties properties) {
+        return new StorhMirrorWriteListener(storhMirror, mappingContext, new HashSet<>(properties.getCollections()));
+    }
 
-	/** Health, read only when {@code spring-boot-health} is present. */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "org.springframework.boot.health.contributor.AbstractHealthIndicator")
-	@ConditionalOnEnabledHealthIndicator("storhMirror")
-	static class HealthConfiguration {
+    /** Health, read only when {@code spring-boot-health} is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.AbstractHealthIndicator")
+    @ConditionalOnEnabledHealthIndicator("storhMirror")
+    static class HealthConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean(name = "storhMirrorHealthIndicator")
-		StorhMirrorHealthIndicator storhMirrorHealthIndicator(StorhMirror storhMirror, StorhMirrorProperties properties) {
-			return new StorhMirrorHealthIndicator(storhMirror, properties.getHealthVerifyMaxAge());
-		}
+        @Bean
+        @ConditionalOnMissingBean(name = "storhMirrorHealthIndicator")
+        StorhMirrorHealthIndicator storhMirrorHealthIndicator(StorhMirror storhMirror, StorhMirrorProperties properties) {
+            return new StorhMirrorHealthIndicator(storhMirror, properties.getHealthVerifyMaxAge());
+        }
 
-	}
+    }
 
-	/** Timers, when Micrometer is present. */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-	static class MetricsConfiguration {
+    /** Timers, when Micrometer is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    static class MetricsConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean
-		StorhMirrorMetrics storhMirrorMetrics(StorhMirror storhMirror) {
-			return new StorhMirrorMetrics(storhMirror);
-		}
+        @Bean
+        @ConditionalOnMissingBean
+        StorhMirrorMetrics storhMirrorMetrics(StorhMirror storhMirror) {
+            return new StorhMirrorMetrics(storhMirror);
+        }
 
-	}
+    }
 
-	/** Matches when {@code storh.mirror.collections} holds at least one name. */
-	static final class CollectionsConfigured extends SpringBootCondition {
+    /** Matches when {@code storh.mirror.collections} holds at least one name. */
+    static final class CollectionsConfigured extends SpringBootCondition {
 
-		@Override
-		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			List<String> names = Binder.get(context.getEnvironment())
-				.bind("storh.mirror.collections", Bindable.listOf(String.class))
-				.orElse(List.of());
-			return names.isEmpty() ? ConditionOutcome.noMatch("no storh.mirror.collections")
-					: ConditionOutcome.match("storh.mirror.collections " + names);
-		}
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            List<String> names = Binder.get(context.getEnvironment())
+                .bind("storh.mirror.collections", Bindable.listOf(String.class))
+                .orElse(List.of());
+            return names.isEmpty() ? ConditionOutcome.noMatch("no storh.mirror.collections")
+                    : ConditionOutcome.match("storh.mirror.collections " + names);
+        }
 
-	}
+    }
 
-	/** Matches when {@code storh.mirror.cron} or {@code storh.mirror.interval} is set. */
-	static final class ScheduleConfigured extends SpringBootCondition {
+    /** Matches when {@code storh.mirror.cron} or {@code storh.mirror.interval} is set. */
+    static final class ScheduleConfigured extends SpringBootCondition {
 
-		@Override
-		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			var env = context.getEnvironment();
-			return (env.containsProperty("storh.mirror.cron") || env.containsProperty("storh.mirror.interval"))
-					? ConditionOutcome.match("storh.mirror schedule set") : ConditionOutcome.noMatch("no storh.mirror schedule");
-		}
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            var env = context.getEnvironment();
+            return (env.containsProperty("storh.mirror.cron") || env.containsProperty("storh.mirror.interval"))
+                    ? ConditionOutcome.match("storh.mirror schedule set") : ConditionOutcome.noMatch("no storh.mirror schedule");
+        }
 
-	}
+    }
 
 }

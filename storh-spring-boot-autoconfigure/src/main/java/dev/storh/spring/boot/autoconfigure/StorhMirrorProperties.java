@@ -15,110 +15,110 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("storh.mirror")
 public class StorhMirrorProperties {
 
-	/**
-	 * Collections (and configured logs) to mirror, one table each; the mirror is off when empty.
-	 */
-	private List<String> collections = new ArrayList<>();
+    /**
+     * Collections (and configured logs) to mirror, one table each; the mirror is off when empty.
+     */
+    private List<String> collections = new ArrayList<>();
 
-	/**
-	 * Table name prefix, letters, digits and underscores.
-	 */
-	private String prefix = SqlMirror.DEFAULT_PREFIX;
+    /**
+     * Table name prefix, letters, digits and underscores.
+     */
+    private String prefix = SqlMirror.DEFAULT_PREFIX;
 
-	/**
-	 * Whether to create missing tables at startup.
-	 */
-	private boolean install = true;
+    /**
+     * Whether to create missing tables at startup.
+     */
+    private boolean install = true;
 
-	/**
-	 * Whether to push every collection once at startup (on the starting thread).
-	 */
-	private boolean pushOnStartup = false;
+    /**
+     * Whether to push every collection once at startup (on the starting thread).
+     */
+    private boolean pushOnStartup = false;
 
-	/**
-	 * Whether each repository save or delete in a mirrored collection is flushed to its table at
-	 * once, on the writing thread.
-	 */
-	private boolean pushOnWrite = false;
+    /**
+     * Whether each repository save or delete in a mirrored collection is flushed to its table at
+     * once, on the writing thread.
+     */
+    private boolean pushOnWrite = false;
 
-	/**
-	 * Cron expression of a periodic push, e.g. "0 *&#47;5 * * * *".
-	 */
-	private String cron;
+    /**
+     * Cron expression of a periodic push, e.g. "0 *&#47;5 * * * *".
+     */
+    private String cron;
 
-	/**
-	 * Interval of a periodic push, used when no cron is set, e.g. 5m.
-	 */
-	private Duration interval;
+    /**
+     * Interval of a periodic push, used when no cron is set, e.g. 5m.
+     */
+    private Duration interval;
 
-	/**
-	 * How old the verify shown by the health endpoint may be (a verify reads every row and
-	 * record).
-	 */
-	private Duration healthVerifyMaxAge = Duration.ofMinutes(1);
+    /**
+     * How old the verify shown by the health endpoint may be (a verify reads every row and
+     * record).
+     */
+    private Duration healthVerifyMaxAge = Duration.ofMinutes(1);
 
-	public List<String> getCollections() {
-		return this.collections;
-	}
+    public List<String> getCollections() {
+        return this.collections;
+    }
 
-	public void setCollections(List<String> collections) {
-		this.collections = collections;
-	}
+    public void setCollections(List<String> collections) {
+        this.collections = collections;
+    }
 
-	public String getPrefix() {
-		return this.prefix;
-	}
+    public String getPrefix() {
+        return this.prefix;
+    }
 
-	public void setPrefix(String prefix) {
-		this.prefix = prefix;
-	}
+    public void setPrefix(String prefix) {
+        this.prefix = prefix;
+    }
 
-	public boolean isInstall() {
-		return this.install;
-	}
+    public boolean isInstall() {
+        return this.install;
+    }
 
-	public void setInstall(boolean install) {
-		this.install = install;
-	}
+    public void setInstall(boolean install) {
+        this.install = install;
+    }
 
-	public boolean isPushOnStartup() {
-		return this.pushOnStartup;
-	}
+    public boolean isPushOnStartup() {
+        return this.pushOnStartup;
+    }
 
-	public void setPushOnStartup(boolean pushOnStartup) {
-		this.pushOnStartup = pushOnStartup;
-	}
+    public void setPushOnStartup(boolean pushOnStartup) {
+        this.pushOnStartup = pushOnStartup;
+    }
 
-	public boolean isPushOnWrite() {
-		return this.pushOnWrite;
-	}
+    public boolean isPushOnWrite() {
+        return this.pushOnWrite;
+    }
 
-	public void setPushOnWrite(boolean pushOnWrite) {
-		this.pushOnWrite = pushOnWrite;
-	}
+    public void setPushOnWrite(boolean pushOnWrite) {
+        this.pushOnWrite = pushOnWrite;
+    }
 
-	public String getCron() {
-		return this.cron;
-	}
+    public String getCron() {
+        return this.cron;
+    }
 
-	public void setCron(String cron) {
-		this.cron = cron;
-	}
+    public void setCron(String cron) {
+        this.cron = cron;
+    }
 
-	public Duration getInterval() {
-		return this.interval;
-	}
+    public Duration getInterval() {
+        return this.interval;
+    }
 
-	public void setInterval(Duration interval) {
-		this.interval = interval;
-	}
+    public void setInterval(Duration interval) {
+        this.interval = interval;
+    }
 
-	public Duration getHealthVerifyMaxAge() {
-		return this.healthVerifyMaxAge;
-	}
+    public Duration getHealthVerifyMaxAge() {
+        return this.healthVerifyMaxAge;
+    }
 
-	public void setHealthVerifyMaxAge(Duration healthVerifyMaxAge) {
-		this.healthVerifyMaxAge = healthVerifyMaxAge;
-	}
+    public void setHealthVerifyMaxAge(Duration healthVerifyMaxAge) {
+        this.healthVerifyMaxAge = healthVerifyMaxAge;
+    }
 
 }

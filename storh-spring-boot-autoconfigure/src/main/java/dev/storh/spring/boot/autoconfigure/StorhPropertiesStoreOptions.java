@@ -30,219 +30,219 @@ import org.springframework.util.unit.DataSize;
  */
 class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
-	private static final Duration DAY = Duration.ofDays(1);
+    private static final Duration DAY = Duration.ofDays(1);
 
-	private final StorhProperties properties;
+    private final StorhProperties properties;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final StoreObserver observer;
+    private final StoreObserver observer;
 
-	private final Map<String, Cache> caches = new HashMap<>();
+    private final Map<String, Cache> caches = new HashMap<>();
 
-	private Cache sharedCache;
+    private Cache sharedCache;
 
-	/**
-	 * @param properties the bound properties, checked now
-	 * @throws InvalidStorhPropertyException naming the first bad property
-	 */
-	StorhPropertiesStoreOptions(StorhProperties properties) {
-		this(properties, Clock.systemUTC(), StoreObserver.NONE);
-	}
+    /**
+     * @param properties the bound properties, checked now
+     * @throws InvalidStorhPropertyException naming the first bad property
+     */
+    StorhPropertiesStoreOptions(StorhProperties properties) {
+        this(properties, Clock.systemUTC(), StoreObserver.NONE);
+    }
 
-	/**
-	 * @param properties the bound properties, checked now
-	 * @param clock the clock of log partitions and retention
-	 * @param observer told the latency of each store's operations and fsyncs
-	 * @throws InvalidStorhPropertyException naming the first bad property
-	 */
-	StorhPropertiesStoreOptions(StorhProperties properties, Clock clock, StoreObserver observer) {
-		this.properties = properties;
-		this.clock = clock;
-		this.observer = observer;
-		validate();
-	}
+    /**
+     * @param properties the bound properties, checked now
+     * @param clock the clock of log partitions and retention
+     * @param observer told the latency of each store's operations and fsyncs
+     * @throws InvalidStorhPropertyException naming the first bad property
+     */
+    StorhPropertiesStoreOptions(StorhProperties properties, Clock clock, StoreObserver observer) {
+        this.properties = properties;
+        this.clock = clock;
+        this.observer = observer;
+        validate();
+    }
 
-	/**
-	 * Checks every storh property storh gives meaning to.
-	 * @throws InvalidStorhPropertyException naming the first bad property
-	 */
-	private void validate() {
-		this.sharedCache = cache("storh.cache", this.properties.getCache());
-		Map<String, String> owners = new HashMap<>();
-		this.properties.getCollections().forEach((name, collection) -> {
-			String prefix = "storh.collections." + name;
-			checkName(prefix, name, owners);
-			if (collection.getCache().getMaxEntries() != null || collection.getCache().getMaxBytes() != null) {
-				this.caches.put(name, cache(prefix + ".cache", collection.getCache()));
-			}
-			List<StorhCollectionProperties.Index> indexes = collection.getIndexes();
-			for (int i = 0; i < indexes.size(); i++) {
-				if (!StringUtils.hasText(indexes.get(i).getField())) {
-					throw new InvalidStorhPropertyException(prefix + ".indexes[" + i + "].field",
-							indexes.get(i).getField(), "An index needs the name of the field it indexes.");
-				}
-			}
-		});
-		this.properties.getLogs().forEach((name, log) -> {
-			checkName("storh.logs." + name, name, owners);
-			log(name);
-			logRetentionDays(name);
-		});
-		this.properties.getQueues().forEach((name, queue) -> {
-			checkName("storh.queues." + name, name, owners);
-			queueProcessingTimeout(name);
-		});
-		StorhVerifyProperties verify = this.properties.getVerify();
-		if (StringUtils.hasText(verify.getCron()) && verify.getInterval() != null) {
-			throw new InvalidStorhPropertyException("storh.verify.interval", verify.getInterval(),
-					"Set either storh.verify.cron or storh.verify.interval, not both (cron is '" + verify.getCron()
-							+ "').");
-		}
-		if (StringUtils.hasText(verify.getCron())) {
-			try {
-				CronExpression.parse(verify.getCron());
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidStorhPropertyException("storh.verify.cron", verify.getCron(), ex.getMessage(), ex);
-			}
-		}
-		if (verify.getInterval() != null && (verify.getInterval().isNegative() || verify.getInterval().isZero())) {
-			throw new InvalidStorhPropertyException("storh.verify.interval", verify.getInterval(),
-					"The verify interval must be positive.");
-		}
-	}
+    /**
+     * Checks every storh property storh gives meaning to.
+     * @throws InvalidStorhPropertyException naming the first bad property
+     */
+    private void validate() {
+        this.sharedCache = cache("storh.cache", this.properties.getCache());
+        Map<String, String> owners = new HashMap<>();
+        this.properties.getCollections().forEach((name, collection) -> {
+            String prefix = "storh.collections." + name;
+            checkName(prefix, name, owners);
+            if (collection.getCache().getMaxEntries() != null || collection.getCache().getMaxBytes() != null) {
+                this.caches.put(name, cache(prefix + ".cache", collection.getCache()));
+            }
+            List<StorhCollectionProperties.Index> indexes = collection.getIndexes();
+            for (int i = 0; i < indexes.size(); i++) {
+                if (!StringUtils.hasText(indexes.get(i).getField())) {
+                    throw new InvalidStorhPropertyException(prefix + ".indexes[" + i + "].field",
+                            indexes.get(i).getField(), "An index needs the name of the field it indexes.");
+                }
+            }
+        });
+        this.properties.getLogs().forEach((name, log) -> {
+            checkName("storh.logs." + name, name, owners);
+            log(name);
+            logRetentionDays(name);
+        });
+        this.properties.getQueues().forEach((name, queue) -> {
+            checkName("storh.queues." + name, name, owners);
+            queueProcessingTimeout(name);
+        });
+        StorhVerifyProperties verify = this.properties.getVerify();
+        if (StringUtils.hasText(verify.getCron()) && verify.getInterval() != null) {
+            throw new InvalidStorhPropertyException("storh.verify.interval", verify.getInterval(),
+                    "Set either storh.verify.cron or storh.verify.interval, not both (cron is '" + verify.getCron()
+                            + "').");
+        }
+        if (StringUtils.hasText(verify.getCron())) {
+            try {
+                CronExpression.parse(verify.getCron());
+            }
+            catch (IllegalArgumentException ex) {
+                throw new InvalidStorhPropertyException("storh.verify.cron", verify.getCron(), ex.getMessage(), ex);
+            }
+        }
+        if (verify.getInterval() != null && (verify.getInterval().isNegative() || verify.getInterval().isZero())) {
+            throw new InvalidStorhPropertyException("storh.verify.interval", verify.getInterval(),
+                    "The verify interval must be positive.");
+        }
+    }
 
-	@Override
-	public DocStoreOptions collection(String collection) {
-		StorhCollectionProperties settings = this.properties.getCollections().get(collection);
-		Cache cache = this.caches.getOrDefault(collection, this.sharedCache);
-		CacheValidation validation = this.properties.getCache().getValidation();
-		if (settings != null && settings.getCache().getValidation() != null) {
-			validation = settings.getCache().getValidation();
-		}
-		DocStoreOptions.Builder builder = DocStoreOptions.builder().observer(this.observer);
-		if (cache != null) {
-			builder.cache(cache);
-		}
-		if (validation != null) {
-			builder.cacheValidation(validation);
-		}
-		return builder.build();
-	}
+    @Override
+    public DocStoreOptions collection(String collection) {
+        StorhCollectionProperties settings = this.properties.getCollections().get(collection);
+        Cache cache = this.caches.getOrDefault(collection, this.sharedCache);
+        CacheValidation validation = this.properties.getCache().getValidation();
+        if (settings != null && settings.getCache().getValidation() != null) {
+            validation = settings.getCache().getValidation();
+        }
+        DocStoreOptions.Builder builder = DocStoreOptions.builder().observer(this.observer);
+        if (cache != null) {
+            builder.cache(cache);
+        }
+        if (validation != null) {
+            builder.cacheValidation(validation);
+        }
+        return builder.build();
+    }
 
-	@Override
-	public void prepare(String collection, DocStore store) {
-		StorhCollectionProperties settings = this.properties.getCollections().get(collection);
-		if (settings == null || settings.getIndexes().isEmpty()) {
-			return;
-		}
-		IndexManager indexes = store.indexes();
-		for (StorhCollectionProperties.Index index : settings.getIndexes()) {
-			indexes.defineField(index.getField(), index.isUnique(), index.isRange());
-		}
-		indexes.sync();
-	}
+    @Override
+    public void prepare(String collection, DocStore store) {
+        StorhCollectionProperties settings = this.properties.getCollections().get(collection);
+        if (settings == null || settings.getIndexes().isEmpty()) {
+            return;
+        }
+        IndexManager indexes = store.indexes();
+        for (StorhCollectionProperties.Index index : settings.getIndexes()) {
+            indexes.defineField(index.getField(), index.isUnique(), index.isRange());
+        }
+        indexes.sync();
+    }
 
-	@Override
-	public SegmentedLogOptions log(String log) {
-		StorhLogProperties settings = this.properties.getLogs().get(log);
-		if (settings == null) {
-			return SegmentedLogOptions.builder().observer(this.observer).build();
-		}
-		String prefix = "storh.logs." + log;
-		SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer);
-		DataSize maxSegment = settings.getMaxSegmentBytes();
-		try {
-			builder.maxSegmentBytes(maxSegment.toBytes());
-		}
-		catch (StorageException ex) {
-			throw new InvalidStorhPropertyException(prefix + ".max-segment-bytes", maxSegment, ex.getMessage(), ex);
-		}
-		try {
-			builder.sparseIndexInterval(settings.getSparseIndexInterval());
-		}
-		catch (StorageException ex) {
-			throw new InvalidStorhPropertyException(prefix + ".sparse-index-interval",
-					settings.getSparseIndexInterval(), ex.getMessage(), ex);
-		}
-		if (settings.getPartition() != null) {
-			builder.partition(settings.getPartition());
-		}
-		return builder.build();
-	}
+    @Override
+    public SegmentedLogOptions log(String log) {
+        StorhLogProperties settings = this.properties.getLogs().get(log);
+        if (settings == null) {
+            return SegmentedLogOptions.builder().observer(this.observer).build();
+        }
+        String prefix = "storh.logs." + log;
+        SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer);
+        DataSize maxSegment = settings.getMaxSegmentBytes();
+        try {
+            builder.maxSegmentBytes(maxSegment.toBytes());
+        }
+        catch (StorageException ex) {
+            throw new InvalidStorhPropertyException(prefix + ".max-segment-bytes", maxSegment, ex.getMessage(), ex);
+        }
+        try {
+            builder.sparseIndexInterval(settings.getSparseIndexInterval());
+        }
+        catch (StorageException ex) {
+            throw new InvalidStorhPropertyException(prefix + ".sparse-index-interval",
+                    settings.getSparseIndexInterval(), ex.getMessage(), ex);
+        }
+        if (settings.getPartition() != null) {
+            builder.partition(settings.getPartition());
+        }
+        return builder.build();
+    }
 
-	@Override
-	public Integer logRetentionDays(String log) {
-		StorhLogProperties settings = this.properties.getLogs().get(log);
-		Duration retention = (settings != null) ? settings.getRetention() : null;
-		if (retention == null) {
-			return null;
-		}
-		if (retention.compareTo(DAY) < 0 || !retention.equals(Duration.ofDays(retention.toDays()))) {
-			throw new InvalidStorhPropertyException("storh.logs." + log + ".retention", retention,
-					"Retention is counted in whole days and must be at least 1d (e.g. 90d).");
-		}
-		if (retention.toDays() > Integer.MAX_VALUE) {
-			throw new InvalidStorhPropertyException("storh.logs." + log + ".retention", retention,
-					"Retention must be at most " + Integer.MAX_VALUE + " days.");
-		}
-		return (int) retention.toDays();
-	}
+    @Override
+    public Integer logRetentionDays(String log) {
+        StorhLogProperties settings = this.properties.getLogs().get(log);
+        Duration retention = (settings != null) ? settings.getRetention() : null;
+        if (retention == null) {
+            return null;
+        }
+        if (retention.compareTo(DAY) < 0 || !retention.equals(Duration.ofDays(retention.toDays()))) {
+            throw new InvalidStorhPropertyException("storh.logs." + log + ".retention", retention,
+                    "Retention is counted in whole days and must be at least 1d (e.g. 90d).");
+        }
+        if (retention.toDays() > Integer.MAX_VALUE) {
+            throw new InvalidStorhPropertyException("storh.logs." + log + ".retention", retention,
+                    "Retention must be at most " + Integer.MAX_VALUE + " days.");
+        }
+        return (int) retention.toDays();
+    }
 
-	@Override
-	public QueueOptions queue(String queue) {
-		return QueueOptions.builder().observer(this.observer).build();
-	}
+    @Override
+    public QueueOptions queue(String queue) {
+        return QueueOptions.builder().observer(this.observer).build();
+    }
 
-	@Override
-	public Duration queueProcessingTimeout(String queue) {
-		StorhQueueProperties settings = this.properties.getQueues().get(queue);
-		if (settings == null) {
-			return StorhStoreOptions.super.queueProcessingTimeout(queue);
-		}
-		Duration timeout = settings.getProcessingTimeout();
-		if (timeout == null || timeout.isNegative()) {
-			throw new InvalidStorhPropertyException("storh.queues." + queue + ".processing-timeout", timeout,
-					"The processing timeout must be zero or more (e.g. 15m).");
-		}
-		return timeout;
-	}
+    @Override
+    public Duration queueProcessingTimeout(String queue) {
+        StorhQueueProperties settings = this.properties.getQueues().get(queue);
+        if (settings == null) {
+            return StorhStoreOptions.super.queueProcessingTimeout(queue);
+        }
+        Duration timeout = settings.getProcessingTimeout();
+        if (timeout == null || timeout.isNegative()) {
+            throw new InvalidStorhPropertyException("storh.queues." + queue + ".processing-timeout", timeout,
+                    "The processing timeout must be zero or more (e.g. 15m).");
+        }
+        return timeout;
+    }
 
-	private static Cache cache(String prefix, StorhCacheProperties settings) {
-		Long maxEntries = settings.getMaxEntries();
-		DataSize maxBytes = settings.getMaxBytes();
-		if (maxEntries == null) {
-			if (maxBytes != null) {
-				throw new InvalidStorhPropertyException(prefix + ".max-entries", null,
-						"A cache bounded by " + prefix + ".max-bytes=" + maxBytes + " also needs max-entries.");
-			}
-			return null;
-		}
-		if (maxEntries < 1) {
-			throw new InvalidStorhPropertyException(prefix + ".max-entries", maxEntries,
-					"A cache keeps at least 1 entry.");
-		}
-		if (maxBytes == null) {
-			return Cache.memory(maxEntries);
-		}
-		if (maxBytes.toBytes() < 1) {
-			throw new InvalidStorhPropertyException(prefix + ".max-bytes", maxBytes, "A cache keeps at least 1B.");
-		}
-		return Cache.memory(maxEntries, maxBytes.toBytes());
-	}
+    private static Cache cache(String prefix, StorhCacheProperties settings) {
+        Long maxEntries = settings.getMaxEntries();
+        DataSize maxBytes = settings.getMaxBytes();
+        if (maxEntries == null) {
+            if (maxBytes != null) {
+                throw new InvalidStorhPropertyException(prefix + ".max-entries", null,
+                        "A cache bounded by " + prefix + ".max-bytes=" + maxBytes + " also needs max-entries.");
+            }
+            return null;
+        }
+        if (maxEntries < 1) {
+            throw new InvalidStorhPropertyException(prefix + ".max-entries", maxEntries,
+                    "A cache keeps at least 1 entry.");
+        }
+        if (maxBytes == null) {
+            return Cache.memory(maxEntries);
+        }
+        if (maxBytes.toBytes() < 1) {
+            throw new InvalidStorhPropertyException(prefix + ".max-bytes", maxBytes, "A cache keeps at least 1B.");
+        }
+        return Cache.memory(maxEntries, maxBytes.toBytes());
+    }
 
-	private static void checkName(String prefix, String name, Map<String, String> owners) {
-		if (name.isEmpty() || name.equals(".") || name.equals("..") || name.contains("/") || name.contains("\\")
-				|| name.indexOf('\0') >= 0) {
-			throw new InvalidStorhPropertyException(prefix, name,
-					"A store name is one folder name: not empty, '.', '..', and without '/' or '\\'.");
-		}
-		String previous = owners.putIfAbsent(name, prefix);
-		if (previous != null) {
-			throw new InvalidStorhPropertyException(prefix, name,
-					"The name '" + name + "' is already used by " + previous + "; each store needs its own folder.");
-		}
-	}
+    private static void checkName(String prefix, String name, Map<String, String> owners) {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.contains("/") || name.contains("\\")
+                || name.indexOf('\0') >= 0) {
+            throw new InvalidStorhPropertyException(prefix, name,
+                    "A store name is one folder name: not empty, '.', '..', and without '/' or '\\'.");
+        }
+        String previous = owners.putIfAbsent(name, prefix);
+        if (previous != null) {
+            throw new InvalidStorhPropertyException(prefix, name,
+                    "The name '" + name + "' is already used by " + previous + "; each store needs its own folder.");
+        }
+    }
 
 }

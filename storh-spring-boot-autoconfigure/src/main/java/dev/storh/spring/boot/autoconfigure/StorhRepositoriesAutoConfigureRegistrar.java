@@ -25,44 +25,44 @@ import org.springframework.data.repository.config.RepositoryConfigurationExtensi
  */
 class StorhRepositoriesAutoConfigureRegistrar extends AbstractRepositoryConfigurationSourceSupport {
 
-	private static final Log logger = LogFactory.getLog(StorhRepositoriesAutoConfigureRegistrar.class);
+    private static final Log logger = LogFactory.getLog(StorhRepositoriesAutoConfigureRegistrar.class);
 
-	private BeanFactory beanFactory;
+    private BeanFactory beanFactory;
 
-	@Override
-	public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
-		super.setBeanFactory(beanFactory);
-		this.beanFactory = beanFactory;
-	}
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+        super.setBeanFactory(beanFactory);
+        this.beanFactory = beanFactory;
+    }
 
-	@Override
-	public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry,
-			BeanNameGenerator importBeanNameGenerator) {
-		if (!AutoConfigurationPackages.has(this.beanFactory)) {
-			logger.debug("No auto-configuration packages: storh repositories are not scanned");
-			return;
-		}
-		super.registerBeanDefinitions(importingClassMetadata, registry, importBeanNameGenerator);
-	}
+    @Override
+    public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry,
+            BeanNameGenerator importBeanNameGenerator) {
+        if (!AutoConfigurationPackages.has(this.beanFactory)) {
+            logger.debug("No auto-configuration packages: storh repositories are not scanned");
+            return;
+        }
+        super.registerBeanDefinitions(importingClassMetadata, registry, importBeanNameGenerator);
+    }
 
-	@Override
-	protected Class<? extends Annotation> getAnnotation() {
-		return EnableStorhRepositories.class;
-	}
+    @Override
+    protected Class<? extends Annotation> getAnnotation() {
+        return EnableStorhRepositories.class;
+    }
 
-	@Override
-	protected Class<?> getConfiguration() {
-		return EnableStorhRepositoriesConfiguration.class;
-	}
+    @Override
+    protected Class<?> getConfiguration() {
+        return EnableStorhRepositoriesConfiguration.class;
+    }
 
-	@Override
-	protected RepositoryConfigurationExtension getRepositoryConfigurationExtension() {
-		return new StorhRepositoryConfigurationExtension();
-	}
+    @Override
+    protected RepositoryConfigurationExtension getRepositoryConfigurationExtension() {
+        return new StorhRepositoryConfigurationExtension();
+    }
 
-	@EnableStorhRepositories
-	private static final class EnableStorhRepositoriesConfiguration {
+    @EnableStorhRepositories
+    private static final class EnableStorhRepositoriesConfiguration {
 
-	}
+    }
 
 }

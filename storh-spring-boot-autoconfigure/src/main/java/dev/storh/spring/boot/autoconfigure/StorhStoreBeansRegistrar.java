@@ -33,51 +33,51 @@ import org.springframework.core.type.AnnotationMetadata;
  */
 class StorhStoreBeansRegistrar implements ImportBeanDefinitionRegistrar, BeanFactoryAware, EnvironmentAware {
 
-	private BeanFactory beanFactory;
+    private BeanFactory beanFactory;
 
-	private Environment environment;
+    private Environment environment;
 
-	@Override
-	public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
-		this.beanFactory = beanFactory;
-	}
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+        this.beanFactory = beanFactory;
+    }
 
-	@Override
-	public void setEnvironment(Environment environment) {
-		this.environment = environment;
-	}
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
 
-	@Override
-	public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
-		Binder binder = Binder.get(this.environment);
-		Map<String, StorhLogProperties> logs = binder
-			.bind("storh.logs", Bindable.mapOf(String.class, StorhLogProperties.class))
-			.orElse(Map.of());
-		Map<String, StorhQueueProperties> queues = binder
-			.bind("storh.queues", Bindable.mapOf(String.class, StorhQueueProperties.class))
-			.orElse(Map.of());
-		logs.forEach((name, log) -> register(registry, name,
-				(log.getPartition() == LogPartition.NONE) ? SegmentedLog.class : PartitionedLog.class));
-		for (String name : queues.keySet()) {
-			register(registry, name, Queue.class);
-		}
-	}
+    @Override
+    public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
+        Binder binder = Binder.get(this.environment);
+        Map<String, StorhLogProperties> logs = binder
+            .bind("storh.logs", Bindable.mapOf(String.class, StorhLogProperties.class))
+            .orElse(Map.of());
+        Map<String, StorhQueueProperties> queues = binder
+            .bind("storh.queues", Bindable.mapOf(String.class, StorhQueueProperties.class))
+            .orElse(Map.of());
+        logs.forEach((name, log) -> register(registry, name,
+                (log.getPartition() == LogPartition.NONE) ? SegmentedLog.class : PartitionedLog.class));
+        for (String name : queues.keySet()) {
+            register(registry, name, Queue.class);
+        }
+    }
 
-	private void register(BeanDefinitionRegistry registry, String name, Class<?> type) {
-		if (registry.containsBeanDefinition(name)) {
-			return;
-		}
-		BeanFactory beanFactory = this.beanFactory;
-		RootBeanDefinition definition = new RootBeanDefinition(type);
-		definition.setInstanceSupplier(() -> {
-			StorhStores stores = beanFactory.getBean(StorhStores.class);
-			if (type == PartitionedLog.class) {
-				return stores.partitionedLog(name);
-			}
-			return (type == SegmentedLog.class) ? stores.openLog(name) : stores.queue(name);
-		});
-		definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
-		registry.registerBeanDefinition(name, definition);
-	}
+    private void register(BeanDefinitionRegistry registry, String name, Class<?> type) {
+        if (registry.containsBeanDefinition(name)) {
+            return;
+        }
+        BeanFactory beanFactory = this.beanFactory;
+        RootBeanDefinition definition = new RootBeanDefinition(type);
+        definition.setInstanceSupplier(() -> {
+            StorhStores stores = beanFactory.getBean(StorhStores.class);
+            if (type == PartitionedLog.class) {
+                return stores.partitionedLog(name);
+            }
+            return (type == SegmentedLog.class) ? stores.openLog(name) : stores.queue(name);
+        });
+        definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
+        registry.registerBeanDefinition(name, definition);
+    }
 
 }

@@ -18,29 +18,29 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  */
 class StorhStoresInitializer implements SmartInitializingSingleton {
 
-	private final StorhStores stores;
+    private final StorhStores stores;
 
-	private final StorhProperties properties;
+    private final StorhProperties properties;
 
-	private final ListableBeanFactory beanFactory;
+    private final ListableBeanFactory beanFactory;
 
-	StorhStoresInitializer(StorhStores stores, StorhProperties properties, ListableBeanFactory beanFactory) {
-		this.stores = stores;
-		this.properties = properties;
-		this.beanFactory = beanFactory;
-	}
+    StorhStoresInitializer(StorhStores stores, StorhProperties properties, ListableBeanFactory beanFactory) {
+        this.stores = stores;
+        this.properties = properties;
+        this.beanFactory = beanFactory;
+    }
 
-	@Override
-	public void afterSingletonsInstantiated() {
-		StorhOperations operations = this.beanFactory.getBeanProvider(StorhOperations.class).getIfUnique();
-		if (operations != null && !(operations instanceof StorhTemplate template && template.getStores() == this.stores)) {
-			this.stores.useDocStoreOpener(operations::docStore);
-		}
-		this.beanFactory.getBeansOfType(SegmentedLog.class, false, false).forEach(this.stores::register);
-		this.beanFactory.getBeansOfType(Queue.class, false, false).forEach(this.stores::register);
-		for (String collection : this.properties.getCollections().keySet()) {
-			this.stores.docStore(collection);
-		}
-	}
+    @Override
+    public void afterSingletonsInstantiated() {
+        StorhOperations operations = this.beanFactory.getBeanProvider(StorhOperations.class).getIfUnique();
+        if (operations != null && !(operations instanceof StorhTemplate template && template.getStores() == this.stores)) {
+            this.stores.useDocStoreOpener(operations::docStore);
+        }
+        this.beanFactory.getBeansOfType(SegmentedLog.class, false, false).forEach(this.stores::register);
+        this.beanFactory.getBeansOfType(Queue.class, false, false).forEach(this.stores::register);
+        for (String collection : this.properties.getCollections().keySet()) {
+            this.stores.docStore(collection);
+        }
+    }
 
 }

@@ -26,41 +26,41 @@ import org.springframework.util.StringUtils;
 @Conditional(StorhVerifyAutoConfiguration.VerifyScheduleCondition.class)
 public final class StorhVerifyAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhVerifyScheduler storhVerifyScheduler(StorhStores storhStores, StorhProperties properties) {
-		StorhVerifyProperties verify = properties.getVerify();
-		Trigger trigger;
-		if (StringUtils.hasText(verify.getCron())) {
-			trigger = new CronTrigger(verify.getCron());
-		}
-		else {
-			PeriodicTrigger periodic = new PeriodicTrigger(verify.getInterval());
-			periodic.setInitialDelay(verify.getInterval());
-			trigger = periodic;
-		}
-		return new StorhVerifyScheduler(storhStores, trigger, verify.isRepair());
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhVerifyScheduler storhVerifyScheduler(StorhStores storhStores, StorhProperties properties) {
+        StorhVerifyProperties verify = properties.getVerify();
+        Trigger trigger;
+        if (StringUtils.hasText(verify.getCron())) {
+            trigger = new CronTrigger(verify.getCron());
+        }
+        else {
+            PeriodicTrigger periodic = new PeriodicTrigger(verify.getInterval());
+            periodic.setInitialDelay(verify.getInterval());
+            trigger = periodic;
+        }
+        return new StorhVerifyScheduler(storhStores, trigger, verify.isRepair());
+    }
 
-	/**
-	 * Matches when {@code storh.verify.cron} or {@code storh.verify.interval} is set.
-	 */
-	static final class VerifyScheduleCondition extends AnyNestedCondition {
+    /**
+     * Matches when {@code storh.verify.cron} or {@code storh.verify.interval} is set.
+     */
+    static final class VerifyScheduleCondition extends AnyNestedCondition {
 
-		VerifyScheduleCondition() {
-			super(ConfigurationPhase.REGISTER_BEAN);
-		}
+        VerifyScheduleCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
 
-		@ConditionalOnProperty("storh.verify.cron")
-		static final class Cron {
+        @ConditionalOnProperty("storh.verify.cron")
+        static final class Cron {
 
-		}
+        }
 
-		@ConditionalOnProperty("storh.verify.interval")
-		static final class Interval {
+        @ConditionalOnProperty("storh.verify.interval")
+        static final class Interval {
 
-		}
+        }
 
-	}
+    }
 
 }

@@ -11,34 +11,34 @@ import dev.storh.StorageException;
  */
 public class UnusableStorhRootException extends StorageException {
 
-	private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-	private final transient Path folder;
+    private final transient Path folder;
 
-	private final String problem;
+    private final String problem;
 
-	/**
-	 * @param folder the absolute collections folder
-	 * @param problem what is wrong with it, naming the path
-	 */
-	public UnusableStorhRootException(Path folder, String problem) {
-		super("storh cannot use " + folder + " as its storage folder: " + problem);
-		this.folder = folder;
-		this.problem = problem;
-	}
+    /**
+     * @param folder the absolute collections folder
+     * @param problem what is wrong with it, naming the path
+     */
+    public UnusableStorhRootException(Path folder, String problem) {
+        super("storh cannot use " + folder + " as its storage folder: " + problem);
+        this.folder = folder;
+        this.problem = problem;
+    }
 
-	/**
-	 * @return the absolute collections folder
-	 */
-	public Path getFolder() {
-		return this.folder;
-	}
+    /**
+     * @return the absolute collections folder
+     */
+    public Path getFolder() {
+        return this.folder;
+    }
 
-	/**
-	 * @return what is wrong with it
-	 */
-	public String getProblem() {
-		return this.problem;
-	}
+    /**
+     * @return what is wrong with it
+     */
+    public String getProblem() {
+        return this.problem;
+    }
 
 }

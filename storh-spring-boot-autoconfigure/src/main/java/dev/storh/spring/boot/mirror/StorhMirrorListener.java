@@ -11,22 +11,22 @@ import dev.storh.mirror.PushResult;
  */
 public interface StorhMirrorListener {
 
-	/**
-	 * @param collection the collection pushed, or {@code null} for all
-	 * @param duration how long the push took
-	 * @param result the counters, or {@code null} when it failed
-	 * @param failure the failure, or {@code null}
-	 */
-	default void pushed(String collection, Duration duration, PushResult result, Throwable failure) {
-	}
+    /**
+     * @param collection the collection pushed, or {@code null} for all
+     * @param duration how long the push took
+     * @param result the counters, or {@code null} when it failed
+     * @param failure the failure, or {@code null}
+     */
+    default void pushed(String collection, Duration duration, PushResult result, Throwable failure) {
+    }
 
-	/**
-	 * @param collection the collection flushed
-	 * @param duration how long the flush took
-	 * @param result the counters, or {@code null} when it failed
-	 * @param failure the failure, or {@code null}
-	 */
-	default void flushed(String collection, Duration duration, FlushResult result, Throwable failure) {
-	}
+    /**
+     * @param collection the collection flushed
+     * @param duration how long the flush took
+     * @param result the counters, or {@code null} when it failed
+     * @param failure the failure, or {@code null}
+     */
+    default void flushed(String collection, Duration duration, FlushResult result, Throwable failure) {
+    }
 
 }

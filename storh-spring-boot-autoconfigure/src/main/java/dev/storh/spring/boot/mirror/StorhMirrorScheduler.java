@@ -15,61 +15,61 @@ import org.springframework.util.Assert;
  */
 public class StorhMirrorScheduler implements SmartLifecycle {
 
-	private static final Log logger = LogFactory.getLog(StorhMirrorScheduler.class);
+    private static final Log logger = LogFactory.getLog(StorhMirrorScheduler.class);
 
-	private final StorhMirror mirror;
+    private final StorhMirror mirror;
 
-	private final Trigger trigger;
+    private final Trigger trigger;
 
-	private volatile ThreadPoolTaskScheduler scheduler;
+    private volatile ThreadPoolTaskScheduler scheduler;
 
-	/**
-	 * @param mirror the mirror to push
-	 * @param trigger when, e.g. a {@code CronTrigger} or a {@code PeriodicTrigger}
-	 */
-	public StorhMirrorScheduler(StorhMirror mirror, Trigger trigger) {
-		Assert.notNull(mirror, "'mirror' must not be null");
-		Assert.notNull(trigger, "'trigger' must not be null");
-		this.mirror = mirror;
-		this.trigger = trigger;
-	}
+    /**
+     * @param mirror the mirror to push
+     * @param trigger when, e.g. a {@code CronTrigger} or a {@code PeriodicTrigger}
+     */
+    public StorhMirrorScheduler(StorhMirror mirror, Trigger trigger) {
+        Assert.notNull(mirror, "'mirror' must not be null");
+        Assert.notNull(trigger, "'trigger' must not be null");
+        this.mirror = mirror;
+        this.trigger = trigger;
+    }
 
-	/**
-	 * Pushes once now on the calling thread, logging the outcome instead of throwing.
-	 */
-	public void runOnce() {
-		try {
-			var result = this.mirror.push();
-			logger.debug("storh mirror push: " + result);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("storh mirror push failed: " + ex.getMessage(), ex);
-		}
-	}
+    /**
+     * Pushes once now on the calling thread, logging the outcome instead of throwing.
+     */
+    public void runOnce() {
+        try {
+            var result = this.mirror.push();
+            logger.debug("storh mirror push: " + result);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("storh mirror push failed: " + ex.getMessage(), ex);
+        }
+    }
 
-	@Override
-	public void start() {
-		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-		scheduler.setPoolSize(1);
-		scheduler.setThreadNamePrefix("storh-mirror-");
-		scheduler.setDaemon(true);
-		scheduler.initialize();
-		scheduler.schedule(this::runOnce, this.trigger);
-		this.scheduler = scheduler;
-	}
+    @Override
+    public void start() {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setPoolSize(1);
+        scheduler.setThreadNamePrefix("storh-mirror-");
+        scheduler.setDaemon(true);
+        scheduler.initialize();
+        scheduler.schedule(this::runOnce, this.trigger);
+        this.scheduler = scheduler;
+    }
 
-	@Override
-	public void stop() {
-		ThreadPoolTaskScheduler scheduler = this.scheduler;
-		if (scheduler != null) {
-			scheduler.shutdown();
-			this.scheduler = null;
-		}
-	}
+    @Override
+    public void stop() {
+        ThreadPoolTaskScheduler scheduler = this.scheduler;
+        if (scheduler != null) {
+            scheduler.shutdown();
+            this.scheduler = null;
+        }
+    }
 
-	@Override
-	public boolean isRunning() {
-		return this.scheduler != null;
-	}
+    @Override
+    public boolean isRunning() {
+        return this.scheduler != null;
+    }
 
 }

@@ -21,49 +21,49 @@ import org.springframework.context.ApplicationListener;
  */
 public class StorhMirrorWriteListener implements ApplicationListener<StorhMappingEvent<?>> {
 
-	private static final Log logger = LogFactory.getLog(StorhMirrorWriteListener.class);
+    private static final Log logger = LogFactory.getLog(StorhMirrorWriteListener.class);
 
-	private final StorhMirror mirror;
+    private final StorhMirror mirror;
 
-	private final StorhMappingContext mappingContext;
+    private final StorhMappingContext mappingContext;
 
-	private final Set<String> collections;
+    private final Set<String> collections;
 
-	/**
-	 * @param mirror the mirror
-	 * @param mappingContext reads the saved entity's id
-	 * @param collections the mirrored collections
-	 */
-	public StorhMirrorWriteListener(StorhMirror mirror, StorhMappingContext mappingContext, Set<String> collections) {
-		this.mirror = mirror;
-		this.mappingContext = mappingContext;
-		this.collections = Set.copyOf(collections);
-	}
+    /**
+     * @param mirror the mirror
+     * @param mappingContext reads the saved entity's id
+     * @param collections the mirrored collections
+     */
+    public StorhMirrorWriteListener(StorhMirror mirror, StorhMappingContext mappingContext, Set<String> collections) {
+        this.mirror = mirror;
+        this.mappingContext = mappingContext;
+        this.collections = Set.copyOf(collections);
+    }
 
-	@Override
-	public void onApplicationEvent(StorhMappingEvent<?> event) {
-		if (!this.collections.contains(event.getCollection())) {
-			return;
-		}
-		String id = null;
-		if (event instanceof AfterDeleteEvent<?> deleted) {
-			id = deleted.getId();
-		}
-		else if (event instanceof AfterSaveEvent<?> saved) {
-			Object entity = saved.getEntity();
-			StorhPersistentEntity<?> persistent = this.mappingContext.getRequiredPersistentEntity(entity.getClass());
-			Object identifier = persistent.getIdentifierAccessor(entity).getIdentifier();
-			id = (identifier != null) ? identifier.toString() : null;
-		}
-		if (id == null) {
-			return;
-		}
-		try {
-			this.mirror.flush(event.getCollection(), List.of(id));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("storh mirror flush of " + event.getCollection() + " " + id + " failed: " + ex.getMessage(), ex);
-		}
-	}
+    @Override
+    public void onApplicationEvent(StorhMappingEvent<?> event) {
+        if (!this.collections.contains(event.getCollection())) {
+            return;
+        }
+        String id = null;
+        if (event instanceof AfterDeleteEvent<?> deleted) {
+            id = deleted.getId();
+        }
+        else if (event instanceof AfterSaveEvent<?> saved) {
+            Object entity = saved.getEntity();
+            StorhPersistentEntity<?> persistent = this.mappingContext.getRequiredPersistentEntity(entity.getClass());
+            Object identifier = persistent.getIdentifierAccessor(entity).getIdentifier();
+            id = (identifier != null) ? identifier.toString() : null;
+        }
+        if (id == null) {
+            return;
+        }
+        try {
+            this.mirror.flush(event.getCollection(), List.of(id));
+        }
+        catch (RuntimeException ex) {
+            logger.warn("storh mirror flush of " + event.getCollection() + " " + id + " failed: " + ex.getMessage(), ex);
+        }
+    }
 
 }

@@ -11,67 +11,67 @@ import dev.storh.doc.DocStore;
  */
 public final class CollectionStore extends StorhStore {
 
-	private final DocStore store;
+    private final DocStore store;
 
-	private volatile Snapshot snapshot;
+    private volatile Snapshot snapshot;
 
-	CollectionStore(String name, DocStore store, boolean owned) {
-		super(StoreType.COLLECTION, name, owned, store);
-		this.store = store;
-	}
+    CollectionStore(String name, DocStore store, boolean owned) {
+        super(StoreType.COLLECTION, name, owned, store);
+        this.store = store;
+    }
 
-	/**
-	 * @return the DocStore
-	 */
-	public DocStore docStore() {
-		return this.store;
-	}
+    /**
+     * @return the DocStore
+     */
+    public DocStore docStore() {
+        return this.store;
+    }
 
-	/**
-	 * The record files per bucket from the DocStore's id listing, which is cached between calls:
-	 * only bucket folders changed since the last listing are listed again (see
-	 * {@link DocStore#ids()}); no record is read.
-	 * @return the record files per bucket
-	 */
-	public BucketSizes bucketSizes() {
-		BucketSizes sizes = BucketSizes.ofIds(this.store.ids());
-		this.snapshot = new Snapshot(sizes, System.nanoTime());
-		return sizes;
-	}
+    /**
+     * The record files per bucket from the DocStore's id listing, which is cached between calls:
+     * only bucket folders changed since the last listing are listed again (see
+     * {@link DocStore#ids()}); no record is read.
+     * @return the record files per bucket
+     */
+    public BucketSizes bucketSizes() {
+        BucketSizes sizes = BucketSizes.ofIds(this.store.ids());
+        this.snapshot = new Snapshot(sizes, System.nanoTime());
+        return sizes;
+    }
 
-	/**
-	 * The bucket sizes of a count at most {@code maxAge} old, counting again when the last one is
-	 * older; for metrics, which may be read often.
-	 * @param maxAge the oldest acceptable listing
-	 * @return the record files per bucket
-	 */
-	public BucketSizes bucketSizes(Duration maxAge) {
-		Snapshot last = this.snapshot;
-		if (last != null && System.nanoTime() - last.nanos() <= maxAge.toNanos()) {
-			return last.sizes();
-		}
-		return bucketSizes();
-	}
+    /**
+     * The bucket sizes of a count at most {@code maxAge} old, counting again when the last one is
+     * older; for metrics, which may be read often.
+     * @param maxAge the oldest acceptable listing
+     * @return the record files per bucket
+     */
+    public BucketSizes bucketSizes(Duration maxAge) {
+        Snapshot last = this.snapshot;
+        if (last != null && System.nanoTime() - last.nanos() <= maxAge.toNanos()) {
+            return last.sizes();
+        }
+        return bucketSizes();
+    }
 
-	@Override
-	Map<String, Object> doRepair() {
-		int stale = removeStaleWriters();
-		Map<String, Object> report = new LinkedHashMap<>(super.doRepair());
-		report.put("staleWritersRemoved", stale);
-		return report;
-	}
+    @Override
+    Map<String, Object> doRepair() {
+        int stale = removeStaleWriters();
+        Map<String, Object> report = new LinkedHashMap<>(super.doRepair());
+        report.put("staleWritersRemoved", stale);
+        return report;
+    }
 
-	@Override
-	Map<String, Object> doReindex() {
-		return this.store.reindex().toMap();
-	}
+    @Override
+    Map<String, Object> doReindex() {
+        return this.store.reindex().toMap();
+    }
 
-	private record Snapshot(BucketSizes sizes, long nanos) {
-	}
+    private record Snapshot(BucketSizes sizes, long nanos) {
+    }
 
-	@Override
-	public <R> R accept(Visitor<R> visitor) {
-		return visitor.collection(this);
-	}
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+        return visitor.collection(this);
+    }
 
 }

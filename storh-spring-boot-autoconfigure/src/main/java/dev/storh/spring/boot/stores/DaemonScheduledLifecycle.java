@@ -11,47 +11,47 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  */
 public abstract class DaemonScheduledLifecycle implements SmartLifecycle {
 
-	private final String threadNamePrefix;
+    private final String threadNamePrefix;
 
-	private volatile ThreadPoolTaskScheduler scheduler;
+    private volatile ThreadPoolTaskScheduler scheduler;
 
-	/**
-	 * @param threadNamePrefix the thread's name prefix, e.g. {@code storh-verify-}
-	 */
-	protected DaemonScheduledLifecycle(String threadNamePrefix) {
-		this.threadNamePrefix = threadNamePrefix;
-	}
+    /**
+     * @param threadNamePrefix the thread's name prefix, e.g. {@code storh-verify-}
+     */
+    protected DaemonScheduledLifecycle(String threadNamePrefix) {
+        this.threadNamePrefix = threadNamePrefix;
+    }
 
-	/**
-	 * Schedules this component's tasks on a freshly started scheduler.
-	 * @param scheduler one daemon thread, initialized
-	 */
-	protected abstract void schedule(ThreadPoolTaskScheduler scheduler);
+    /**
+     * Schedules this component's tasks on a freshly started scheduler.
+     * @param scheduler one daemon thread, initialized
+     */
+    protected abstract void schedule(ThreadPoolTaskScheduler scheduler);
 
-	@Override
-	public void start() {
-		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-		scheduler.setPoolSize(1);
-		scheduler.setThreadNamePrefix(this.threadNamePrefix);
-		scheduler.setDaemon(true);
-		scheduler.setWaitForTasksToCompleteOnShutdown(false);
-		scheduler.initialize();
-		schedule(scheduler);
-		this.scheduler = scheduler;
-	}
+    @Override
+    public void start() {
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.setPoolSize(1);
+        scheduler.setThreadNamePrefix(this.threadNamePrefix);
+        scheduler.setDaemon(true);
+        scheduler.setWaitForTasksToCompleteOnShutdown(false);
+        scheduler.initialize();
+        schedule(scheduler);
+        this.scheduler = scheduler;
+    }
 
-	@Override
-	public void stop() {
-		ThreadPoolTaskScheduler scheduler = this.scheduler;
-		this.scheduler = null;
-		if (scheduler != null) {
-			scheduler.shutdown();
-		}
-	}
+    @Override
+    public void stop() {
+        ThreadPoolTaskScheduler scheduler = this.scheduler;
+        this.scheduler = null;
+        if (scheduler != null) {
+            scheduler.shutdown();
+        }
+    }
 
-	@Override
-	public boolean isRunning() {
-		return this.scheduler != null;
-	}
+    @Override
+    public boolean isRunning() {
+        return this.scheduler != null;
+    }
 
 }

@@ -38,211 +38,211 @@ import org.apache.commons.logging.LogFactory;
  */
 public final class LogStore extends StorhStore {
 
-	private static final Log logger = LogFactory.getLog(LogStore.class);
+    private static final Log logger = LogFactory.getLog(LogStore.class);
 
-	private volatile SegmentedLog log;
+    private volatile SegmentedLog log;
 
-	private final Integer retentionDays;
+    private final Integer retentionDays;
 
-	private final LogPartition partition;
+    private final LogPartition partition;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final Supplier<SegmentedLog> opener;
+    private final Supplier<SegmentedLog> opener;
 
-	private SegmentedLog previous;
+    private SegmentedLog previous;
 
-	LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned) {
-		this(name, log, retentionDays, owned, LogPartition.NONE, Clock.systemUTC(), null);
-	}
+    LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned) {
+        this(name, log, retentionDays, owned, LogPartition.NONE, Clock.systemUTC(), null);
+    }
 
-	/**
-	 * @param partition the log's partitioning
-	 * @param clock the clock whose UTC date picks the partition
-	 * @param opener opens the log's partition for the clock's current date; {@code null} for a log
-	 * that does not roll (not partitioned, or opened by someone else)
-	 */
-	LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned, LogPartition partition, Clock clock,
-			Supplier<SegmentedLog> opener) {
-		super(StoreType.LOG, name, owned, null);
-		this.log = log;
-		this.retentionDays = retentionDays;
-		this.partition = partition;
-		this.clock = clock;
-		this.opener = (partition != LogPartition.NONE) ? opener : null;
-	}
+    /**
+     * @param partition the log's partitioning
+     * @param clock the clock whose UTC date picks the partition
+     * @param opener opens the log's partition for the clock's current date; {@code null} for a log
+     * that does not roll (not partitioned, or opened by someone else)
+     */
+    LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned, LogPartition partition, Clock clock,
+            Supplier<SegmentedLog> opener) {
+        super(StoreType.LOG, name, owned, null);
+        this.log = log;
+        this.retentionDays = retentionDays;
+        this.partition = partition;
+        this.clock = clock;
+        this.opener = (partition != LogPartition.NONE) ? opener : null;
+    }
 
-	/**
-	 * @return the log: for a partitioned log, the partition of the last roll
-	 */
-	public SegmentedLog log() {
-		return this.log;
-	}
+    /**
+     * @return the log: for a partitioned log, the partition of the last roll
+     */
+    public SegmentedLog log() {
+        return this.log;
+    }
 
-	/**
-	 * @return the log's date partitioning
-	 */
-	public LogPartition partition() {
-		return this.partition;
-	}
+    /**
+     * @return the log's date partitioning
+     */
+    public LogPartition partition() {
+        return this.partition;
+    }
 
-	/**
-	 * Moves a partitioned log to the partition of the clock's current UTC date, if it is not
-	 * there yet.
-	 * @return whether a new partition was opened
-	 * @throws dev.storh.StorageException when the new partition cannot be opened; the current one
-	 * stays in use
-	 */
-	public boolean rollIfDue() {
-		if (this.opener == null || isCurrent()) {
-			return false;
-		}
-		synchronized (this) {
-			if (isCurrent()) {
-				return false;
-			}
-			SegmentedLog next = this.opener.get();
-			SegmentedLog older = this.previous;
-			this.previous = this.log;
-			this.log = next;
-			logger.info("storh log '" + name() + "' rolled to partition " + next.collectionDir());
-			if (older != null) {
-				closeQuietly(older);
-			}
-			return true;
-		}
-	}
+    /**
+     * Moves a partitioned log to the partition of the clock's current UTC date, if it is not
+     * there yet.
+     * @return whether a new partition was opened
+     * @throws dev.storh.StorageException when the new partition cannot be opened; the current one
+     * stays in use
+     */
+    public boolean rollIfDue() {
+        if (this.opener == null || isCurrent()) {
+            return false;
+        }
+        synchronized (this) {
+            if (isCurrent()) {
+                return false;
+            }
+            SegmentedLog next = this.opener.get();
+            SegmentedLog older = this.previous;
+            this.previous = this.log;
+            this.log = next;
+            logger.info("storh log '" + name() + "' rolled to partition " + next.collectionDir());
+            if (older != null) {
+                closeQuietly(older);
+            }
+            return true;
+        }
+    }
 
-	/**
-	 * Deletes the folders of partitions that ended before the retention cutoff, except the
-	 * partitions this store has open.
-	 * @return the names of the deleted partition folders, oldest first
-	 */
-	private List<String> deleteExpiredPartitions() {
-		Instant cutoff = this.clock.instant().minus(Duration.ofDays(this.retentionDays));
-		Path partitions = this.log.collectionDir().getParent();
-		List<String> deleted = new ArrayList<>();
-		SegmentedLog older;
-		synchronized (this) {
-			older = this.previous;
-		}
-		List<Path> folders;
-		try (Stream<Path> listing = Files.list(partitions)) {
-			folders = listing.filter(Files::isDirectory).sorted().toList();
-		}
-		catch (IOException ex) {
-			throw new StorageException("Could not list log partitions: " + partitions, ex);
-		}
-		for (Path folder : folders) {
-			String name = folder.getFileName().toString();
-			Instant end = partitionEnd(name);
-			boolean open = folder.equals(this.log.collectionDir())
-					|| (older != null && folder.equals(older.collectionDir()));
-			if (end != null && !end.isAfter(cutoff) && !open) {
-				AtomicFiles.deleteTree(folder);
-				deleted.add(name);
-				logger.info("storh retention of log '" + name() + "' deleted partition " + folder);
-			}
-		}
-		return deleted;
-	}
+    /**
+     * Deletes the folders of partitions that ended before the retention cutoff, except the
+     * partitions this store has open.
+     * @return the names of the deleted partition folders, oldest first
+     */
+    private List<String> deleteExpiredPartitions() {
+        Instant cutoff = this.clock.instant().minus(Duration.ofDays(this.retentionDays));
+        Path partitions = this.log.collectionDir().getParent();
+        List<String> deleted = new ArrayList<>();
+        SegmentedLog older;
+        synchronized (this) {
+            older = this.previous;
+        }
+        List<Path> folders;
+        try (Stream<Path> listing = Files.list(partitions)) {
+            folders = listing.filter(Files::isDirectory).sorted().toList();
+        }
+        catch (IOException ex) {
+            throw new StorageException("Could not list log partitions: " + partitions, ex);
+        }
+        for (Path folder : folders) {
+            String name = folder.getFileName().toString();
+            Instant end = partitionEnd(name);
+            boolean open = folder.equals(this.log.collectionDir())
+                    || (older != null && folder.equals(older.collectionDir()));
+            if (end != null && !end.isAfter(cutoff) && !open) {
+                AtomicFiles.deleteTree(folder);
+                deleted.add(name);
+                logger.info("storh retention of log '" + name() + "' deleted partition " + folder);
+            }
+        }
+        return deleted;
+    }
 
-	/**
-	 * @return the first instant after the partition named {@code name}, or {@code null} when the
-	 * name is not a partition of this log's kind
-	 */
-	private Instant partitionEnd(String name) {
-		try {
-			if (this.partition == LogPartition.DAILY) {
-				return LocalDate.parse(name).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-			}
-			return YearMonth.parse(name).plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-		}
-		catch (DateTimeParseException ex) {
-			return null;
-		}
-	}
+    /**
+     * @return the first instant after the partition named {@code name}, or {@code null} when the
+     * name is not a partition of this log's kind
+     */
+    private Instant partitionEnd(String name) {
+        try {
+            if (this.partition == LogPartition.DAILY) {
+                return LocalDate.parse(name).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+            }
+            return YearMonth.parse(name).plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        }
+        catch (DateTimeParseException ex) {
+            return null;
+        }
+    }
 
-	private boolean isCurrent() {
-		String due = this.partition.folderFor(this.clock.millis());
-		return due.equals(this.log.collectionDir().getFileName().toString());
-	}
+    private boolean isCurrent() {
+        String due = this.partition.folderFor(this.clock.millis());
+        return due.equals(this.log.collectionDir().getFileName().toString());
+    }
 
-	@Override
-	void close() throws Exception {
-		SegmentedLog older;
-		synchronized (this) {
-			older = this.previous;
-			this.previous = null;
-		}
-		if (older != null) {
-			closeQuietly(older);
-		}
-		super.close();
-	}
+    @Override
+    void close() throws Exception {
+        SegmentedLog older;
+        synchronized (this) {
+            older = this.previous;
+            this.previous = null;
+        }
+        if (older != null) {
+            closeQuietly(older);
+        }
+        super.close();
+    }
 
-	private static void closeQuietly(SegmentedLog log) {
-		try {
-			log.close();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not close storh log partition " + log.collectionDir(), ex);
-		}
-	}
+    private static void closeQuietly(SegmentedLog log) {
+        try {
+            log.close();
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not close storh log partition " + log.collectionDir(), ex);
+        }
+    }
 
-	/**
-	 * @return the retention in days applied by {@link #compact()}, or {@code null}
-	 */
-	public Integer retentionDays() {
-		return this.retentionDays;
-	}
+    /**
+     * @return the retention in days applied by {@link #compact()}, or {@code null}
+     */
+    public Integer retentionDays() {
+        return this.retentionDays;
+    }
 
-	@Override
-	public Path path() {
-		return this.log.collectionDir().toAbsolutePath();
-	}
+    @Override
+    public Path path() {
+        return this.log.collectionDir().toAbsolutePath();
+    }
 
-	@Override
-	public AutoCloseable engine() {
-		return this.log;
-	}
+    @Override
+    public AutoCloseable engine() {
+        return this.log;
+    }
 
-	@Override
-	VerifyResult doVerify(ProgressListener progress) {
-		long start = System.nanoTime();
-		var report = this.log.verify(progress);
-		return result(report.ok(), report.errors(), start);
-	}
+    @Override
+    VerifyResult doVerify(ProgressListener progress) {
+        long start = System.nanoTime();
+        var report = this.log.verify(progress);
+        return result(report.ok(), report.errors(), start);
+    }
 
-	@Override
-	Map<String, Object> doRepair() {
-		int stale = removeStaleWriters();
-		Map<String, Object> report = new LinkedHashMap<>(this.log.repair().toMap());
-		report.put("staleWritersRemoved", stale);
-		return report;
-	}
+    @Override
+    Map<String, Object> doRepair() {
+        int stale = removeStaleWriters();
+        Map<String, Object> report = new LinkedHashMap<>(this.log.repair().toMap());
+        report.put("staleWritersRemoved", stale);
+        return report;
+    }
 
-	@Override
-	Map<String, Object> doCompact() {
-		Map<String, Object> report = new LinkedHashMap<>();
-		report.put("ok", true);
-		if (this.retentionDays != null) {
-			report.put("retentionDays", this.retentionDays);
-			report.put("expired", this.log.retain().olderThanDays(this.retentionDays).compact());
-			if (this.opener != null) {
-				report.put("expiredPartitions", deleteExpiredPartitions());
-			}
-		}
-		else {
-			this.log.compact();
-		}
-		report.put("stats", this.log.stats().toMap());
-		return report;
-	}
+    @Override
+    Map<String, Object> doCompact() {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("ok", true);
+        if (this.retentionDays != null) {
+            report.put("retentionDays", this.retentionDays);
+            report.put("expired", this.log.retain().olderThanDays(this.retentionDays).compact());
+            if (this.opener != null) {
+                report.put("expiredPartitions", deleteExpiredPartitions());
+            }
+        }
+        else {
+            this.log.compact();
+        }
+        report.put("stats", this.log.stats().toMap());
+        return report;
+    }
 
-	@Override
-	public <R> R accept(Visitor<R> visitor) {
-		return visitor.log(this);
-	}
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+        return visitor.log(this);
+    }
 
 }

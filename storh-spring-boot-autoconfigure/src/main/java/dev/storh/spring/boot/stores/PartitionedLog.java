@@ -24,76 +24,76 @@ import org.springframework.util.Assert;
  */
 public final class PartitionedLog {
 
-	private final LogStore store;
+    private final LogStore store;
 
-	PartitionedLog(LogStore store) {
-		Assert.isTrue(store.partition() != LogPartition.NONE, () -> "log '" + store.name() + "' is not partitioned");
-		this.store = store;
-	}
+    PartitionedLog(LogStore store) {
+        Assert.isTrue(store.partition() != LogPartition.NONE, () -> "log '" + store.name() + "' is not partitioned");
+        this.store = store;
+    }
 
-	/**
-	 * @return the log's name
-	 */
-	public String name() {
-		return this.store.name();
-	}
+    /**
+     * @return the log's name
+     */
+    public String name() {
+        return this.store.name();
+    }
 
-	/**
-	 * @return the log's date partitioning, {@code DAILY} or {@code MONTHLY}
-	 */
-	public LogPartition partitioning() {
-		return this.store.partition();
-	}
+    /**
+     * @return the log's date partitioning, {@code DAILY} or {@code MONTHLY}
+     */
+    public LogPartition partitioning() {
+        return this.store.partition();
+    }
 
-	/**
-	 * The log of the current partition, rolling to a new partition first when the clock's UTC
-	 * date has moved into one.
-	 * @return the open log of the current partition
-	 * @throws dev.storh.StorageException when a new partition cannot be opened
-	 */
-	public SegmentedLog current() {
-		this.store.rollIfDue();
-		return this.store.log();
-	}
+    /**
+     * The log of the current partition, rolling to a new partition first when the clock's UTC
+     * date has moved into one.
+     * @return the open log of the current partition
+     * @throws dev.storh.StorageException when a new partition cannot be opened
+     */
+    public SegmentedLog current() {
+        this.store.rollIfDue();
+        return this.store.log();
+    }
 
-	/**
-	 * @return the folder of the current partition, e.g. {@code <root>/events/partitions/2026-12-01}
-	 */
-	public Path folder() {
-		return current().collectionDir();
-	}
+    /**
+     * @return the folder of the current partition, e.g. {@code <root>/events/partitions/2026-12-01}
+     */
+    public Path folder() {
+        return current().collectionDir();
+    }
 
-	/**
-	 * Appends a record to the current partition under a new id; durable on return.
-	 * @param data the record data, a JSON object in the JSON model
-	 * @return the stored record
-	 */
-	public StorageRecord put(Map<String, ?> data) {
-		return current().put(data);
-	}
+    /**
+     * Appends a record to the current partition under a new id; durable on return.
+     * @param data the record data, a JSON object in the JSON model
+     * @return the stored record
+     */
+    public StorageRecord put(Map<String, ?> data) {
+        return current().put(data);
+    }
 
-	/**
-	 * Appends a record to the current partition under the given id; durable on return.
-	 * @param data the record data
-	 * @param id a UUIDv7
-	 * @return the stored record
-	 */
-	public StorageRecord put(Map<String, ?> data, String id) {
-		return current().put(data, id);
-	}
+    /**
+     * Appends a record to the current partition under the given id; durable on return.
+     * @param data the record data
+     * @param id a UUIDv7
+     * @return the stored record
+     */
+    public StorageRecord put(Map<String, ?> data, String id) {
+        return current().put(data, id);
+    }
 
-	/**
-	 * Appends records to the current partition with one fsync.
-	 * @param items the records' data
-	 * @return the stored records, in order
-	 */
-	public List<StorageRecord> appendMany(Iterable<? extends Map<String, ?>> items) {
-		return current().appendMany(items);
-	}
+    /**
+     * Appends records to the current partition with one fsync.
+     * @param items the records' data
+     * @return the stored records, in order
+     */
+    public List<StorageRecord> appendMany(Iterable<? extends Map<String, ?>> items) {
+        return current().appendMany(items);
+    }
 
-	@Override
-	public String toString() {
-		return "PartitionedLog[" + this.store.name() + ", " + this.store.partition() + "]";
-	}
+    @Override
+    public String toString() {
+        return "PartitionedLog[" + this.store.name() + ", " + this.store.partition() + "]";
+    }
 
 }

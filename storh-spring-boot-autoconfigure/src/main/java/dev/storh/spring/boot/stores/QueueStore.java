@@ -10,38 +10,38 @@ import dev.storh.queue.Queue;
  */
 public final class QueueStore extends StorhStore {
 
-	private final Queue queue;
+    private final Queue queue;
 
-	private final Duration processingTimeout;
+    private final Duration processingTimeout;
 
-	QueueStore(String name, Queue queue, Duration processingTimeout, boolean owned) {
-		super(StoreType.QUEUE, name, owned, queue);
-		this.queue = queue;
-		this.processingTimeout = processingTimeout;
-	}
+    QueueStore(String name, Queue queue, Duration processingTimeout, boolean owned) {
+        super(StoreType.QUEUE, name, owned, queue);
+        this.queue = queue;
+        this.processingTimeout = processingTimeout;
+    }
 
-	/**
-	 * @return the queue
-	 */
-	public Queue queue() {
-		return this.queue;
-	}
+    /**
+     * @return the queue
+     */
+    public Queue queue() {
+        return this.queue;
+    }
 
-	/**
-	 * @return the least claim age at which {@link #repair()} puts a processing job back to pending
-	 */
-	public Duration processingTimeout() {
-		return this.processingTimeout;
-	}
+    /**
+     * @return the least claim age at which {@link #repair()} puts a processing job back to pending
+     */
+    public Duration processingTimeout() {
+        return this.processingTimeout;
+    }
 
-	@Override
-	Map<String, Object> doRepair() {
-		return this.queue.repair(this.processingTimeout).toMap();
-	}
+    @Override
+    Map<String, Object> doRepair() {
+        return this.queue.repair(this.processingTimeout).toMap();
+    }
 
-	@Override
-	public <R> R accept(Visitor<R> visitor) {
-		return visitor.queue(this);
-	}
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+        return visitor.queue(this);
+    }
 
 }

@@ -8,40 +8,40 @@ import java.util.Locale;
  */
 public enum StoreType {
 
-	/** A DocStore collection: one JSONC file per record. */
-	COLLECTION,
+    /** A DocStore collection: one JSONC file per record. */
+    COLLECTION,
 
-	/** A segmented log. */
-	LOG,
+    /** A segmented log. */
+    LOG,
 
-	/** A job queue. */
-	QUEUE;
+    /** A job queue. */
+    QUEUE;
 
-	/**
-	 * @return the singular lowercase word, e.g. {@code collection}
-	 */
-	public String tag() {
-		return name().toLowerCase(Locale.ROOT);
-	}
+    /**
+     * @return the singular lowercase word, e.g. {@code collection}
+     */
+    public String tag() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 
-	/**
-	 * @return the plural lowercase word, e.g. {@code collections}
-	 */
-	public String plural() {
-		return tag() + "s";
-	}
+    /**
+     * @return the plural lowercase word, e.g. {@code collections}
+     */
+    public String plural() {
+        return tag() + "s";
+    }
 
-	/**
-	 * @param text a singular or plural word, any case ({@code log}, {@code logs})
-	 * @return the type, or {@code null} when the text names none
-	 */
-	public static StoreType parse(String text) {
-		for (StoreType type : values()) {
-			if (type.tag().equalsIgnoreCase(text) || type.plural().equalsIgnoreCase(text)) {
-				return type;
-			}
-		}
-		return null;
-	}
+    /**
+     * @param text a singular or plural word, any case ({@code log}, {@code logs})
+     * @return the type, or {@code null} when the text names none
+     */
+    public static StoreType parse(String text) {
+        for (StoreType type : values()) {
+            if (type.tag().equalsIgnoreCase(text) || type.plural().equalsIgnoreCase(text)) {
+                return type;
+            }
+        }
+        return null;
+    }
 
 }

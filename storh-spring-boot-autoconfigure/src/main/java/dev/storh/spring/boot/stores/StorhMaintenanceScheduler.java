@@ -29,118 +29,118 @@ import org.springframework.util.Assert;
  */
 public class StorhMaintenanceScheduler extends DaemonScheduledLifecycle {
 
-	private static final Log logger = LogFactory.getLog(StorhMaintenanceScheduler.class);
+    private static final Log logger = LogFactory.getLog(StorhMaintenanceScheduler.class);
 
-	private final StorhStores stores;
+    private final StorhStores stores;
 
-	private final Duration retentionInterval;
+    private final Duration retentionInterval;
 
-	private final Duration requeueInterval;
+    private final Duration requeueInterval;
 
-	private final Duration partitionCheckInterval;
+    private final Duration partitionCheckInterval;
 
-	/**
-	 * @param stores the stores to keep
-	 * @param retentionInterval time between retention runs
-	 * @param requeueInterval time between requeue passes
-	 * @param partitionCheckInterval time between partition checks
-	 */
-	public StorhMaintenanceScheduler(StorhStores stores, Duration retentionInterval, Duration requeueInterval,
-			Duration partitionCheckInterval) {
-		super("storh-maintenance-");
-		Assert.notNull(stores, "'stores' must not be null");
-		Assert.isTrue(retentionInterval != null && positive(retentionInterval),
-				"'retentionInterval' must be positive");
-		Assert.isTrue(requeueInterval != null && positive(requeueInterval), "'requeueInterval' must be positive");
-		Assert.isTrue(partitionCheckInterval != null && positive(partitionCheckInterval),
-				"'partitionCheckInterval' must be positive");
-		this.stores = stores;
-		this.retentionInterval = retentionInterval;
-		this.requeueInterval = requeueInterval;
-		this.partitionCheckInterval = partitionCheckInterval;
-	}
+    /**
+     * @param stores the stores to keep
+     * @param retentionInterval time between retention runs
+     * @param requeueInterval time between requeue passes
+     * @param partitionCheckInterval time between partition checks
+     */
+    public StorhMaintenanceScheduler(StorhStores stores, Duration retentionInterval, Duration requeueInterval,
+            Duration partitionCheckInterval) {
+        super("storh-maintenance-");
+        Assert.notNull(stores, "'stores' must not be null");
+        Assert.isTrue(retentionInterval != null && positive(retentionInterval),
+                "'retentionInterval' must be positive");
+        Assert.isTrue(requeueInterval != null && positive(requeueInterval), "'requeueInterval' must be positive");
+        Assert.isTrue(partitionCheckInterval != null && positive(partitionCheckInterval),
+                "'partitionCheckInterval' must be positive");
+        this.stores = stores;
+        this.retentionInterval = retentionInterval;
+        this.requeueInterval = requeueInterval;
+        this.partitionCheckInterval = partitionCheckInterval;
+    }
 
-	/**
-	 * Applies the retention of every log that has one, now.
-	 * @return records deleted per log name, for the logs whose retention ran
-	 */
-	public Map<String, Long> applyRetention() {
-		Map<String, Long> expired = new LinkedHashMap<>();
-		for (StorhStore store : this.stores.stores(StoreType.LOG)) {
-			LogStore log = (LogStore) store;
-			if (log.retentionDays() == null) {
-				continue;
-			}
-			try {
-				Object deleted = log.compact().get("expired");
-				long count = (deleted instanceof Number number) ? number.longValue() : 0;
-				expired.put(log.name(), count);
-				if (count > 0) {
-					logger.info("storh retention of " + log + ": " + count + " record(s) older than "
-							+ log.retentionDays() + " days deleted");
-				}
-			}
-			catch (RuntimeException ex) {
-				logger.warn("storh retention of " + log + " failed: " + ex.getMessage(), ex);
-			}
-		}
-		return expired;
-	}
+    /**
+     * Applies the retention of every log that has one, now.
+     * @return records deleted per log name, for the logs whose retention ran
+     */
+    public Map<String, Long> applyRetention() {
+        Map<String, Long> expired = new LinkedHashMap<>();
+        for (StorhStore store : this.stores.stores(StoreType.LOG)) {
+            LogStore log = (LogStore) store;
+            if (log.retentionDays() == null) {
+                continue;
+            }
+            try {
+                Object deleted = log.compact().get("expired");
+                long count = (deleted instanceof Number number) ? number.longValue() : 0;
+                expired.put(log.name(), count);
+                if (count > 0) {
+                    logger.info("storh retention of " + log + ": " + count + " record(s) older than "
+                            + log.retentionDays() + " days deleted");
+                }
+            }
+            catch (RuntimeException ex) {
+                logger.warn("storh retention of " + log + " failed: " + ex.getMessage(), ex);
+            }
+        }
+        return expired;
+    }
 
-	/**
-	 * Puts the timed-out claims of every queue back to pending, now.
-	 * @return jobs requeued per queue name
-	 */
-	public Map<String, Integer> requeueTimedOut() {
-		Map<String, Integer> requeued = new LinkedHashMap<>();
-		for (StorhStore store : this.stores.stores(StoreType.QUEUE)) {
-			QueueStore queue = (QueueStore) store;
-			try {
-				int count = queue.queue().requeueTimedOut(queue.processingTimeout());
-				requeued.put(queue.name(), count);
-				if (count > 0) {
-					logger.info("storh requeued " + count + " job(s) of " + queue + " claimed more than "
-							+ queue.processingTimeout() + " ago");
-				}
-			}
-			catch (RuntimeException ex) {
-				logger.warn("storh requeue of " + queue + " failed: " + ex.getMessage(), ex);
-			}
-		}
-		return requeued;
-	}
+    /**
+     * Puts the timed-out claims of every queue back to pending, now.
+     * @return jobs requeued per queue name
+     */
+    public Map<String, Integer> requeueTimedOut() {
+        Map<String, Integer> requeued = new LinkedHashMap<>();
+        for (StorhStore store : this.stores.stores(StoreType.QUEUE)) {
+            QueueStore queue = (QueueStore) store;
+            try {
+                int count = queue.queue().requeueTimedOut(queue.processingTimeout());
+                requeued.put(queue.name(), count);
+                if (count > 0) {
+                    logger.info("storh requeued " + count + " job(s) of " + queue + " claimed more than "
+                            + queue.processingTimeout() + " ago");
+                }
+            }
+            catch (RuntimeException ex) {
+                logger.warn("storh requeue of " + queue + " failed: " + ex.getMessage(), ex);
+            }
+        }
+        return requeued;
+    }
 
-	/**
-	 * Moves every date-partitioned log to the partition of the current date, now.
-	 * @return the number of logs that moved
-	 */
-	public int rollPartitions() {
-		int rolled = 0;
-		for (StorhStore store : this.stores.stores(StoreType.LOG)) {
-			try {
-				if (((LogStore) store).rollIfDue()) {
-					rolled++;
-				}
-			}
-			catch (RuntimeException ex) {
-				logger.warn("storh could not move " + store + " to its next partition: " + ex.getMessage(), ex);
-			}
-		}
-		return rolled;
-	}
+    /**
+     * Moves every date-partitioned log to the partition of the current date, now.
+     * @return the number of logs that moved
+     */
+    public int rollPartitions() {
+        int rolled = 0;
+        for (StorhStore store : this.stores.stores(StoreType.LOG)) {
+            try {
+                if (((LogStore) store).rollIfDue()) {
+                    rolled++;
+                }
+            }
+            catch (RuntimeException ex) {
+                logger.warn("storh could not move " + store + " to its next partition: " + ex.getMessage(), ex);
+            }
+        }
+        return rolled;
+    }
 
-	@Override
-	protected void schedule(ThreadPoolTaskScheduler scheduler) {
-		Instant now = Instant.now();
-		scheduler.scheduleWithFixedDelay(this::applyRetention, now.plus(this.retentionInterval),
-				this.retentionInterval);
-		scheduler.scheduleWithFixedDelay(this::requeueTimedOut, now.plus(this.requeueInterval), this.requeueInterval);
-		scheduler.scheduleWithFixedDelay(this::rollPartitions, now.plus(this.partitionCheckInterval),
-				this.partitionCheckInterval);
-	}
+    @Override
+    protected void schedule(ThreadPoolTaskScheduler scheduler) {
+        Instant now = Instant.now();
+        scheduler.scheduleWithFixedDelay(this::applyRetention, now.plus(this.retentionInterval),
+                this.retentionInterval);
+        scheduler.scheduleWithFixedDelay(this::requeueTimedOut, now.plus(this.requeueInterval), this.requeueInterval);
+        scheduler.scheduleWithFixedDelay(this::rollPartitions, now.plus(this.partitionCheckInterval),
+                this.partitionCheckInterval);
+    }
 
-	private static boolean positive(Duration interval) {
-		return !interval.isNegative() && !interval.isZero();
-	}
+    private static boolean positive(Duration interval) {
+        return !interval.isNegative() && !interval.isZero();
+    }
 
 }

@@ -44,354 +44,354 @@ import org.springframework.util.Assert;
  */
 public class StorhStores implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(StorhStores.class);
+    private static final Log logger = LogFactory.getLog(StorhStores.class);
 
-	private final Path collectionsFolder;
+    private final Path collectionsFolder;
 
-	private final StorhStoreOptions options;
+    private final StorhStoreOptions options;
 
-	private final Map<String, StorhStore> stores = new ConcurrentHashMap<>();
+    private final Map<String, StorhStore> stores = new ConcurrentHashMap<>();
 
-	private final List<StorhStoresListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<StorhStoresListener> listeners = new CopyOnWriteArrayList<>();
 
-	private final Object openLock = new Object();
+    private final Object openLock = new Object();
 
-	private volatile Function<String, DocStore> docStoreOpener;
+    private volatile Function<String, DocStore> docStoreOpener;
 
-	private volatile boolean closed;
+    private volatile boolean closed;
 
-	/**
-	 * @param collectionsFolder the folder holding one sub-folder per store; a relative path is
-	 * resolved against the working directory now
-	 * @param options how each store is opened
-	 */
-	public StorhStores(Path collectionsFolder, StorhStoreOptions options) {
-		Assert.notNull(collectionsFolder, "'collectionsFolder' must not be null");
-		Assert.notNull(options, "'options' must not be null");
-		this.collectionsFolder = collectionsFolder.toAbsolutePath().normalize();
-		this.options = options;
-	}
+    /**
+     * @param collectionsFolder the folder holding one sub-folder per store; a relative path is
+     * resolved against the working directory now
+     * @param options how each store is opened
+     */
+    public StorhStores(Path collectionsFolder, StorhStoreOptions options) {
+        Assert.notNull(collectionsFolder, "'collectionsFolder' must not be null");
+        Assert.notNull(options, "'options' must not be null");
+        this.collectionsFolder = collectionsFolder.toAbsolutePath().normalize();
+        this.options = options;
+    }
 
-	/**
-	 * @return the folder holding one sub-folder per store, absolute
-	 */
-	public Path collectionsFolder() {
-		return this.collectionsFolder;
-	}
+    /**
+     * @return the folder holding one sub-folder per store, absolute
+     */
+    public Path collectionsFolder() {
+        return this.collectionsFolder;
+    }
 
-	/**
-	 * Makes {@link #docStore(String)} take collections from elsewhere (an application's own
-	 * {@code StorhOperations} over another registry) instead of opening them, so that one process
-	 * keeps one instance per collection. Such collections are not closed by this registry.
-	 * @param opener returns the open DocStore of a collection name
-	 */
-	public void useDocStoreOpener(Function<String, DocStore> opener) {
-		Assert.notNull(opener, "'opener' must not be null");
-		this.docStoreOpener = opener;
-	}
+    /**
+     * Makes {@link #docStore(String)} take collections from elsewhere (an application's own
+     * {@code StorhOperations} over another registry) instead of opening them, so that one process
+     * keeps one instance per collection. Such collections are not closed by this registry.
+     * @param opener returns the open DocStore of a collection name
+     */
+    public void useDocStoreOpener(Function<String, DocStore> opener) {
+        Assert.notNull(opener, "'opener' must not be null");
+        this.docStoreOpener = opener;
+    }
 
-	/**
-	 * The collection's DocStore, opened on first call with the options' settings for it (and
-	 * {@linkplain StorhStoreOptions#prepare prepared}, e.g. its indexes synchronised).
-	 * @param collection the collection name
-	 * @return the open store, the same instance on every call
-	 * @throws IllegalStateException when the registry is closed, or the name is used by a log or
-	 * queue
-	 * @throws dev.storh.StorageException when the collection cannot be opened
-	 */
-	public DocStore docStore(String collection) {
-		Assert.hasText(collection, "'collection' must not be empty");
-		StorhStore known = this.stores.get(collection);
-		if (known instanceof CollectionStore store) {
-			return store.docStore();
-		}
-		synchronized (this.openLock) {
-			checkOpen();
-			StorhStore existing = checkName(collection, StoreType.COLLECTION);
-			if (existing != null) {
-				return ((CollectionStore) existing).docStore();
-			}
-			Function<String, DocStore> opener = this.docStoreOpener;
-			if (opener != null) {
-				DocStore borrowed = opener.apply(collection);
-				this.options.prepare(collection, borrowed);
-				add(new CollectionStore(collection, borrowed, false));
-				return borrowed;
-			}
-			Path folder = claim(StoreType.COLLECTION, collection);
-			DocStore store;
-			try {
-				store = DocStore.open(this.collectionsFolder, collection, this.options.collection(collection));
-			}
-			catch (RuntimeException ex) {
-				OpenFolders.release(folder, this);
-				throw ex;
-			}
-			try {
-				this.options.prepare(collection, store);
-			}
-			catch (RuntimeException ex) {
-				store.close();
-				OpenFolders.release(folder, this);
-				throw ex;
-			}
-			add(new CollectionStore(collection, store, true));
-			return store;
-		}
-	}
+    /**
+     * The collection's DocStore, opened on first call with the options' settings for it (and
+     * {@linkplain StorhStoreOptions#prepare prepared}, e.g. its indexes synchronised).
+     * @param collection the collection name
+     * @return the open store, the same instance on every call
+     * @throws IllegalStateException when the registry is closed, or the name is used by a log or
+     * queue
+     * @throws dev.storh.StorageException when the collection cannot be opened
+     */
+    public DocStore docStore(String collection) {
+        Assert.hasText(collection, "'collection' must not be empty");
+        StorhStore known = this.stores.get(collection);
+        if (known instanceof CollectionStore store) {
+            return store.docStore();
+        }
+        synchronized (this.openLock) {
+            checkOpen();
+            StorhStore existing = checkName(collection, StoreType.COLLECTION);
+            if (existing != null) {
+                return ((CollectionStore) existing).docStore();
+            }
+            Function<String, DocStore> opener = this.docStoreOpener;
+            if (opener != null) {
+                DocStore borrowed = opener.apply(collection);
+                this.options.prepare(collection, borrowed);
+                add(new CollectionStore(collection, borrowed, false));
+                return borrowed;
+            }
+            Path folder = claim(StoreType.COLLECTION, collection);
+            DocStore store;
+            try {
+                store = DocStore.open(this.collectionsFolder, collection, this.options.collection(collection));
+            }
+            catch (RuntimeException ex) {
+                OpenFolders.release(folder, this);
+                throw ex;
+            }
+            try {
+                this.options.prepare(collection, store);
+            }
+            catch (RuntimeException ex) {
+                store.close();
+                OpenFolders.release(folder, this);
+                throw ex;
+            }
+            add(new CollectionStore(collection, store, true));
+            return store;
+        }
+    }
 
-	/**
-	 * Opens a log with the options' settings for it; the registry closes it.
-	 * @param name the log name
-	 * @return the open log
-	 * @throws IllegalStateException when the registry is closed or the name is taken
-	 * @throws dev.storh.StorageException when the log cannot be opened
-	 */
-	public SegmentedLog openLog(String name) {
-		Assert.hasText(name, "'name' must not be empty");
-		synchronized (this.openLock) {
-			checkOpen();
-			requireFree(name, StoreType.LOG);
-			SegmentedLogOptions logOptions = this.options.log(name);
-			Supplier<SegmentedLog> opener = () -> SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
-			Path folder = claim(StoreType.LOG, name);
-			SegmentedLog log;
-			try {
-				log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
-			}
-			catch (RuntimeException ex) {
-				OpenFolders.release(folder, this);
-				throw ex;
-			}
-			add(new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
-					logOptions.clock(), opener));
-			return log;
-		}
-	}
+    /**
+     * Opens a log with the options' settings for it; the registry closes it.
+     * @param name the log name
+     * @return the open log
+     * @throws IllegalStateException when the registry is closed or the name is taken
+     * @throws dev.storh.StorageException when the log cannot be opened
+     */
+    public SegmentedLog openLog(String name) {
+        Assert.hasText(name, "'name' must not be empty");
+        synchronized (this.openLock) {
+            checkOpen();
+            requireFree(name, StoreType.LOG);
+            SegmentedLogOptions logOptions = this.options.log(name);
+            Supplier<SegmentedLog> opener = () -> SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
+            Path folder = claim(StoreType.LOG, name);
+            SegmentedLog log;
+            try {
+                log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
+            }
+            catch (RuntimeException ex) {
+                OpenFolders.release(folder, this);
+                throw ex;
+            }
+            add(new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
+                    logOptions.clock(), opener));
+            return log;
+        }
+    }
 
-	/**
-	 * The partitioned log of a name, opening it with {@link #openLog(String)} when the registry
-	 * has not yet.
-	 * @param name the log name; its options must partition it by date
-	 * @return a view that writes to the partition of the current date
-	 * @throws IllegalStateException when the name is not a partitioned log the registry opened
-	 */
-	public PartitionedLog partitionedLog(String name) {
-		Assert.hasText(name, "'name' must not be empty");
-		synchronized (this.openLock) {
-			if (!(this.stores.get(name) instanceof LogStore)) {
-				openLog(name);
-			}
-			LogStore store = (LogStore) this.stores.get(name);
-			if (store.partition() == LogPartition.NONE || !store.owned()) {
-				throw new IllegalStateException("storh log '" + name + "' is not a partitioned log opened by the registry");
-			}
-			return new PartitionedLog(store);
-		}
-	}
+    /**
+     * The partitioned log of a name, opening it with {@link #openLog(String)} when the registry
+     * has not yet.
+     * @param name the log name; its options must partition it by date
+     * @return a view that writes to the partition of the current date
+     * @throws IllegalStateException when the name is not a partitioned log the registry opened
+     */
+    public PartitionedLog partitionedLog(String name) {
+        Assert.hasText(name, "'name' must not be empty");
+        synchronized (this.openLock) {
+            if (!(this.stores.get(name) instanceof LogStore)) {
+                openLog(name);
+            }
+            LogStore store = (LogStore) this.stores.get(name);
+            if (store.partition() == LogPartition.NONE || !store.owned()) {
+                throw new IllegalStateException("storh log '" + name + "' is not a partitioned log opened by the registry");
+            }
+            return new PartitionedLog(store);
+        }
+    }
 
-	/**
-	 * Opens a queue with the options' settings for it; the registry closes it.
-	 * @param name the queue name
-	 * @return the open queue
-	 * @throws IllegalStateException when the registry is closed or the name is taken
-	 * @throws dev.storh.StorageException when the queue cannot be opened
-	 */
-	public Queue openQueue(String name) {
-		Assert.hasText(name, "'name' must not be empty");
-		synchronized (this.openLock) {
-			checkOpen();
-			requireFree(name, StoreType.QUEUE);
-			Path folder = claim(StoreType.QUEUE, name);
-			Queue queue;
-			try {
-				queue = Queue.open(this.collectionsFolder, name, this.options.queue(name));
-			}
-			catch (RuntimeException ex) {
-				OpenFolders.release(folder, this);
-				throw ex;
-			}
-			add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
-			return queue;
-		}
-	}
+    /**
+     * Opens a queue with the options' settings for it; the registry closes it.
+     * @param name the queue name
+     * @return the open queue
+     * @throws IllegalStateException when the registry is closed or the name is taken
+     * @throws dev.storh.StorageException when the queue cannot be opened
+     */
+    public Queue openQueue(String name) {
+        Assert.hasText(name, "'name' must not be empty");
+        synchronized (this.openLock) {
+            checkOpen();
+            requireFree(name, StoreType.QUEUE);
+            Path folder = claim(StoreType.QUEUE, name);
+            Queue queue;
+            try {
+                queue = Queue.open(this.collectionsFolder, name, this.options.queue(name));
+            }
+            catch (RuntimeException ex) {
+                OpenFolders.release(folder, this);
+                throw ex;
+            }
+            add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
+            return queue;
+        }
+    }
 
-	/**
-	 * The queue of that name: the one already registered (opened here or
-	 * {@linkplain #register(String, Queue) registered}), else opened now like
-	 * {@link #openQueue(String)}.
-	 * @param name the queue name
-	 * @return the open queue, the same instance on every call
-	 * @throws IllegalStateException when the registry is closed, or the name is used by a
-	 * collection or log
-	 * @throws dev.storh.StorageException when the queue cannot be opened
-	 */
-	public Queue queue(String name) {
-		Assert.hasText(name, "'name' must not be empty");
-		StorhStore known = this.stores.get(name);
-		if (known instanceof QueueStore store) {
-			return store.queue();
-		}
-		synchronized (this.openLock) {
-			checkOpen();
-			StorhStore existing = checkName(name, StoreType.QUEUE);
-			return (existing != null) ? ((QueueStore) existing).queue() : openQueue(name);
-		}
-	}
+    /**
+     * The queue of that name: the one already registered (opened here or
+     * {@linkplain #register(String, Queue) registered}), else opened now like
+     * {@link #openQueue(String)}.
+     * @param name the queue name
+     * @return the open queue, the same instance on every call
+     * @throws IllegalStateException when the registry is closed, or the name is used by a
+     * collection or log
+     * @throws dev.storh.StorageException when the queue cannot be opened
+     */
+    public Queue queue(String name) {
+        Assert.hasText(name, "'name' must not be empty");
+        StorhStore known = this.stores.get(name);
+        if (known instanceof QueueStore store) {
+            return store.queue();
+        }
+        synchronized (this.openLock) {
+            checkOpen();
+            StorhStore existing = checkName(name, StoreType.QUEUE);
+            return (existing != null) ? ((QueueStore) existing).queue() : openQueue(name);
+        }
+    }
 
-	/**
-	 * Adds a log opened elsewhere (e.g. an application's own bean); the registry does not close
-	 * it. Does nothing when the same instance is already registered.
-	 * @param name the name to show it under
-	 * @param log the log
-	 * @throws IllegalStateException when the name is taken by another store
-	 */
-	public void register(String name, SegmentedLog log) {
-		Assert.notNull(log, "'log' must not be null");
-		synchronized (this.openLock) {
-			if (isRegistered(name, log)) {
-				return;
-			}
-			requireFree(name, StoreType.LOG);
-			add(new LogStore(name, log, this.options.logRetentionDays(name), false));
-		}
-	}
+    /**
+     * Adds a log opened elsewhere (e.g. an application's own bean); the registry does not close
+     * it. Does nothing when the same instance is already registered.
+     * @param name the name to show it under
+     * @param log the log
+     * @throws IllegalStateException when the name is taken by another store
+     */
+    public void register(String name, SegmentedLog log) {
+        Assert.notNull(log, "'log' must not be null");
+        synchronized (this.openLock) {
+            if (isRegistered(name, log)) {
+                return;
+            }
+            requireFree(name, StoreType.LOG);
+            add(new LogStore(name, log, this.options.logRetentionDays(name), false));
+        }
+    }
 
-	/**
-	 * Adds a queue opened elsewhere (e.g. an application's own bean); the registry does not close
-	 * it. Does nothing when the same instance is already registered.
-	 * @param name the name to show it under
-	 * @param queue the queue
-	 * @throws IllegalStateException when the name is taken by another store
-	 */
-	public void register(String name, Queue queue) {
-		Assert.notNull(queue, "'queue' must not be null");
-		synchronized (this.openLock) {
-			if (isRegistered(name, queue)) {
-				return;
-			}
-			requireFree(name, StoreType.QUEUE);
-			add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), false));
-		}
-	}
+    /**
+     * Adds a queue opened elsewhere (e.g. an application's own bean); the registry does not close
+     * it. Does nothing when the same instance is already registered.
+     * @param name the name to show it under
+     * @param queue the queue
+     * @throws IllegalStateException when the name is taken by another store
+     */
+    public void register(String name, Queue queue) {
+        Assert.notNull(queue, "'queue' must not be null");
+        synchronized (this.openLock) {
+            if (isRegistered(name, queue)) {
+                return;
+            }
+            requireFree(name, StoreType.QUEUE);
+            add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), false));
+        }
+    }
 
-	/**
-	 * @return every store, ordered by type (collections, logs, queues) then name
-	 */
-	public List<StorhStore> stores() {
-		List<StorhStore> all = new ArrayList<>(this.stores.values());
-		all.sort(Comparator.comparing(StorhStore::type).thenComparing(StorhStore::name));
-		return all;
-	}
+    /**
+     * @return every store, ordered by type (collections, logs, queues) then name
+     */
+    public List<StorhStore> stores() {
+        List<StorhStore> all = new ArrayList<>(this.stores.values());
+        all.sort(Comparator.comparing(StorhStore::type).thenComparing(StorhStore::name));
+        return all;
+    }
 
-	/**
-	 * @param type the kind of store
-	 * @return the stores of that kind, by name
-	 */
-	public List<StorhStore> stores(StoreType type) {
-		return stores().stream().filter((store) -> store.type() == type).toList();
-	}
+    /**
+     * @param type the kind of store
+     * @return the stores of that kind, by name
+     */
+    public List<StorhStore> stores(StoreType type) {
+        return stores().stream().filter((store) -> store.type() == type).toList();
+    }
 
-	/**
-	 * @param type the kind of store
-	 * @param name the store's name
-	 * @return the store, if registered
-	 */
-	public Optional<StorhStore> find(StoreType type, String name) {
-		StorhStore store = this.stores.get(name);
-		return (store != null && store.type() == type) ? Optional.of(store) : Optional.empty();
-	}
+    /**
+     * @param type the kind of store
+     * @param name the store's name
+     * @return the store, if registered
+     */
+    public Optional<StorhStore> find(StoreType type, String name) {
+        StorhStore store = this.stores.get(name);
+        return (store != null && store.type() == type) ? Optional.of(store) : Optional.empty();
+    }
 
-	/**
-	 * Adds a listener and tells it about every store already registered.
-	 * @param listener the listener
-	 */
-	public void addListener(StorhStoresListener listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		synchronized (this.openLock) {
-			this.listeners.add(listener);
-			stores().forEach(listener::storeAdded);
-		}
-	}
+    /**
+     * Adds a listener and tells it about every store already registered.
+     * @param listener the listener
+     */
+    public void addListener(StorhStoresListener listener) {
+        Assert.notNull(listener, "'listener' must not be null");
+        synchronized (this.openLock) {
+            this.listeners.add(listener);
+            stores().forEach(listener::storeAdded);
+        }
+    }
 
-	/**
-	 * Closes every store this registry opened (removing their writer markers) and forgets all
-	 * stores; later opens fail. Idempotent. A failure to close one store is logged and the others
-	 * are still closed.
-	 */
-	@Override
-	public void close() {
-		Collection<StorhStore> all;
-		synchronized (this.openLock) {
-			this.closed = true;
-			all = stores();
-			this.stores.clear();
-		}
-		for (StorhStore store : all) {
-			if (store.owned()) {
-				try {
-					store.close();
-				}
-				catch (Exception ex) {
-					logger.warn("Could not close storh " + store, ex);
-				}
-			}
-		}
-		OpenFolders.releaseAll(this);
-	}
+    /**
+     * Closes every store this registry opened (removing their writer markers) and forgets all
+     * stores; later opens fail. Idempotent. A failure to close one store is logged and the others
+     * are still closed.
+     */
+    @Override
+    public void close() {
+        Collection<StorhStore> all;
+        synchronized (this.openLock) {
+            this.closed = true;
+            all = stores();
+            this.stores.clear();
+        }
+        for (StorhStore store : all) {
+            if (store.owned()) {
+                try {
+                    store.close();
+                }
+                catch (Exception ex) {
+                    logger.warn("Could not close storh " + store, ex);
+                }
+            }
+        }
+        OpenFolders.releaseAll(this);
+    }
 
-	void fireOperation(StorhStore store, String operation, Duration duration, Throwable failure) {
-		for (StorhStoresListener listener : this.listeners) {
-			listener.operationCompleted(store, operation, duration, failure);
-		}
-	}
+    void fireOperation(StorhStore store, String operation, Duration duration, Throwable failure) {
+        for (StorhStoresListener listener : this.listeners) {
+            listener.operationCompleted(store, operation, duration, failure);
+        }
+    }
 
-	void fireVerified(StorhStore store, VerifyResult result) {
-		for (StorhStoresListener listener : this.listeners) {
-			listener.verified(store, result);
-		}
-	}
+    void fireVerified(StorhStore store, VerifyResult result) {
+        for (StorhStoresListener listener : this.listeners) {
+            listener.verified(store, result);
+        }
+    }
 
-	private void add(StorhStore store) {
-		store.attach(this);
-		this.stores.put(store.name(), store);
-		for (StorhStoresListener listener : this.listeners) {
-			listener.storeAdded(store);
-		}
-	}
+    private void add(StorhStore store) {
+        store.attach(this);
+        this.stores.put(store.name(), store);
+        for (StorhStoresListener listener : this.listeners) {
+            listener.storeAdded(store);
+        }
+    }
 
-	private boolean isRegistered(String name, Object engine) {
-		StorhStore existing = this.stores.get(name);
-		return existing != null && existing.engine() == engine;
-	}
+    private boolean isRegistered(String name, Object engine) {
+        StorhStore existing = this.stores.get(name);
+        return existing != null && existing.engine() == engine;
+    }
 
-	private StorhStore checkName(String name, StoreType type) {
-		StorhStore existing = this.stores.get(name);
-		if (existing != null && existing.type() != type) {
-			throw new IllegalStateException("Cannot use '" + name + "' as a storh " + type.tag() + ": it is the "
-					+ existing.type().tag() + " in " + existing.path());
-		}
-		return existing;
-	}
+    private StorhStore checkName(String name, StoreType type) {
+        StorhStore existing = this.stores.get(name);
+        if (existing != null && existing.type() != type) {
+            throw new IllegalStateException("Cannot use '" + name + "' as a storh " + type.tag() + ": it is the "
+                    + existing.type().tag() + " in " + existing.path());
+        }
+        return existing;
+    }
 
-	private void requireFree(String name, StoreType type) {
-		StorhStore existing = checkName(name, type);
-		if (existing != null) {
-			throw new IllegalStateException("The storh " + type.tag() + " '" + name + "' is already open in "
-					+ existing.path());
-		}
-	}
+    private void requireFree(String name, StoreType type) {
+        StorhStore existing = checkName(name, type);
+        if (existing != null) {
+            throw new IllegalStateException("The storh " + type.tag() + " '" + name + "' is already open in "
+                    + existing.path());
+        }
+    }
 
-	private Path claim(StoreType type, String name) {
-		Path folder = OpenFolders.folderOf(this.collectionsFolder, type, name);
-		OpenFolders.claim(folder, this, type.tag() + " '" + name + "'");
-		return folder;
-	}
+    private Path claim(StoreType type, String name) {
+        Path folder = OpenFolders.folderOf(this.collectionsFolder, type, name);
+        OpenFolders.claim(folder, this, type.tag() + " '" + name + "'");
+        return folder;
+    }
 
-	private void checkOpen() {
-		if (this.closed) {
-			throw new IllegalStateException("StorhStores for " + this.collectionsFolder + " is closed");
-		}
-	}
+    private void checkOpen() {
+        if (this.closed) {
+            throw new IllegalStateException("StorhStores for " + this.collectionsFolder + " is closed");
+        }
+    }
 
 }

@@ -23,61 +23,61 @@ import org.springframework.util.Assert;
  */
 public class StorhVerifyScheduler extends DaemonScheduledLifecycle {
 
-	private static final Log logger = LogFactory.getLog(StorhVerifyScheduler.class);
+    private static final Log logger = LogFactory.getLog(StorhVerifyScheduler.class);
 
-	private static final int ERRORS_LOGGED = 5;
+    private static final int ERRORS_LOGGED = 5;
 
-	private final StorhStores stores;
+    private final StorhStores stores;
 
-	private final Trigger trigger;
+    private final Trigger trigger;
 
-	private final boolean repair;
+    private final boolean repair;
 
-	/**
-	 * @param stores the stores to verify
-	 * @param trigger when to run, e.g. a {@code CronTrigger} or a {@code PeriodicTrigger}
-	 * @param repair whether to repair a store whose verify failed, then verify it again
-	 */
-	public StorhVerifyScheduler(StorhStores stores, Trigger trigger, boolean repair) {
-		super("storh-verify-");
-		Assert.notNull(stores, "'stores' must not be null");
-		Assert.notNull(trigger, "'trigger' must not be null");
-		this.stores = stores;
-		this.trigger = trigger;
-		this.repair = repair;
-	}
+    /**
+     * @param stores the stores to verify
+     * @param trigger when to run, e.g. a {@code CronTrigger} or a {@code PeriodicTrigger}
+     * @param repair whether to repair a store whose verify failed, then verify it again
+     */
+    public StorhVerifyScheduler(StorhStores stores, Trigger trigger, boolean repair) {
+        super("storh-verify-");
+        Assert.notNull(stores, "'stores' must not be null");
+        Assert.notNull(trigger, "'trigger' must not be null");
+        this.stores = stores;
+        this.trigger = trigger;
+        this.repair = repair;
+    }
 
-	/**
-	 * Runs one verify of every store now, on the calling thread.
-	 * @return the result per store that could be verified, in registry order
-	 */
-	public List<VerifyResult> runOnce() {
-		return this.stores.stores().stream().map(this::runOne).filter((result) -> result != null).toList();
-	}
+    /**
+     * Runs one verify of every store now, on the calling thread.
+     * @return the result per store that could be verified, in registry order
+     */
+    public List<VerifyResult> runOnce() {
+        return this.stores.stores().stream().map(this::runOne).filter((result) -> result != null).toList();
+    }
 
-	private VerifyResult runOne(StorhStore store) {
-		try {
-			VerifyResult result = store.verify(this.repair);
-			if (result.ok()) {
-				logger.info("storh verify of " + store + ": ok in " + result.duration().toMillis() + " ms"
-						+ (result.repaired() ? " after repair" : ""));
-			}
-			else {
-				logger.warn("storh verify of " + store + ": FAILED with " + result.errors().size() + " error(s)"
-						+ (result.repaired() ? " after repair" : "") + ": "
-						+ result.errors().stream().limit(ERRORS_LOGGED).toList());
-			}
-			return result;
-		}
-		catch (RuntimeException ex) {
-			logger.warn("storh verify of " + store + " could not run: " + ex.getMessage(), ex);
-			return null;
-		}
-	}
+    private VerifyResult runOne(StorhStore store) {
+        try {
+            VerifyResult result = store.verify(this.repair);
+            if (result.ok()) {
+                logger.info("storh verify of " + store + ": ok in " + result.duration().toMillis() + " ms"
+                        + (result.repaired() ? " after repair" : ""));
+            }
+            else {
+                logger.warn("storh verify of " + store + ": FAILED with " + result.errors().size() + " error(s)"
+                        + (result.repaired() ? " after repair" : "") + ": "
+                        + result.errors().stream().limit(ERRORS_LOGGED).toList());
+            }
+            return result;
+        }
+        catch (RuntimeException ex) {
+            logger.warn("storh verify of " + store + " could not run: " + ex.getMessage(), ex);
+            return null;
+        }
+    }
 
-	@Override
-	protected void schedule(ThreadPoolTaskScheduler scheduler) {
-		scheduler.schedule(this::runOnce, this.trigger);
-	}
+    @Override
+    protected void schedule(ThreadPoolTaskScheduler scheduler) {
+        scheduler.schedule(this::runOnce, this.trigger);
+    }
 
 }

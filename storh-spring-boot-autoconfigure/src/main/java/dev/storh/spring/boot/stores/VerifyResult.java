@@ -18,36 +18,36 @@ import java.util.Map;
  */
 public record VerifyResult(Instant at, boolean ok, List<String> errors, Duration duration, boolean repaired) {
 
-	/**
-	 * @param at when the verify finished
-	 * @param ok whether the store verified clean
-	 * @param errors the problems found
-	 * @param duration how long the verify took
-	 * @param repaired whether a repair preceded this verify
-	 */
-	public VerifyResult {
-		errors = List.copyOf(errors);
-	}
+    /**
+     * @param at when the verify finished
+     * @param ok whether the store verified clean
+     * @param errors the problems found
+     * @param duration how long the verify took
+     * @param repaired whether a repair preceded this verify
+     */
+    public VerifyResult {
+        errors = List.copyOf(errors);
+    }
 
-	/**
-	 * @return a copy marked as the verify that followed a repair
-	 */
-	public VerifyResult afterRepair() {
-		return new VerifyResult(this.at, this.ok, this.errors, this.duration, true);
-	}
+    /**
+     * @return a copy marked as the verify that followed a repair
+     */
+    public VerifyResult afterRepair() {
+        return new VerifyResult(this.at, this.ok, this.errors, this.duration, true);
+    }
 
-	/**
-	 * @return {@code at} (ISO-8601), {@code ok}, {@code errors}, {@code durationMs},
-	 * {@code repaired}
-	 */
-	public Map<String, Object> toMap() {
-		Map<String, Object> map = new LinkedHashMap<>();
-		map.put("at", this.at.toString());
-		map.put("ok", this.ok);
-		map.put("errors", this.errors);
-		map.put("durationMs", this.duration.toMillis());
-		map.put("repaired", this.repaired);
-		return map;
-	}
+    /**
+     * @return {@code at} (ISO-8601), {@code ok}, {@code errors}, {@code durationMs},
+     * {@code repaired}
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("at", this.at.toString());
+        map.put("ok", this.ok);
+        map.put("errors", this.errors);
+        map.put("durationMs", this.duration.toMillis());
+        map.put("repaired", this.repaired);
+        return map;
+    }
 
 }

@@ -25,25 +25,25 @@ import org.springframework.context.annotation.Import;
 @Import(StorhAuditingRegistrar.class)
 public @interface EnableStorhAuditing {
 
-	/**
-	 * @return the name of the {@code AuditorAware} bean for {@code @CreatedBy} and
-	 * {@code @LastModifiedBy}; empty for none
-	 */
-	String auditorAwareRef() default "";
+    /**
+     * @return the name of the {@code AuditorAware} bean for {@code @CreatedBy} and
+     * {@code @LastModifiedBy}; empty for none
+     */
+    String auditorAwareRef() default "";
 
-	/**
-	 * @return whether the creation and modification dates are set
-	 */
-	boolean setDates() default true;
+    /**
+     * @return whether the creation and modification dates are set
+     */
+    boolean setDates() default true;
 
-	/**
-	 * @return whether a new entity's modification date is set too
-	 */
-	boolean modifyOnCreate() default true;
+    /**
+     * @return whether a new entity's modification date is set too
+     */
+    boolean modifyOnCreate() default true;
 
-	/**
-	 * @return the name of the {@code DateTimeProvider} bean; empty for the current time
-	 */
-	String dateTimeProviderRef() default "";
+    /**
+     * @return the name of the {@code DateTimeProvider} bean; empty for the current time
+     */
+    String dateTimeProviderRef() default "";
 
 }

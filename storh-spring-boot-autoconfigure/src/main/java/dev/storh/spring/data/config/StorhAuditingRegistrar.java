@@ -19,38 +19,38 @@ import org.springframework.data.config.ParsingUtils;
  */
 class StorhAuditingRegistrar extends AuditingBeanDefinitionRegistrarSupport {
 
-	static final String MAPPING_CONTEXT_BEAN_NAME = "storhMappingContext";
+    static final String MAPPING_CONTEXT_BEAN_NAME = "storhMappingContext";
 
-	@Override
-	protected Class<? extends Annotation> getAnnotation() {
-		return EnableStorhAuditing.class;
-	}
+    @Override
+    protected Class<? extends Annotation> getAnnotation() {
+        return EnableStorhAuditing.class;
+    }
 
-	@Override
-	protected String getAuditingHandlerBeanName() {
-		return "storhAuditingHandler";
-	}
+    @Override
+    protected String getAuditingHandlerBeanName() {
+        return "storhAuditingHandler";
+    }
 
-	@Override
-	protected void postProcess(BeanDefinitionBuilder builder, AuditingConfiguration configuration,
-			BeanDefinitionRegistry registry) {
-		builder.setFactoryMethod("from").addConstructorArgReference(MAPPING_CONTEXT_BEAN_NAME);
-	}
+    @Override
+    protected void postProcess(BeanDefinitionBuilder builder, AuditingConfiguration configuration,
+            BeanDefinitionRegistry registry) {
+        builder.setFactoryMethod("from").addConstructorArgReference(MAPPING_CONTEXT_BEAN_NAME);
+    }
 
-	@Override
-	protected BeanDefinitionBuilder getAuditHandlerBeanDefinitionBuilder(AuditingConfiguration configuration) {
-		return configureDefaultAuditHandlerAttributes(configuration,
-				BeanDefinitionBuilder.rootBeanDefinition(IsNewAwareAuditingHandler.class));
-	}
+    @Override
+    protected BeanDefinitionBuilder getAuditHandlerBeanDefinitionBuilder(AuditingConfiguration configuration) {
+        return configureDefaultAuditHandlerAttributes(configuration,
+                BeanDefinitionBuilder.rootBeanDefinition(IsNewAwareAuditingHandler.class));
+    }
 
-	@Override
-	protected void registerAuditListenerBeanDefinition(BeanDefinition auditingHandlerDefinition,
-			BeanDefinitionRegistry registry) {
-		BeanDefinitionBuilder callback = BeanDefinitionBuilder.rootBeanDefinition(AuditingEntityCallback.class);
-		callback.addConstructorArgValue(
-				ParsingUtils.getObjectFactoryBeanDefinition(getAuditingHandlerBeanName(), registry));
-		registerInfrastructureBeanWithId(callback.getBeanDefinition(), AuditingEntityCallback.class.getName(),
-				registry);
-	}
+    @Override
+    protected void registerAuditListenerBeanDefinition(BeanDefinition auditingHandlerDefinition,
+            BeanDefinitionRegistry registry) {
+        BeanDefinitionBuilder callback = BeanDefinitionBuilder.rootBeanDefinition(AuditingEntityCallback.class);
+        callback.addConstructorArgValue(
+                ParsingUtils.getObjectFactoryBeanDefinition(getAuditingHandlerBeanName(), registry));
+        registerInfrastructureBeanWithId(callback.getBeanDefinition(), AuditingEntityCallback.class.getName(),
+                registry);
+    }
 
 }

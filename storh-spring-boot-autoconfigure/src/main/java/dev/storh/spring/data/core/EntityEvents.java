@@ -15,52 +15,52 @@ import org.springframework.data.mapping.callback.EntityCallbacks;
  */
 final class EntityEvents {
 
-	private final StorhEntityConverter converter;
+    private final StorhEntityConverter converter;
 
-	private volatile ApplicationEventPublisher publisher;
+    private volatile ApplicationEventPublisher publisher;
 
-	private volatile EntityCallbacks callbacks;
+    private volatile EntityCallbacks callbacks;
 
-	EntityEvents(StorhEntityConverter converter) {
-		this.converter = converter;
-	}
+    EntityEvents(StorhEntityConverter converter) {
+        this.converter = converter;
+    }
 
-	void setPublisher(ApplicationEventPublisher publisher) {
-		this.publisher = publisher;
-	}
+    void setPublisher(ApplicationEventPublisher publisher) {
+        this.publisher = publisher;
+    }
 
-	void setCallbacks(EntityCallbacks callbacks) {
-		this.callbacks = callbacks;
-	}
+    void setCallbacks(EntityCallbacks callbacks) {
+        this.callbacks = callbacks;
+    }
 
-	boolean hasCallbacks() {
-		return this.callbacks != null;
-	}
+    boolean hasCallbacks() {
+        return this.callbacks != null;
+    }
 
-	/**
-	 * @return the entity after the {@link BeforeConvertCallback}s (auditing), the same one when
-	 * there are none
-	 */
-	@SuppressWarnings("unchecked")
-	<T> T beforeConvert(T entity, String collection) {
-		EntityCallbacks current = this.callbacks;
-		return (current != null) ? (T) current.callback(BeforeConvertCallback.class, entity, collection) : entity;
-	}
+    /**
+     * @return the entity after the {@link BeforeConvertCallback}s (auditing), the same one when
+     * there are none
+     */
+    @SuppressWarnings("unchecked")
+    <T> T beforeConvert(T entity, String collection) {
+        EntityCallbacks current = this.callbacks;
+        return (current != null) ? (T) current.callback(BeforeConvertCallback.class, entity, collection) : entity;
+    }
 
-	void publish(Object event) {
-		ApplicationEventPublisher current = this.publisher;
-		if (current != null) {
-			current.publishEvent(event);
-		}
-	}
+    void publish(Object event) {
+        ApplicationEventPublisher current = this.publisher;
+        if (current != null) {
+            current.publishEvent(event);
+        }
+    }
 
-	/**
-	 * @return the record as an entity of the type, its {@link AfterConvertEvent} published
-	 */
-	<T> T read(Class<T> type, String collection, StorageRecord record) {
-		T entity = this.converter.read(type, record);
-		publish(new AfterConvertEvent<>(entity, type, collection, record.data()));
-		return entity;
-	}
+    /**
+     * @return the record as an entity of the type, its {@link AfterConvertEvent} published
+     */
+    <T> T read(Class<T> type, String collection, StorageRecord record) {
+        T entity = this.converter.read(type, record);
+        publish(new AfterConvertEvent<>(entity, type, collection, record.data()));
+        return entity;
+    }
 
 }

@@ -33,180 +33,180 @@ import org.springframework.util.Assert;
  */
 final class RecordQueries {
 
-	private final StorhEntityConverter converter;
+    private final StorhEntityConverter converter;
 
-	private final Function<Class<?>, CollectionAccess> stores;
+    private final Function<Class<?>, CollectionAccess> stores;
 
-	private final StorhExceptionTranslator translator;
+    private final StorhExceptionTranslator translator;
 
-	/**
-	 * @param converter operand conversion and entity metadata
-	 * @param stores the indexed store of an entity type
-	 * @param translator turns storage failures into data access exceptions
-	 */
-	RecordQueries(StorhEntityConverter converter, Function<Class<?>, CollectionAccess> stores,
-			StorhExceptionTranslator translator) {
-		this.converter = converter;
-		this.stores = stores;
-		this.translator = translator;
-	}
+    /**
+     * @param converter operand conversion and entity metadata
+     * @param stores the indexed store of an entity type
+     * @param translator turns storage failures into data access exceptions
+     */
+    RecordQueries(StorhEntityConverter converter, Function<Class<?>, CollectionAccess> stores,
+            StorhExceptionTranslator translator) {
+        this.converter = converter;
+        this.stores = stores;
+        this.translator = translator;
+    }
 
-	/**
-	 * @return the matching records after sort, offset and limit. A one-property sort is core's
-	 * {@code orderBy} with a limit of offset + limit; a longer sort is applied here to all matches.
-	 */
-	List<StorageRecord> records(StorhQuery query, Class<?> type) {
-		Assert.notNull(query, "'query' must not be null");
-		if (query.getLimit() == 0) {
-			return List.of();
-		}
-		QueryBuilder core = coreQuery(query, type);
-		List<SortKey> orders = resolveSort(query.getSort(), type);
-		long offset = query.getOffset();
-		List<StorageRecord> records;
-		if (orders.size() <= 1) {
-			if (orders.size() == 1) {
-				core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
-			}
-			if (query.isLimited()) {
-				core = core.limit(offset + query.getLimit());
-			}
-			records = this.translator.translated(core::get);
-		}
-		else {
-			records = new ArrayList<>(this.translator.translated(core::get));
-			records.sort(comparator(orders));
-		}
-		if (offset >= records.size()) {
-			return List.of();
-		}
-		long end = query.isLimited() ? Math.min(records.size(), offset + query.getLimit()) : records.size();
-		List<StorageRecord> window = (offset == 0 && end == records.size()) ? records
-				: records.subList((int) offset, (int) end);
-		return (query.getFields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
-	}
+    /**
+     * @return the matching records after sort, offset and limit. A one-property sort is core's
+     * {@code orderBy} with a limit of offset + limit; a longer sort is applied here to all matches.
+     */
+    List<StorageRecord> records(StorhQuery query, Class<?> type) {
+        Assert.notNull(query, "'query' must not be null");
+        if (query.getLimit() == 0) {
+            return List.of();
+        }
+        QueryBuilder core = coreQuery(query, type);
+        List<SortKey> orders = resolveSort(query.getSort(), type);
+        long offset = query.getOffset();
+        List<StorageRecord> records;
+        if (orders.size() <= 1) {
+            if (orders.size() == 1) {
+                core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
+            }
+            if (query.isLimited()) {
+                core = core.limit(offset + query.getLimit());
+            }
+            records = this.translator.translated(core::get);
+        }
+        else {
+            records = new ArrayList<>(this.translator.translated(core::get));
+            records.sort(comparator(orders));
+        }
+        if (offset >= records.size()) {
+            return List.of();
+        }
+        long end = query.isLimited() ? Math.min(records.size(), offset + query.getLimit()) : records.size();
+        List<StorageRecord> window = (offset == 0 && end == records.size()) ? records
+                : records.subList((int) offset, (int) end);
+        return (query.getFields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
+    }
 
-	private static StorageRecord project(StorageRecord record, StorhQuery query) {
-		return new StorageRecord(record.id(), query.getFields().apply(record.data()));
-	}
+    private static StorageRecord project(StorageRecord record, StorhQuery query) {
+        return new StorageRecord(record.id(), query.getFields().apply(record.data()));
+    }
 
-	/**
-	 * @return the matches read lazily (failures translated while reading) when the query has no
-	 * sort and no offset, else {@code null}: such queries are answered by {@link #records}
-	 */
-	Stream<StorageRecord> lazily(StorhQuery query, Class<?> type) {
-		Assert.notNull(query, "'query' must not be null");
-		if (query.getSort().isSorted() || query.getOffset() != 0 || query.getLimit() == 0) {
-			return null;
-		}
-		QueryBuilder core = coreQuery(query, type);
-		QueryBuilder limited = query.isLimited() ? core.limit(query.getLimit()) : core;
-		Stream<StorageRecord> records = this.translator.translating(this.translator.translated(limited::stream));
-		return (query.getFields() != null) ? records.map((record) -> project(record, query)) : records;
-	}
+    /**
+     * @return the matches read lazily (failures translated while reading) when the query has no
+     * sort and no offset, else {@code null}: such queries are answered by {@link #records}
+     */
+    Stream<StorageRecord> lazily(StorhQuery query, Class<?> type) {
+        Assert.notNull(query, "'query' must not be null");
+        if (query.getSort().isSorted() || query.getOffset() != 0 || query.getLimit() == 0) {
+            return null;
+        }
+        QueryBuilder core = coreQuery(query, type);
+        QueryBuilder limited = query.isLimited() ? core.limit(query.getLimit()) : core;
+        Stream<StorageRecord> records = this.translator.translating(this.translator.translated(limited::stream));
+        return (query.getFields() != null) ? records.map((record) -> project(record, query)) : records;
+    }
 
-	/**
-	 * @return the number of matches; sort, offset and limit are ignored
-	 */
-	long count(StorhQuery query, Class<?> type) {
-		Assert.notNull(query, "'query' must not be null");
-		QueryBuilder core = coreQuery(query, type);
-		return this.translator.translated(core::count);
-	}
+    /**
+     * @return the number of matches; sort, offset and limit are ignored
+     */
+    long count(StorhQuery query, Class<?> type) {
+        Assert.notNull(query, "'query' must not be null");
+        QueryBuilder core = coreQuery(query, type);
+        return this.translator.translated(core::count);
+    }
 
-	/**
-	 * @return whether anything matches
-	 */
-	boolean exists(StorhQuery query, Class<?> type) {
-		Assert.notNull(query, "'query' must not be null");
-		QueryBuilder core = coreQuery(query, type).limit(1);
-		return this.translator.translated(core::count) > 0;
-	}
+    /**
+     * @return whether anything matches
+     */
+    boolean exists(StorhQuery query, Class<?> type) {
+        Assert.notNull(query, "'query' must not be null");
+        QueryBuilder core = coreQuery(query, type).limit(1);
+        return this.translator.translated(core::count) > 0;
+    }
 
-	/**
-	 * @return core's plan for the query as {@link #records} runs it (one-property sort, limit)
-	 */
-	QueryPlan explain(StorhQuery query, Class<?> type) {
-		Assert.notNull(query, "'query' must not be null");
-		QueryBuilder core = coreQuery(query, type);
-		List<SortKey> orders = resolveSort(query.getSort(), type);
-		if (orders.size() == 1) {
-			core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
-		}
-		if (query.isLimited() && query.getLimit() > 0) {
-			core = core.limit(query.getOffset() + query.getLimit());
-		}
-		return this.translator.translated(core::explain);
-	}
+    /**
+     * @return core's plan for the query as {@link #records} runs it (one-property sort, limit)
+     */
+    QueryPlan explain(StorhQuery query, Class<?> type) {
+        Assert.notNull(query, "'query' must not be null");
+        QueryBuilder core = coreQuery(query, type);
+        List<SortKey> orders = resolveSort(query.getSort(), type);
+        if (orders.size() == 1) {
+            core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
+        }
+        if (query.isLimited() && query.getLimit() > 0) {
+            core = core.limit(query.getOffset() + query.getLimit());
+        }
+        return this.translator.translated(core::explain);
+    }
 
-	/**
-	 * The core query of a {@link StorhQuery}'s criteria (operands converted to the JSON model)
-	 * and cursor, on the type's indexed store; no order, no limit.
-	 */
-	private QueryBuilder coreQuery(StorhQuery query, Class<?> type) {
-		CollectionAccess store = this.stores.apply(type);
-		QueryBuilder core = query.getCriteria().mapValues(this.converter::toJsonValue).applyTo(store.query());
-		if (query.getCursor() != null) {
-			core = core.cursor(StorhIds.check(query.getCursor(), this.converter.getRequiredEntity(type).getCollection()));
-		}
-		return core;
-	}
+    /**
+     * The core query of a {@link StorhQuery}'s criteria (operands converted to the JSON model)
+     * and cursor, on the type's indexed store; no order, no limit.
+     */
+    private QueryBuilder coreQuery(StorhQuery query, Class<?> type) {
+        CollectionAccess store = this.stores.apply(type);
+        QueryBuilder core = query.getCriteria().mapValues(this.converter::toJsonValue).applyTo(store.query());
+        if (query.getCursor() != null) {
+            core = core.cursor(StorhIds.check(query.getCursor(), this.converter.getRequiredEntity(type).getCollection()));
+        }
+        return core;
+    }
 
-	/** One sort key: a core field path and its direction. */
-	record SortKey(FieldPath path, Direction direction) {
-	}
+    /** One sort key: a core field path and its direction. */
+    record SortKey(FieldPath path, Direction direction) {
+    }
 
-	/**
-	 * Sort orders as core paths: the top-level id property becomes {@code id}, other properties
-	 * their names from the entity down ({@code publisher.name}); no ignore-case, no explicit null
-	 * handling.
-	 */
-	List<SortKey> resolveSort(Sort sort, Class<?> type) {
-		if (sort.isUnsorted()) {
-			return List.of();
-		}
-		StorhPersistentEntity<?> entity = this.converter.getRequiredEntity(type);
-		List<SortKey> orders = new ArrayList<>();
-		for (Sort.Order order : sort) {
-			PropertyPath path = PropertyPath.from(order.getProperty(), type);
-			if (order.isIgnoreCase() || order.getNullHandling() != Sort.NullHandling.NATIVE) {
-				throw new InvalidDataAccessApiUsageException("Cannot sort " + type.getName() + " by " + order
-						+ ": storh sorts by core's value order (null after strings and numbers), without "
-						+ "ignore-case or null handling");
-			}
-			entity.getRequiredPersistentProperty(path.getSegment());
-			String idProperty = entity.getRequiredDocumentIdProperty().getName();
-			orders.add(new SortKey(PropertyPaths.toFieldPath(path, idProperty),
-					order.isAscending() ? Direction.ASC : Direction.DESC));
-		}
-		return orders;
-	}
+    /**
+     * Sort orders as core paths: the top-level id property becomes {@code id}, other properties
+     * their names from the entity down ({@code publisher.name}); no ignore-case, no explicit null
+     * handling.
+     */
+    List<SortKey> resolveSort(Sort sort, Class<?> type) {
+        if (sort.isUnsorted()) {
+            return List.of();
+        }
+        StorhPersistentEntity<?> entity = this.converter.getRequiredEntity(type);
+        List<SortKey> orders = new ArrayList<>();
+        for (Sort.Order order : sort) {
+            PropertyPath path = PropertyPath.from(order.getProperty(), type);
+            if (order.isIgnoreCase() || order.getNullHandling() != Sort.NullHandling.NATIVE) {
+                throw new InvalidDataAccessApiUsageException("Cannot sort " + type.getName() + " by " + order
+                        + ": storh sorts by core's value order (null after strings and numbers), without "
+                        + "ignore-case or null handling");
+            }
+            entity.getRequiredPersistentProperty(path.getSegment());
+            String idProperty = entity.getRequiredDocumentIdProperty().getName();
+            orders.add(new SortKey(PropertyPaths.toFieldPath(path, idProperty),
+                    order.isAscending() ? Direction.ASC : Direction.DESC));
+        }
+        return orders;
+    }
 
-	/**
-	 * @return the order of the keys in core's value order, then ascending id
-	 */
-	static Comparator<StorageRecord> comparator(List<SortKey> orders) {
-		Comparator<StorageRecord> result = null;
-		for (SortKey order : orders) {
-			FieldPath field = order.path();
-			Comparator<StorageRecord> next = (a, b) -> Values.compare(valueOf(a, field), valueOf(b, field));
-			if (order.direction() == Direction.DESC) {
-				next = next.reversed();
-			}
-			result = (result == null) ? next : result.thenComparing(next);
-		}
-		return Objects.requireNonNull(result).thenComparing(StorageRecord::id);
-	}
+    /**
+     * @return the order of the keys in core's value order, then ascending id
+     */
+    static Comparator<StorageRecord> comparator(List<SortKey> orders) {
+        Comparator<StorageRecord> result = null;
+        for (SortKey order : orders) {
+            FieldPath field = order.path();
+            Comparator<StorageRecord> next = (a, b) -> Values.compare(valueOf(a, field), valueOf(b, field));
+            if (order.direction() == Direction.DESC) {
+                next = next.reversed();
+            }
+            result = (result == null) ? next : result.thenComparing(next);
+        }
+        return Objects.requireNonNull(result).thenComparing(StorageRecord::id);
+    }
 
-	/**
-	 * @return the record's first value at the path ({@code null} when missing); the id for {@code id}
-	 */
-	static Object valueOf(StorageRecord record, FieldPath field) {
-		if (field.isId()) {
-			return record.id();
-		}
-		List<Object> reached = field.resolve(record.data());
-		return reached.isEmpty() ? null : reached.get(0);
-	}
+    /**
+     * @return the record's first value at the path ({@code null} when missing); the id for {@code id}
+     */
+    static Object valueOf(StorageRecord record, FieldPath field) {
+        if (field.isId()) {
+            return record.id();
+        }
+        List<Object> reached = field.resolve(record.data());
+        return reached.isEmpty() ? null : reached.get(0);
+    }
 
 }

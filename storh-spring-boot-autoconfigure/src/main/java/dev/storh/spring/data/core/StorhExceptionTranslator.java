@@ -41,87 +41,87 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  */
 public class StorhExceptionTranslator implements PersistenceExceptionTranslator {
 
-	/**
-	 * @param ex the failure
-	 * @return the translated exception; {@code ex} itself when it already is a
-	 * {@link DataAccessException}; {@code null} when it is not a storage failure
-	 */
-	@Override
-	public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-		if (ex instanceof DataAccessException dataAccessException) {
-			return dataAccessException;
-		}
-		if (ex instanceof CorruptRecordException) {
-			return new DataRetrievalFailureException(ex.getMessage(), ex);
-		}
-		if (ex instanceof LockTimeoutException) {
-			return new CannotAcquireLockException(ex.getMessage(), ex);
-		}
-		if (ex instanceof VersionConflictException) {
-			return new OptimisticLockingFailureException(ex.getMessage(), ex);
-		}
-		if (ex instanceof UniqueConstraintException) {
-			return new DuplicateKeyException(ex.getMessage(), ex);
-		}
-		if (ex instanceof SchemaViolationException) {
-			return new DataIntegrityViolationException(ex.getMessage(), ex);
-		}
-		if (ex instanceof StorageException) {
-			return new DataAccessResourceFailureException(ex.getMessage(), ex);
-		}
-		if (ex instanceof UncheckedIOException) {
-			return new DataAccessResourceFailureException(ex.getMessage(), ex);
-		}
-		return null;
-	}
+    /**
+     * @param ex the failure
+     * @return the translated exception; {@code ex} itself when it already is a
+     * {@link DataAccessException}; {@code null} when it is not a storage failure
+     */
+    @Override
+    public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+        if (ex instanceof DataAccessException dataAccessException) {
+            return dataAccessException;
+        }
+        if (ex instanceof CorruptRecordException) {
+            return new DataRetrievalFailureException(ex.getMessage(), ex);
+        }
+        if (ex instanceof LockTimeoutException) {
+            return new CannotAcquireLockException(ex.getMessage(), ex);
+        }
+        if (ex instanceof VersionConflictException) {
+            return new OptimisticLockingFailureException(ex.getMessage(), ex);
+        }
+        if (ex instanceof UniqueConstraintException) {
+            return new DuplicateKeyException(ex.getMessage(), ex);
+        }
+        if (ex instanceof SchemaViolationException) {
+            return new DataIntegrityViolationException(ex.getMessage(), ex);
+        }
+        if (ex instanceof StorageException) {
+            return new DataAccessResourceFailureException(ex.getMessage(), ex);
+        }
+        if (ex instanceof UncheckedIOException) {
+            return new DataAccessResourceFailureException(ex.getMessage(), ex);
+        }
+        return null;
+    }
 
-	/**
-	 * @param ex the failure
-	 * @return the translated exception, or {@code ex} when it cannot be translated
-	 */
-	RuntimeException translate(RuntimeException ex) {
-		DataAccessException translated = translateExceptionIfPossible(ex);
-		return (translated != null) ? translated : ex;
-	}
+    /**
+     * @param ex the failure
+     * @return the translated exception, or {@code ex} when it cannot be translated
+     */
+    RuntimeException translate(RuntimeException ex) {
+        DataAccessException translated = translateExceptionIfPossible(ex);
+        return (translated != null) ? translated : ex;
+    }
 
-	/**
-	 * Runs an action, translating what it throws.
-	 * @param <R> the result type
-	 * @param action the action
-	 * @return its result
-	 */
-	<R> R translated(Supplier<R> action) {
-		try {
-			return action.get();
-		}
-		catch (RuntimeException ex) {
-			throw translate(ex);
-		}
-	}
+    /**
+     * Runs an action, translating what it throws.
+     * @param <R> the result type
+     * @param action the action
+     * @return its result
+     */
+    <R> R translated(Supplier<R> action) {
+        try {
+            return action.get();
+        }
+        catch (RuntimeException ex) {
+            throw translate(ex);
+        }
+    }
 
-	/**
-	 * @param <T> the element type
-	 * @param source a lazy stream whose reads may fail
-	 * @return the same elements, failures translated while iterating; closing it closes the source
-	 */
-	<T> Stream<T> translating(Stream<T> source) {
-		Iterator<T> iterator = source.iterator();
-		Iterator<T> translating = new Iterator<>() {
+    /**
+     * @param <T> the element type
+     * @param source a lazy stream whose reads may fail
+     * @return the same elements, failures translated while iterating; closing it closes the source
+     */
+    <T> Stream<T> translating(Stream<T> source) {
+        Iterator<T> iterator = source.iterator();
+        Iterator<T> translating = new Iterator<>() {
 
-			@Override
-			public boolean hasNext() {
-				return translated(iterator::hasNext);
-			}
+            @Override
+            public boolean hasNext() {
+                return translated(iterator::hasNext);
+            }
 
-			@Override
-			public T next() {
-				return translated(iterator::next);
-			}
+            @Override
+            public T next() {
+                return translated(iterator::next);
+            }
 
-		};
-		return StreamSupport
-			.stream(Spliterators.spliteratorUnknownSize(translating, Spliterator.ORDERED | Spliterator.NONNULL), false)
-			.onClose(source::close);
-	}
+        };
+        return StreamSupport
+            .stream(Spliterators.spliteratorUnknownSize(translating, Spliterator.ORDERED | Spliterator.NONNULL), false)
+            .onClose(source::close);
+    }
 
 }

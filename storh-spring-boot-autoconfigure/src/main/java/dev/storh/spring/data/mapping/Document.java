@@ -24,14 +24,14 @@ import org.springframework.data.annotation.Persistent;
 @Target(ElementType.TYPE)
 public @interface Document {
 
-	/**
-	 * The collection name, used verbatim as a folder name below the collections folder. Empty (the
-	 * default) means the simple class name with its first letter in lower case: {@code City} is
-	 * stored in {@code city}. A name must be one path segment: not empty, no {@code /} or
-	 * {@code \}, not {@code .} or {@code ..}, not starting with {@code .}; other names fail when the
-	 * entity is first mapped.
-	 * @return the collection name, or empty for the default
-	 */
-	String collection() default "";
+    /**
+     * The collection name, used verbatim as a folder name below the collections folder. Empty (the
+     * default) means the simple class name with its first letter in lower case: {@code City} is
+     * stored in {@code city}. A name must be one path segment: not empty, no {@code /} or
+     * {@code \}, not {@code .} or {@code ..}, not starting with {@code .}; other names fail when the
+     * entity is first mapped.
+     * @return the collection name, or empty for the default
+     */
+    String collection() default "";
 
 }

@@ -37,65 +37,65 @@ import org.springframework.data.mapping.MappingException;
  */
 public final class IndexableTypes {
 
-	private static final Set<Class<?>> RANGE = Set.of(byte.class, Byte.class, short.class, Short.class, int.class,
-			Integer.class, long.class, Long.class, float.class, Float.class, double.class, Double.class,
-			BigInteger.class, BigDecimal.class, String.class, char.class, Character.class, boolean.class,
-			Boolean.class, LocalDate.class, LocalDateTime.class, LocalTime.class, YearMonth.class, Year.class,
-			Instant.class);
+    private static final Set<Class<?>> RANGE = Set.of(byte.class, Byte.class, short.class, Short.class, int.class,
+            Integer.class, long.class, Long.class, float.class, Float.class, double.class, Double.class,
+            BigInteger.class, BigDecimal.class, String.class, char.class, Character.class, boolean.class,
+            Boolean.class, LocalDate.class, LocalDateTime.class, LocalTime.class, YearMonth.class, Year.class,
+            Instant.class);
 
-	private IndexableTypes() {
-	}
+    private IndexableTypes() {
+    }
 
-	/**
-	 * @param type a property type
-	 * @return whether values of the type are stored as JSON values that sort like the Java values
-	 * ({@code Object} counts: storh cannot tell)
-	 */
-	public static boolean sortsLikeValues(Class<?> type) {
-		return type == Object.class || RANGE.contains(type);
-	}
+    /**
+     * @param type a property type
+     * @return whether values of the type are stored as JSON values that sort like the Java values
+     * ({@code Object} counts: storh cannot tell)
+     */
+    public static boolean sortsLikeValues(Class<?> type) {
+        return type == Object.class || RANGE.contains(type);
+    }
 
-	/**
-	 * @param type a property type that does not {@linkplain #sortsLikeValues sort like its values}
-	 * @return why, as a sentence fragment
-	 */
-	public static String whyUnordered(Class<?> type) {
-		return reason(type);
-	}
+    /**
+     * @param type a property type that does not {@linkplain #sortsLikeValues sort like its values}
+     * @return why, as a sentence fragment
+     */
+    public static String whyUnordered(Class<?> type) {
+        return reason(type);
+    }
 
-	/**
-	 * @param property an {@code @Indexed} property
-	 * @throws MappingException naming the entity, the property, its type, why and what to change
-	 */
-	static void check(StorhPersistentProperty property) {
-		Class<?> type = property.getType();
-		String name = "@Indexed property '" + property.getName() + "' of " + property.getOwner().getType().getName()
-				+ " (" + type.getName() + ")";
-		if (property.isCollectionLike() || property.isMap() || type.isArray() || property.isEntity()) {
-			throw new MappingException(name + " cannot be indexed: storh indexes properties stored as one JSON "
-					+ "text, number or boolean, not lists, maps or nested objects; remove @Indexed or index a "
-					+ "scalar property instead");
-		}
-		if (!property.isRangeIndex() || sortsLikeValues(type)) {
-			return;
-		}
-		throw new MappingException(name + " cannot have a range index: " + reason(type)
-				+ "; use @Indexed without range = true (equality queries stay indexed) or store a type whose "
-				+ "JSON form sorts like its values (see docs/types.md)");
-	}
+    /**
+     * @param property an {@code @Indexed} property
+     * @throws MappingException naming the entity, the property, its type, why and what to change
+     */
+    static void check(StorhPersistentProperty property) {
+        Class<?> type = property.getType();
+        String name = "@Indexed property '" + property.getName() + "' of " + property.getOwner().getType().getName()
+                + " (" + type.getName() + ")";
+        if (property.isCollectionLike() || property.isMap() || type.isArray() || property.isEntity()) {
+            throw new MappingException(name + " cannot be indexed: storh indexes properties stored as one JSON "
+                    + "text, number or boolean, not lists, maps or nested objects; remove @Indexed or index a "
+                    + "scalar property instead");
+        }
+        if (!property.isRangeIndex() || sortsLikeValues(type)) {
+            return;
+        }
+        throw new MappingException(name + " cannot have a range index: " + reason(type)
+                + "; use @Indexed without range = true (equality queries stay indexed) or store a type whose "
+                + "JSON form sorts like its values (see docs/types.md)");
+    }
 
-	private static String reason(Class<?> type) {
-		if (type.isEnum()) {
-			return "an enum is stored as its constant's name, and names do not sort like the constants";
-		}
-		if (type == UUID.class) {
-			return "a UUID is stored as text, and text order is not UUID order";
-		}
-		if (type == OffsetDateTime.class || type == ZonedDateTime.class || type == OffsetTime.class) {
-			return "it is stored as ISO-8601 text with its offset, and that text does not sort like time across "
-					+ "offsets (store an Instant)";
-		}
-		return "storh cannot tell whether its JSON form sorts like its values";
-	}
+    private static String reason(Class<?> type) {
+        if (type.isEnum()) {
+            return "an enum is stored as its constant's name, and names do not sort like the constants";
+        }
+        if (type == UUID.class) {
+            return "a UUID is stored as text, and text order is not UUID order";
+        }
+        if (type == OffsetDateTime.class || type == ZonedDateTime.class || type == OffsetTime.class) {
+            return "it is stored as ISO-8601 text with its offset, and that text does not sort like time across "
+                    + "offsets (store an Instant)";
+        }
+        return "storh cannot tell whether its JSON form sorts like its values";
+    }
 
 }

@@ -22,19 +22,19 @@ import java.lang.annotation.Target;
 @Target({ ElementType.FIELD, ElementType.METHOD, ElementType.RECORD_COMPONENT, ElementType.ANNOTATION_TYPE })
 public @interface Indexed {
 
-	/**
-	 * Whether no two records may hold the same value of this property; a save that would break
-	 * it fails with {@code DuplicateKeyException} naming the field, value and holder, and writes
-	 * nothing.
-	 * @return {@code true} for a unique index
-	 */
-	boolean unique() default false;
+    /**
+     * Whether no two records may hold the same value of this property; a save that would break
+     * it fails with {@code DuplicateKeyException} naming the field, value and holder, and writes
+     * nothing.
+     * @return {@code true} for a unique index
+     */
+    boolean unique() default false;
 
-	/**
-	 * Whether the index also keeps values in order, for greater-than, less-than, between and
-	 * prefix conditions and for sorting.
-	 * @return {@code true} for a range index
-	 */
-	boolean range() default false;
+    /**
+     * Whether the index also keeps values in order, for greater-than, less-than, between and
+     * prefix conditions and for sorting.
+     * @return {@code true} for a range index
+     */
+    boolean range() default false;
 
 }

@@ -15,28 +15,28 @@ import org.springframework.data.mapping.model.SimpleTypeHolder;
  */
 public class StorhMappingContext extends AbstractMappingContext<StorhPersistentEntity<?>, StorhPersistentProperty> {
 
-	/**
-	 * Create a context whose simple types are {@link StorhSimpleTypes#INSTANCE}.
-	 */
-	public StorhMappingContext() {
-		setSimpleTypeHolder(StorhSimpleTypes.INSTANCE);
-	}
+    /**
+     * Create a context whose simple types are {@link StorhSimpleTypes#INSTANCE}.
+     */
+    public StorhMappingContext() {
+        setSimpleTypeHolder(StorhSimpleTypes.INSTANCE);
+    }
 
-	@Override
-	protected boolean shouldCreatePersistentEntityFor(TypeInformation<?> type) {
-		String name = type.getType().getName();
-		return !name.startsWith("java.") && !name.startsWith("javax.") && super.shouldCreatePersistentEntityFor(type);
-	}
+    @Override
+    protected boolean shouldCreatePersistentEntityFor(TypeInformation<?> type) {
+        String name = type.getType().getName();
+        return !name.startsWith("java.") && !name.startsWith("javax.") && super.shouldCreatePersistentEntityFor(type);
+    }
 
-	@Override
-	protected <T> StorhPersistentEntity<?> createPersistentEntity(TypeInformation<T> typeInformation) {
-		return new StorhPersistentEntity<>(typeInformation);
-	}
+    @Override
+    protected <T> StorhPersistentEntity<?> createPersistentEntity(TypeInformation<T> typeInformation) {
+        return new StorhPersistentEntity<>(typeInformation);
+    }
 
-	@Override
-	protected StorhPersistentProperty createPersistentProperty(Property property, StorhPersistentEntity<?> owner,
-			SimpleTypeHolder simpleTypeHolder) {
-		return new StorhPersistentProperty(property, owner, simpleTypeHolder);
-	}
+    @Override
+    protected StorhPersistentProperty createPersistentProperty(Property property, StorhPersistentEntity<?> owner,
+            SimpleTypeHolder simpleTypeHolder) {
+        return new StorhPersistentProperty(property, owner, simpleTypeHolder);
+    }
 
 }

@@ -21,24 +21,24 @@ import org.springframework.data.mapping.model.SimpleTypeHolder;
  */
 public final class StorhSimpleTypes extends SimpleTypeHolder {
 
-	/** The shared instance. */
-	public static final StorhSimpleTypes INSTANCE = new StorhSimpleTypes();
+    /** The shared instance. */
+    public static final StorhSimpleTypes INSTANCE = new StorhSimpleTypes();
 
-	private StorhSimpleTypes() {
-		super(Set.of(Number.class, UUID.class), true);
-	}
+    private StorhSimpleTypes() {
+        super(Set.of(Number.class, UUID.class), true);
+    }
 
-	@Override
-	public boolean isSimpleType(Class<?> type) {
-		if (super.isSimpleType(type)) {
-			return true;
-		}
-		if (type.isArray() || Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type)
-				|| Iterable.class.isAssignableFrom(type) || Optional.class == type) {
-			return false;
-		}
-		String name = type.getName();
-		return name.startsWith("java.") || name.startsWith("javax.");
-	}
+    @Override
+    public boolean isSimpleType(Class<?> type) {
+        if (super.isSimpleType(type)) {
+            return true;
+        }
+        if (type.isArray() || Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type)
+                || Iterable.class.isAssignableFrom(type) || Optional.class == type) {
+            return false;
+        }
+        String name = type.getName();
+        return name.startsWith("java.") || name.startsWith("javax.");
+    }
 
 }

@@ -24,6 +24,6 @@ import org.springframework.data.repository.query.ListQueryByExampleExecutor;
  */
 @NoRepositoryBean
 public interface StorhRepository<T, ID>
-		extends ListCrudRepository<T, ID>, ListPagingAndSortingRepository<T, ID>, ListQueryByExampleExecutor<T> {
+        extends ListCrudRepository<T, ID>, ListPagingAndSortingRepository<T, ID>, ListQueryByExampleExecutor<T> {
 
 }

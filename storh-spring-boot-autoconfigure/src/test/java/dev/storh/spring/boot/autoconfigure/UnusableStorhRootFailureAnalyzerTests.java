@@ -24,62 +24,62 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class UnusableStorhRootFailureAnalyzerTests {
 
-	@TempDir
-	Path temp;
+    @TempDir
+    Path temp;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class))
-		.withUserConfiguration(RepositoryConfig.class);
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class))
+        .withUserConfiguration(RepositoryConfig.class);
 
-	@Test
-	void aRegularFileAsRootIsNamedWithWhatToChange() throws Exception {
-		Path file = Files.writeString(this.temp.resolve("storh-data"), "not a folder");
-		FailureAnalysis analysis = analyzeStartup(file);
-		assertThat(analysis.getDescription()).contains(file.toString()).contains("exists but is not a directory");
-		assertThat(analysis.getAction()).contains("storh.root");
-		assertThat(Files.readString(file)).isEqualTo("not a folder");
-	}
+    @Test
+    void aRegularFileAsRootIsNamedWithWhatToChange() throws Exception {
+        Path file = Files.writeString(this.temp.resolve("storh-data"), "not a folder");
+        FailureAnalysis analysis = analyzeStartup(file);
+        assertThat(analysis.getDescription()).contains(file.toString()).contains("exists but is not a directory");
+        assertThat(analysis.getAction()).contains("storh.root");
+        assertThat(Files.readString(file)).isEqualTo("not a folder");
+    }
 
-	@Test
-	void aRootBelowARegularFileIsNamedWithTheFileInTheWay() throws Exception {
-		Path file = Files.writeString(this.temp.resolve("blocker"), "x");
-		Path root = file.resolve("data/storh");
-		FailureAnalysis analysis = analyzeStartup(root);
-		assertThat(analysis.getDescription()).contains(root.toString())
-			.contains("cannot be created: " + file + " is not a directory");
-		assertThat(analysis.getAction()).contains("storh.root").contains("remove or move the file");
-	}
+    @Test
+    void aRootBelowARegularFileIsNamedWithTheFileInTheWay() throws Exception {
+        Path file = Files.writeString(this.temp.resolve("blocker"), "x");
+        Path root = file.resolve("data/storh");
+        FailureAnalysis analysis = analyzeStartup(root);
+        assertThat(analysis.getDescription()).contains(root.toString())
+            .contains("cannot be created: " + file + " is not a directory");
+        assertThat(analysis.getAction()).contains("storh.root").contains("remove or move the file");
+    }
 
-	@Test
-	void aUsableRootStartsAndIsNotCreatedBeforeTheFirstWrite() {
-		Path root = this.temp.resolve("later/storh");
-		this.contextRunner.withPropertyValues("storh.root=" + root).run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(this.temp.resolve("later")).doesNotExist();
-		});
-	}
+    @Test
+    void aUsableRootStartsAndIsNotCreatedBeforeTheFirstWrite() {
+        Path root = this.temp.resolve("later/storh");
+        this.contextRunner.withPropertyValues("storh.root=" + root).run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(this.temp.resolve("later")).doesNotExist();
+        });
+    }
 
-	@Test
-	@SuppressWarnings("deprecation")
-	void theAnalyzerIsRegistered() {
-		List<String> names = SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader());
-		assertThat(names).contains(UnusableStorhRootFailureAnalyzer.class.getName());
-	}
+    @Test
+    @SuppressWarnings("deprecation")
+    void theAnalyzerIsRegistered() {
+        List<String> names = SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader());
+        assertThat(names).contains(UnusableStorhRootFailureAnalyzer.class.getName());
+    }
 
-	private FailureAnalysis analyzeStartup(Path root) {
-		FailureAnalysis[] analysis = new FailureAnalysis[1];
-		this.contextRunner.withPropertyValues("storh.root=" + root).run((context) -> {
-			assertThat(context).hasFailed();
-			analysis[0] = new UnusableStorhRootFailureAnalyzer().analyze(context.getStartupFailure());
-		});
-		assertThat(analysis[0]).as("analysis").isNotNull();
-		return analysis[0];
-	}
+    private FailureAnalysis analyzeStartup(Path root) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        this.contextRunner.withPropertyValues("storh.root=" + root).run((context) -> {
+            assertThat(context).hasFailed();
+            analysis[0] = new UnusableStorhRootFailureAnalyzer().analyze(context.getStartupFailure());
+        });
+        assertThat(analysis[0]).as("analysis").isNotNull();
+        return analysis[0];
+    }
 
-	@Configuration(proxyBeanMethods = false)
-	@EnableStorhRepositories(basePackageClasses = NoteRepository.class)
-	static class RepositoryConfig {
+    @Configuration(proxyBeanMethods = false)
+    @EnableStorhRepositories(basePackageClasses = NoteRepository.class)
+    static class RepositoryConfig {
 
-	}
+    }
 
 }

@@ -12,21 +12,21 @@ import org.springframework.dao.OptimisticLockingFailureException;
 /** A lost compare-and-set race (blob storage's ETag check) is Spring's optimistic locking failure. */
 class StorhExceptionTranslatorVersionConflictTests {
 
-	private final StorhExceptionTranslator translator = new StorhExceptionTranslator();
+    private final StorhExceptionTranslator translator = new StorhExceptionTranslator();
 
-	@Test
-	void aVersionConflictIsAnOptimisticLockingFailureNamingTheFile() {
-		VersionConflictException conflict = new VersionConflictException("data/2d/x.jsonc", "\"0x8D1\"");
-		DataAccessException translated = this.translator.translateExceptionIfPossible(conflict);
-		assertThat(translated).isInstanceOf(OptimisticLockingFailureException.class).hasCause(conflict)
-			.hasMessageContaining("data/2d/x.jsonc")
-			.hasMessageContaining("\"0x8D1\"");
-	}
+    @Test
+    void aVersionConflictIsAnOptimisticLockingFailureNamingTheFile() {
+        VersionConflictException conflict = new VersionConflictException("data/2d/x.jsonc", "\"0x8D1\"");
+        DataAccessException translated = this.translator.translateExceptionIfPossible(conflict);
+        assertThat(translated).isInstanceOf(OptimisticLockingFailureException.class).hasCause(conflict)
+            .hasMessageContaining("data/2d/x.jsonc")
+            .hasMessageContaining("\"0x8D1\"");
+    }
 
-	@Test
-	void aUniqueViolationStaysADuplicateKey() {
-		assertThat(this.translator.translateExceptionIfPossible(new UniqueConstraintException("email", "a@b", "id1")))
-			.isInstanceOf(DuplicateKeyException.class);
-	}
+    @Test
+    void aUniqueViolationStaysADuplicateKey() {
+        assertThat(this.translator.translateExceptionIfPossible(new UniqueConstraintException("email", "a@b", "id1")))
+            .isInstanceOf(DuplicateKeyException.class);
+    }
 
 }

@@ -20,51 +20,51 @@ import org.springframework.data.annotation.Version;
 @Document(collection = "books")
 public class Book {
 
-	@Id
-	public String id;
+    @Id
+    public String id;
 
-	@Version
-	public Long version;
+    @Version
+    public Long version;
 
-	@Indexed(unique = true)
-	public String isbn;
+    @Indexed(unique = true)
+    public String isbn;
 
-	public String title;
+    public String title;
 
-	@Indexed(range = true)
-	public BigDecimal price;
+    @Indexed(range = true)
+    public BigDecimal price;
 
-	/** The same value as {@link #price}, without index, to compare index answers with a scan. */
-	public BigDecimal listPrice;
+    /** The same value as {@link #price}, without index, to compare index answers with a scan. */
+    public BigDecimal listPrice;
 
-	@Indexed(range = true)
-	public LocalDate published;
+    @Indexed(range = true)
+    public LocalDate published;
 
-	public Publisher publisher;
+    public Publisher publisher;
 
-	public List<String> tags;
+    public List<String> tags;
 
-	@CreatedDate
-	public Instant created;
+    @CreatedDate
+    public Instant created;
 
-	@LastModifiedDate
-	public Instant modified;
+    @LastModifiedDate
+    public Instant modified;
 
-	/** A nested value object. */
-	public record Publisher(String name, String city) {
-	}
+    /** A nested value object. */
+    public record Publisher(String name, String city) {
+    }
 
-	public Book() {
-	}
+    public Book() {
+    }
 
-	public Book(String isbn, String title, String price, LocalDate published) {
-		this.isbn = isbn;
-		this.title = title;
-		this.price = new BigDecimal(price);
-		this.listPrice = this.price;
-		this.published = published;
-		this.publisher = new Publisher("Polirom", "Iasi");
-		this.tags = List.of("novel", "ro");
-	}
+    public Book(String isbn, String title, String price, LocalDate published) {
+        this.isbn = isbn;
+        this.title = title;
+        this.price = new BigDecimal(price);
+        this.listPrice = this.price;
+        this.published = published;
+        this.publisher = new Publisher("Polirom", "Iasi");
+        this.tags = List.of("novel", "ro");
+    }
 
 }

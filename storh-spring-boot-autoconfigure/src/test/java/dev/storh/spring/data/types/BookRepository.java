@@ -10,12 +10,12 @@ import dev.storh.spring.data.repository.StorhRepository;
  */
 public interface BookRepository extends StorhRepository<Book, String> {
 
-	List<Book> findByPriceBetween(BigDecimal from, BigDecimal to);
+    List<Book> findByPriceBetween(BigDecimal from, BigDecimal to);
 
-	List<Book> findByListPriceBetween(BigDecimal from, BigDecimal to);
+    List<Book> findByListPriceBetween(BigDecimal from, BigDecimal to);
 
-	List<Book> findByPrice(BigDecimal price);
+    List<Book> findByPrice(BigDecimal price);
 
-	List<Book> findByPriceGreaterThanOrderByPriceAsc(BigDecimal price);
+    List<Book> findByPriceGreaterThanOrderByPriceAsc(BigDecimal price);
 
 }

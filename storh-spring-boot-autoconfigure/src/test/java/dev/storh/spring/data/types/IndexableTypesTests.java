@@ -34,116 +34,116 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class IndexableTypesTests {
 
-	@TempDir
-	Path root;
+    @TempDir
+    Path root;
 
-	@Test
-	void rangeIndexesOnTypesWhoseJsonDoesNotSortLikeTheirValuesAreRefusedNamingTheProperty() {
-		assertRefused(RangeEnum.class, "'level'", "TypedRecord$Level", "enum");
-		assertRefused(RangeUuid.class, "'key'", "java.util.UUID", "text order is not UUID order");
-		assertRefused(RangeOffset.class, "'at'", "java.time.OffsetDateTime", "store an Instant");
-		assertRefused(RangeZoned.class, "'at'", "java.time.ZonedDateTime", "store an Instant");
-	}
+    @Test
+    void rangeIndexesOnTypesWhoseJsonDoesNotSortLikeTheirValuesAreRefusedNamingTheProperty() {
+        assertRefused(RangeEnum.class, "'level'", "TypedRecord$Level", "enum");
+        assertRefused(RangeUuid.class, "'key'", "java.util.UUID", "text order is not UUID order");
+        assertRefused(RangeOffset.class, "'at'", "java.time.OffsetDateTime", "store an Instant");
+        assertRefused(RangeZoned.class, "'at'", "java.time.ZonedDateTime", "store an Instant");
+    }
 
-	@Test
-	void indexesOnListsMapsAndNestedObjectsAreRefused() {
-		assertRefused(IndexedList.class, "'tags'", "java.util.List", "not lists, maps or nested objects");
-		assertRefused(IndexedMap.class, "'attributes'", "java.util.Map", "not lists, maps or nested objects");
-		assertRefused(IndexedNested.class, "'address'", "Address", "not lists, maps or nested objects");
-	}
+    @Test
+    void indexesOnListsMapsAndNestedObjectsAreRefused() {
+        assertRefused(IndexedList.class, "'tags'", "java.util.List", "not lists, maps or nested objects");
+        assertRefused(IndexedMap.class, "'attributes'", "java.util.Map", "not lists, maps or nested objects");
+        assertRefused(IndexedNested.class, "'address'", "Address", "not lists, maps or nested objects");
+    }
 
-	@Test
-	void equalityIndexesOnTheseTypesAreAccepted() {
-		StorhMappingContext context = new StorhMappingContext();
-		assertThat(context.getRequiredPersistentEntity(EqualityOnly.class).getRequiredPersistentProperty("key")
-			.isIndexed()).isTrue();
-	}
+    @Test
+    void equalityIndexesOnTheseTypesAreAccepted() {
+        StorhMappingContext context = new StorhMappingContext();
+        assertThat(context.getRequiredPersistentEntity(EqualityOnly.class).getRequiredPersistentProperty("key")
+            .isIndexed()).isTrue();
+    }
 
-	@Test
-	void aRepositoryWithARangeIndexOnAUuidFailsStartupNamingTheProperty() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class))
-			.withPropertyValues("storh.root=" + this.root)
-			.withUserConfiguration(BadIndexConfig.class)
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.isInstanceOf(MappingException.class)
-				.hasMessageContaining("@Indexed property 'key' of " + RangeUuid.class.getName())
-				.hasMessageContaining("use @Indexed without range = true"));
-	}
+    @Test
+    void aRepositoryWithARangeIndexOnAUuidFailsStartupNamingTheProperty() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class))
+            .withPropertyValues("storh.root=" + this.root)
+            .withUserConfiguration(BadIndexConfig.class)
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .rootCause()
+                .isInstanceOf(MappingException.class)
+                .hasMessageContaining("@Indexed property 'key' of " + RangeUuid.class.getName())
+                .hasMessageContaining("use @Indexed without range = true"));
+    }
 
-	@Test
-	void aRangeConditionOnAUuidFailsStartupEvenWithoutIndex() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class))
-			.withPropertyValues("storh.root=" + this.root)
-			.withUserConfiguration(BadQueryConfig.class)
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.hasMessageContaining("findByKeyGreaterThan")
-				.hasMessageContaining("property 'key' (java.util.UUID) is refused")
-				.hasMessageContaining("query it by equality or In"));
-	}
+    @Test
+    void aRangeConditionOnAUuidFailsStartupEvenWithoutIndex() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class))
+            .withPropertyValues("storh.root=" + this.root)
+            .withUserConfiguration(BadQueryConfig.class)
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("findByKeyGreaterThan")
+                .hasMessageContaining("property 'key' (java.util.UUID) is refused")
+                .hasMessageContaining("query it by equality or In"));
+    }
 
-	private static void assertRefused(Class<?> type, String... fragments) {
-		StorhMappingContext context = new StorhMappingContext();
-		assertThatExceptionOfType(MappingException.class).isThrownBy(() -> context.getRequiredPersistentEntity(type))
-			.satisfies((ex) -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex).getMessage()).contains(type.getName())
-				.contains(fragments));
-	}
+    private static void assertRefused(Class<?> type, String... fragments) {
+        StorhMappingContext context = new StorhMappingContext();
+        assertThatExceptionOfType(MappingException.class).isThrownBy(() -> context.getRequiredPersistentEntity(type))
+            .satisfies((ex) -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex).getMessage()).contains(type.getName())
+                .contains(fragments));
+    }
 
-	record RangeEnum(@Id String id, @Indexed(range = true) Level level) {
-	}
+    record RangeEnum(@Id String id, @Indexed(range = true) Level level) {
+    }
 
-	record RangeUuid(@Id String id, @Indexed(range = true) UUID key) {
-	}
+    record RangeUuid(@Id String id, @Indexed(range = true) UUID key) {
+    }
 
-	record RangeOffset(@Id String id, @Indexed(range = true) OffsetDateTime at) {
-	}
+    record RangeOffset(@Id String id, @Indexed(range = true) OffsetDateTime at) {
+    }
 
-	record RangeZoned(@Id String id, @Indexed(range = true) ZonedDateTime at) {
-	}
+    record RangeZoned(@Id String id, @Indexed(range = true) ZonedDateTime at) {
+    }
 
-	record IndexedList(@Id String id, @Indexed List<String> tags) {
-	}
+    record IndexedList(@Id String id, @Indexed List<String> tags) {
+    }
 
-	record IndexedMap(@Id String id, @Indexed Map<String, String> attributes) {
-	}
+    record IndexedMap(@Id String id, @Indexed Map<String, String> attributes) {
+    }
 
-	record Address(String street, String city) {
-	}
+    record Address(String street, String city) {
+    }
 
-	record IndexedNested(@Id String id, @Indexed Address address) {
-	}
+    record IndexedNested(@Id String id, @Indexed Address address) {
+    }
 
-	record EqualityOnly(@Id String id, @Indexed UUID key, @Indexed Level level, @Indexed OffsetDateTime at) {
-	}
+    record EqualityOnly(@Id String id, @Indexed UUID key, @Indexed Level level, @Indexed OffsetDateTime at) {
+    }
 
-	interface RangeUuidRepository extends StorhRepository<RangeUuid, String> {
+    interface RangeUuidRepository extends StorhRepository<RangeUuid, String> {
 
-	}
+    }
 
-	record PlainUuid(@Id String id, UUID key) {
-	}
+    record PlainUuid(@Id String id, UUID key) {
+    }
 
-	interface PlainUuidRepository extends StorhRepository<PlainUuid, String> {
+    interface PlainUuidRepository extends StorhRepository<PlainUuid, String> {
 
-		List<PlainUuid> findByKeyGreaterThan(UUID key);
+        List<PlainUuid> findByKeyGreaterThan(UUID key);
 
-	}
+    }
 
-	@Configuration(proxyBeanMethods = false)
-	@EnableStorhRepositories(basePackageClasses = IndexableTypesTests.class, considerNestedRepositories = true,
-			includeFilters = @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = RangeUuidRepository.class))
-	static class BadIndexConfig {
+    @Configuration(proxyBeanMethods = false)
+    @EnableStorhRepositories(basePackageClasses = IndexableTypesTests.class, considerNestedRepositories = true,
+            includeFilters = @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = RangeUuidRepository.class))
+    static class BadIndexConfig {
 
-	}
+    }
 
-	@Configuration(proxyBeanMethods = false)
-	@EnableStorhRepositories(basePackageClasses = IndexableTypesTests.class, considerNestedRepositories = true,
-			includeFilters = @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = PlainUuidRepository.class))
-	static class BadQueryConfig {
+    @Configuration(proxyBeanMethods = false)
+    @EnableStorhRepositories(basePackageClasses = IndexableTypesTests.class, considerNestedRepositories = true,
+            includeFilters = @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = PlainUuidRepository.class))
+    static class BadQueryConfig {
 
-	}
+    }
 
 }

@@ -24,140 +24,140 @@ import org.springframework.data.annotation.Id;
 @Document(collection = "typed")
 public class TypedRecord {
 
-	/** An enum stored by name. */
-	public enum Level {
+    /** An enum stored by name. */
+    public enum Level {
 
-		/** Sorts first by declaration, last by name. */
-		ZERO, ALPHA, MIDDLE, BETA, OMEGA
+        /** Sorts first by declaration, last by name. */
+        ZERO, ALPHA, MIDDLE, BETA, OMEGA
 
-	}
+    }
 
-	@Id
-	public String id;
+    @Id
+    public String id;
 
-	@Indexed(range = true)
-	public byte byteIdx;
+    @Indexed(range = true)
+    public byte byteIdx;
 
-	public byte bytePlain;
+    public byte bytePlain;
 
-	@Indexed(range = true)
-	public Byte byteBoxIdx;
+    @Indexed(range = true)
+    public Byte byteBoxIdx;
 
-	public Byte byteBoxPlain;
+    public Byte byteBoxPlain;
 
-	@Indexed(range = true)
-	public short shortIdx;
+    @Indexed(range = true)
+    public short shortIdx;
 
-	public short shortPlain;
+    public short shortPlain;
 
-	@Indexed(range = true)
-	public Short shortBoxIdx;
+    @Indexed(range = true)
+    public Short shortBoxIdx;
 
-	public Short shortBoxPlain;
+    public Short shortBoxPlain;
 
-	@Indexed(range = true)
-	public int intIdx;
+    @Indexed(range = true)
+    public int intIdx;
 
-	public int intPlain;
+    public int intPlain;
 
-	@Indexed(range = true)
-	public Integer intBoxIdx;
+    @Indexed(range = true)
+    public Integer intBoxIdx;
 
-	public Integer intBoxPlain;
+    public Integer intBoxPlain;
 
-	@Indexed(range = true)
-	public long longIdx;
+    @Indexed(range = true)
+    public long longIdx;
 
-	public long longPlain;
+    public long longPlain;
 
-	@Indexed(range = true)
-	public Long longBoxIdx;
+    @Indexed(range = true)
+    public Long longBoxIdx;
 
-	public Long longBoxPlain;
+    public Long longBoxPlain;
 
-	@Indexed(range = true)
-	public float floatIdx;
+    @Indexed(range = true)
+    public float floatIdx;
 
-	public float floatPlain;
+    public float floatPlain;
 
-	@Indexed(range = true)
-	public Float floatBoxIdx;
+    @Indexed(range = true)
+    public Float floatBoxIdx;
 
-	public Float floatBoxPlain;
+    public Float floatBoxPlain;
 
-	@Indexed(range = true)
-	public double doubleIdx;
+    @Indexed(range = true)
+    public double doubleIdx;
 
-	public double doublePlain;
+    public double doublePlain;
 
-	@Indexed(range = true)
-	public Double doubleBoxIdx;
+    @Indexed(range = true)
+    public Double doubleBoxIdx;
 
-	public Double doubleBoxPlain;
+    public Double doubleBoxPlain;
 
-	@Indexed(range = true)
-	public BigDecimal bigDecimalIdx;
+    @Indexed(range = true)
+    public BigDecimal bigDecimalIdx;
 
-	public BigDecimal bigDecimalPlain;
+    public BigDecimal bigDecimalPlain;
 
-	@Indexed(range = true)
-	public BigInteger bigIntegerIdx;
+    @Indexed(range = true)
+    public BigInteger bigIntegerIdx;
 
-	public BigInteger bigIntegerPlain;
+    public BigInteger bigIntegerPlain;
 
-	@Indexed(range = true)
-	public String stringIdx;
+    @Indexed(range = true)
+    public String stringIdx;
 
-	public String stringPlain;
+    public String stringPlain;
 
-	@Indexed(range = true)
-	public boolean boolIdx;
+    @Indexed(range = true)
+    public boolean boolIdx;
 
-	public boolean boolPlain;
+    public boolean boolPlain;
 
-	@Indexed(range = true)
-	public LocalDate localDateIdx;
+    @Indexed(range = true)
+    public LocalDate localDateIdx;
 
-	public LocalDate localDatePlain;
+    public LocalDate localDatePlain;
 
-	@Indexed(range = true)
-	public LocalDateTime localDateTimeIdx;
+    @Indexed(range = true)
+    public LocalDateTime localDateTimeIdx;
 
-	public LocalDateTime localDateTimePlain;
+    public LocalDateTime localDateTimePlain;
 
-	@Indexed(range = true)
-	public LocalTime localTimeIdx;
+    @Indexed(range = true)
+    public LocalTime localTimeIdx;
 
-	public LocalTime localTimePlain;
+    public LocalTime localTimePlain;
 
-	@Indexed(range = true)
-	public Instant instantIdx;
+    @Indexed(range = true)
+    public Instant instantIdx;
 
-	public Instant instantPlain;
+    public Instant instantPlain;
 
-	@Indexed(range = true)
-	public YearMonth yearMonthIdx;
+    @Indexed(range = true)
+    public YearMonth yearMonthIdx;
 
-	public YearMonth yearMonthPlain;
+    public YearMonth yearMonthPlain;
 
-	@Indexed
-	public OffsetDateTime offsetDateTimeIdx;
+    @Indexed
+    public OffsetDateTime offsetDateTimeIdx;
 
-	public OffsetDateTime offsetDateTimePlain;
+    public OffsetDateTime offsetDateTimePlain;
 
-	@Indexed
-	public ZonedDateTime zonedDateTimeIdx;
+    @Indexed
+    public ZonedDateTime zonedDateTimeIdx;
 
-	public ZonedDateTime zonedDateTimePlain;
+    public ZonedDateTime zonedDateTimePlain;
 
-	@Indexed
-	public UUID uuidIdx;
+    @Indexed
+    public UUID uuidIdx;
 
-	public UUID uuidPlain;
+    public UUID uuidPlain;
 
-	@Indexed
-	public Level levelIdx;
+    @Indexed
+    public Level levelIdx;
 
-	public Level levelPlain;
+    public Level levelPlain;
 
 }

@@ -19,20 +19,20 @@ import org.springframework.data.annotation.Id;
  */
 @Document(collection = "books")
 public record Book(@Id String id, @Indexed(range = true) String title, Publisher publisher, List<String> tags,
-		List<Review> reviews, Long pages) {
+        List<Review> reviews, Long pages) {
 
-	/**
-	 * @param name the publisher's name
-	 * @param country the publisher's country
-	 */
-	public record Publisher(String name, String country) {
-	}
+    /**
+     * @param name the publisher's name
+     * @param country the publisher's country
+     */
+    public record Publisher(String name, String country) {
+    }
 
-	/**
-	 * @param user who wrote it
-	 * @param rating one to five
-	 */
-	public record Review(String user, Integer rating) {
-	}
+    /**
+     * @param user who wrote it
+     * @param rating one to five
+     */
+    public record Review(String user, Integer rating) {
+    }
 
 }

@@ -10,6 +10,6 @@ import dev.storh.spring.sample.cities.City;
  */
 public interface BrokenCityRepository extends StorhRepository<City, String> {
 
-	List<City> findByNameNear(String name);
+    List<City> findByNameNear(String name);
 
 }

@@ -11,14 +11,14 @@ import org.springframework.data.annotation.Id;
  */
 @Document(collection = "cities")
 public record City(@Id String id, @Indexed(range = true) String name, @Indexed String country,
-		@Indexed(range = true) Long population, Boolean coastal) {
+        @Indexed(range = true) Long population, Boolean coastal) {
 
-	public static City of(String name, String country, Long population, Boolean coastal) {
-		return new City(null, name, country, population, coastal);
-	}
+    public static City of(String name, String country, Long population, Boolean coastal) {
+        return new City(null, name, country, population, coastal);
+    }
 
-	public City withPopulation(Long newPopulation) {
-		return new City(this.id, this.name, this.country, newPopulation, this.coastal);
-	}
+    public City withPopulation(Long newPopulation) {
+        return new City(this.id, this.name, this.country, newPopulation, this.coastal);
+    }
 
 }

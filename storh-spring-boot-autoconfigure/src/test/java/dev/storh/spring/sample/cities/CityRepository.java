@@ -17,80 +17,80 @@ import org.springframework.data.domain.Sort;
 
 public interface CityRepository extends StorhRepository<City, String> {
 
-	Page<City> findByCountry(String country, Pageable pageable);
+    Page<City> findByCountry(String country, Pageable pageable);
 
-	List<City> findByCountry(String country, Sort sort);
+    List<City> findByCountry(String country, Sort sort);
 
-	List<City> findByCountry(String country, Limit limit);
+    List<City> findByCountry(String country, Limit limit);
 
-	long countByCountry(String country);
+    long countByCountry(String country);
 
-	int countByCoastalTrue();
+    int countByCoastalTrue();
 
-	boolean existsByCountry(String country);
+    boolean existsByCountry(String country);
 
-	List<City> findByPopulationGreaterThan(long population);
+    List<City> findByPopulationGreaterThan(long population);
 
-	List<City> findByPopulationGreaterThanEqual(long population);
+    List<City> findByPopulationGreaterThanEqual(long population);
 
-	List<City> findByPopulationLessThan(long population);
+    List<City> findByPopulationLessThan(long population);
 
-	List<City> findByPopulationLessThanEqual(double population);
+    List<City> findByPopulationLessThanEqual(double population);
 
-	List<City> findByPopulationBetween(long from, long to);
+    List<City> findByPopulationBetween(long from, long to);
 
-	List<City> findByCountryIn(Collection<String> countries);
+    List<City> findByCountryIn(Collection<String> countries);
 
-	List<City> findByCountryNotIn(String... countries);
+    List<City> findByCountryNotIn(String... countries);
 
-	List<City> findByCountryNot(String country);
+    List<City> findByCountryNot(String country);
 
-	List<City> findByNameStartingWith(String prefix);
+    List<City> findByNameStartingWith(String prefix);
 
-	Window<City> findByCountry(String country, ScrollPosition position, Limit limit);
+    Window<City> findByCountry(String country, ScrollPosition position, Limit limit);
 
-	Window<City> findFirst2ByCoastalTrue(ScrollPosition position);
+    Window<City> findFirst2ByCoastalTrue(ScrollPosition position);
 
-	List<City> findByPopulationAfter(long population);
+    List<City> findByPopulationAfter(long population);
 
-	List<City> findByPopulationBefore(long population);
+    List<City> findByPopulationBefore(long population);
 
-	List<City> findByCountryIs(String country);
+    List<City> findByCountryIs(String country);
 
-	List<City> findByCountryEquals(String country);
+    List<City> findByCountryEquals(String country);
 
-	List<City> findByCountryIsNull();
+    List<City> findByCountryIsNull();
 
-	List<City> findByCountryIsNotNull();
+    List<City> findByCountryIsNotNull();
 
-	List<City> findByCoastalTrue();
+    List<City> findByCoastalTrue();
 
-	List<City> findByCoastalFalse();
+    List<City> findByCoastalFalse();
 
-	List<City> findByCountryAndPopulationGreaterThan(String country, long population);
+    List<City> findByCountryAndPopulationGreaterThan(String country, long population);
 
-	List<City> findByCountryOrPopulationLessThan(String country, long population);
+    List<City> findByCountryOrPopulationLessThan(String country, long population);
 
-	List<City> findByIdIn(Collection<String> ids);
+    List<City> findByIdIn(Collection<String> ids);
 
-	List<City> findTop2ByOrderByPopulationDesc();
+    List<City> findTop2ByOrderByPopulationDesc();
 
-	List<City> findTop3ByCountryOrderByNameAsc(String country, Pageable pageable);
+    List<City> findTop3ByCountryOrderByNameAsc(String country, Pageable pageable);
 
-	Optional<City> findFirstByCountryOrderByPopulationDesc(String country);
+    Optional<City> findFirstByCountryOrderByPopulationDesc(String country);
 
-	Optional<City> findByName(String name);
+    Optional<City> findByName(String name);
 
-	City findOneByCountry(String country);
+    City findOneByCountry(String country);
 
-	Stream<City> streamByCountryOrderByName(String country);
+    Stream<City> streamByCountryOrderByName(String country);
 
-	Slice<City> findSliceByCountryOrderByName(String country, Pageable pageable);
+    Slice<City> findSliceByCountryOrderByName(String country, Pageable pageable);
 
-	long deleteByCountry(String country);
+    long deleteByCountry(String country);
 
-	List<City> removeByCoastalFalse();
+    List<City> removeByCoastalFalse();
 
-	void deleteByName(String name);
+    void deleteByName(String name);
 
 }

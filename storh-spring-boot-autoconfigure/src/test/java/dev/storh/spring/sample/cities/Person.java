@@ -8,64 +8,64 @@ import java.util.List;
  */
 public class Person {
 
-	private String id;
+    private String id;
 
-	private String firstName;
+    private String firstName;
 
-	private String lastName;
+    private String lastName;
 
-	private int age;
+    private int age;
 
-	private List<String> tags;
+    private List<String> tags;
 
-	public Person() {
-	}
+    public Person() {
+    }
 
-	public Person(String firstName, String lastName, int age, List<String> tags) {
-		this.firstName = firstName;
-		this.lastName = lastName;
-		this.age = age;
-		this.tags = tags;
-	}
+    public Person(String firstName, String lastName, int age, List<String> tags) {
+        this.firstName = firstName;
+        this.lastName = lastName;
+        this.age = age;
+        this.tags = tags;
+    }
 
-	public String getId() {
-		return this.id;
-	}
+    public String getId() {
+        return this.id;
+    }
 
-	public void setId(String id) {
-		this.id = id;
-	}
+    public void setId(String id) {
+        this.id = id;
+    }
 
-	public String getFirstName() {
-		return this.firstName;
-	}
+    public String getFirstName() {
+        return this.firstName;
+    }
 
-	public void setFirstName(String firstName) {
-		this.firstName = firstName;
-	}
+    public void setFirstName(String firstName) {
+        this.firstName = firstName;
+    }
 
-	public String getLastName() {
-		return this.lastName;
-	}
+    public String getLastName() {
+        return this.lastName;
+    }
 
-	public void setLastName(String lastName) {
-		this.lastName = lastName;
-	}
+    public void setLastName(String lastName) {
+        this.lastName = lastName;
+    }
 
-	public int getAge() {
-		return this.age;
-	}
+    public int getAge() {
+        return this.age;
+    }
 
-	public void setAge(int age) {
-		this.age = age;
-	}
+    public void setAge(int age) {
+        this.age = age;
+    }
 
-	public List<String> getTags() {
-		return this.tags;
-	}
+    public List<String> getTags() {
+        return this.tags;
+    }
 
-	public void setTags(List<String> tags) {
-		this.tags = tags;
-	}
+    public void setTags(List<String> tags) {
+        this.tags = tags;
+    }
 
 }

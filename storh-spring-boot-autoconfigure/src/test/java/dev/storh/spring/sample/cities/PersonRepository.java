@@ -6,12 +6,12 @@ import dev.storh.spring.data.repository.StorhRepository;
 
 public interface PersonRepository extends StorhRepository<Person, String> {
 
-	List<Person> findByLastNameOrderByFirstName(String lastName);
+    List<Person> findByLastNameOrderByFirstName(String lastName);
 
-	List<Person> findByAgeGreaterThanEqual(int age);
+    List<Person> findByAgeGreaterThanEqual(int age);
 
-	List<Person> findByAge(int age);
+    List<Person> findByAge(int age);
 
-	List<Person> findByAge(double age);
+    List<Person> findByAge(double age);
 
 }

@@ -17,16 +17,16 @@ import org.springframework.data.annotation.Version;
 @Document(collection = "accounts")
 public record Account(@Id String id, @Indexed(unique = true) String email, Long balance, @Version Long version) {
 
-	public static Account of(String email, long balance) {
-		return new Account(null, email, balance, null);
-	}
+    public static Account of(String email, long balance) {
+        return new Account(null, email, balance, null);
+    }
 
-	public Account withEmail(String newEmail) {
-		return new Account(this.id, newEmail, this.balance, this.version);
-	}
+    public Account withEmail(String newEmail) {
+        return new Account(this.id, newEmail, this.balance, this.version);
+    }
 
-	public Account withBalance(long newBalance) {
-		return new Account(this.id, this.email, newBalance, this.version);
-	}
+    public Account withBalance(long newBalance) {
+        return new Account(this.id, this.email, newBalance, this.version);
+    }
 
 }

@@ -9,6 +9,6 @@ import dev.storh.spring.data.repository.StorhRepository;
  */
 public interface AccountRepository extends StorhRepository<Account, String> {
 
-	List<Account> findByEmailIsNull();
+    List<Account> findByEmailIsNull();
 
 }

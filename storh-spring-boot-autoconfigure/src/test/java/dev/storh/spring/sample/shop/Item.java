@@ -17,17 +17,17 @@ import org.springframework.data.annotation.Id;
  */
 @Document(collection = "items")
 public record Item(@Id String id, @Indexed(range = true) String title, @Indexed(range = true) Long price,
-		@Indexed(unique = true) String sku, String category, Maker maker) {
+        @Indexed(unique = true) String sku, String category, Maker maker) {
 
-	public static Item of(String title, long price, String sku, String category, String maker) {
-		return new Item(null, title, price, sku, category, new Maker(maker, "SE"));
-	}
+    public static Item of(String title, long price, String sku, String category, String maker) {
+        return new Item(null, title, price, sku, category, new Maker(maker, "SE"));
+    }
 
-	/**
-	 * @param name the maker's name
-	 * @param country the maker's country
-	 */
-	public record Maker(String name, String country) {
-	}
+    /**
+     * @param name the maker's name
+     * @param country the maker's country
+     */
+    public record Maker(String name, String country) {
+    }
 
 }

@@ -19,35 +19,35 @@ import org.springframework.data.domain.Window;
  */
 public interface ItemRepository extends StorhRepository<Item, String> {
 
-	Window<Item> findByCategoryOrderByPriceAsc(String category, ScrollPosition position, Limit limit);
+    Window<Item> findByCategoryOrderByPriceAsc(String category, ScrollPosition position, Limit limit);
 
-	Window<Item> findByCategory(String category, ScrollPosition position, Limit limit, Sort sort);
+    Window<Item> findByCategory(String category, ScrollPosition position, Limit limit, Sort sort);
 
-	Window<Item> findFirst2ByPriceGreaterThanOrderByMakerNameDescTitleAsc(Long price, ScrollPosition position);
+    Window<Item> findFirst2ByPriceGreaterThanOrderByMakerNameDescTitleAsc(Long price, ScrollPosition position);
 
-	List<ItemTitle> findByCategoryOrderByTitle(String category);
+    List<ItemTitle> findByCategoryOrderByTitle(String category);
 
-	Page<ItemTitle> findByCategory(String category, Pageable pageable);
+    Page<ItemTitle> findByCategory(String category, Pageable pageable);
 
-	List<ItemSummary> findSummaryByCategoryOrderByPriceAscTitleAsc(String category);
+    List<ItemSummary> findSummaryByCategoryOrderByPriceAscTitleAsc(String category);
 
-	Optional<ItemSummary> findSummaryBySku(String sku);
+    Optional<ItemSummary> findSummaryBySku(String sku);
 
-	Stream<ItemSummary> streamSummaryByCategory(String category);
+    Stream<ItemSummary> streamSummaryByCategory(String category);
 
-	Window<ItemSummary> findSummaryByCategoryOrderByTitle(String category, ScrollPosition position, Limit limit);
+    Window<ItemSummary> findSummaryByCategoryOrderByTitle(String category, ScrollPosition position, Limit limit);
 
-	<T> List<T> findByPriceLessThanOrderByTitle(Long price, Class<T> type);
+    <T> List<T> findByPriceLessThanOrderByTitle(Long price, Class<T> type);
 
-	List<Item> findBySkuIsNull();
+    List<Item> findBySkuIsNull();
 
-	@Query(value = "{\"category\": ?0}", fields = "{\"title\": 1, \"maker.name\": 1}", sort = "{\"title\": 1}")
-	List<Item> declaredTitlesAndMakerNames(String category);
+    @Query(value = "{\"category\": ?0}", fields = "{\"title\": 1, \"maker.name\": 1}", sort = "{\"title\": 1}")
+    List<Item> declaredTitlesAndMakerNames(String category);
 
-	@Query(value = "{\"category\": ?0}", fields = "{\"maker\": 0, \"sku\": false}", sort = "{\"title\": 1}")
-	List<Item> declaredWithoutMakerAndSku(String category);
+    @Query(value = "{\"category\": ?0}", fields = "{\"maker\": 0, \"sku\": false}", sort = "{\"title\": 1}")
+    List<Item> declaredWithoutMakerAndSku(String category);
 
-	@Query(value = "{\"category\": ?0}", fields = "{\"title\": 1}", sort = "{\"title\": 1}")
-	List<ItemSummary> declaredSummaries(String category);
+    @Query(value = "{\"category\": ?0}", fields = "{\"title\": 1}", sort = "{\"title\": 1}")
+    List<ItemSummary> declaredSummaries(String category);
 
 }

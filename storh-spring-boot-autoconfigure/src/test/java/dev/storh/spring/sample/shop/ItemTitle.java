@@ -7,11 +7,11 @@ import org.springframework.beans.factory.annotation.Value;
  */
 public interface ItemTitle {
 
-	String getTitle();
+    String getTitle();
 
-	Long getPrice();
+    Long getPrice();
 
-	@Value("#{target.title + ' by ' + target.maker.name}")
-	String getLabel();
+    @Value("#{target.title + ' by ' + target.maker.name}")
+    String getLabel();
 
 }

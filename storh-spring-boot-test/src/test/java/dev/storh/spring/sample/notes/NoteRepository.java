@@ -6,6 +6,6 @@ import dev.storh.spring.data.repository.StorhRepository;
 
 public interface NoteRepository extends StorhRepository<Note, String> {
 
-	List<Note> findByText(String text);
+    List<Note> findByText(String text);
 
 }

@@ -34,11 +34,11 @@ import org.springframework.web.servlet.function.ServerResponse;
  * own {@link StorhDashboard}.
  */
 @AutoConfiguration(after = StorhEndpointAutoConfiguration.class,
-		afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration")
+        afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(name = { "org.springframework.web.servlet.function.RouterFunction",
-		"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
-		"org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint" })
+    "org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+    "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint" })
 @ConditionalOnBooleanProperty(name = "storh.dashboard.enabled", matchIfMissing = true)
 @ConditionalOnBean(StorhEndpoint.class)
 @ConditionalOnAvailableEndpoint(endpoint = StorhEndpoint.class, exposure = EndpointExposure.WEB)
@@ -46,25 +46,25 @@ import org.springframework.web.servlet.function.ServerResponse;
 @EnableConfigurationProperties(StorhDashboardProperties.class)
 public final class StorhDashboardAutoConfiguration {
 
-	private static final EndpointId STORH = EndpointId.of("storh");
+    private static final EndpointId STORH = EndpointId.of("storh");
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhDashboard storhDashboard(StorhDashboardProperties properties, PathMappedEndpoints endpoints,
-			ObjectProvider<EndpointAccessResolver> access) {
-		String endpointPath = endpoints.getPath(STORH);
-		if (endpointPath == null) {
-			endpointPath = endpoints.getBasePath() + "/storh";
-		}
-		Access resolved = access.getIfAvailable(() -> (id, defaultAccess) -> defaultAccess)
-			.accessFor(STORH, Access.READ_ONLY);
-		return new StorhDashboard(properties.getPath(), endpointPath, resolved == Access.UNRESTRICTED,
-				properties.getRefresh());
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhDashboard storhDashboard(StorhDashboardProperties properties, PathMappedEndpoints endpoints,
+            ObjectProvider<EndpointAccessResolver> access) {
+        String endpointPath = endpoints.getPath(STORH);
+        if (endpointPath == null) {
+            endpointPath = endpoints.getBasePath() + "/storh";
+        }
+        Access resolved = access.getIfAvailable(() -> (id, defaultAccess) -> defaultAccess)
+            .accessFor(STORH, Access.READ_ONLY);
+        return new StorhDashboard(properties.getPath(), endpointPath, resolved == Access.UNRESTRICTED,
+                properties.getRefresh());
+    }
 
-	@Bean
-	RouterFunction<ServerResponse> storhDashboardRoutes(StorhDashboard storhDashboard) {
-		return storhDashboard.routes();
-	}
+    @Bean
+    RouterFunction<ServerResponse> storhDashboardRoutes(StorhDashboard storhDashboard) {
+        return storhDashboard.routes();
+    }
 
 }

@@ -24,27 +24,27 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = StorhAutoConfiguration.class)
 @ConditionalOnClass(name = { "org.springframework.boot.actuate.endpoint.annotation.Endpoint",
-		"org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint" })
+    "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint" })
 @ConditionalOnBean(StorhStores.class)
 public final class StorhEndpointAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnAvailableEndpoint
-	StorhEndpoint storhEndpoint(StorhStores storhStores, ObjectProvider<StorhListenerEndpointRegistry> listeners) {
-		StorhEndpoint endpoint = new StorhEndpoint(storhStores);
-		endpoint.setDeadLetterQueues((queue) -> {
-			StorhListenerEndpointRegistry registry = listeners.getIfAvailable();
-			if (registry != null) {
-				for (StorhListenerContainer container : registry.getListenerContainers()) {
-					if (container.getQueueName().equals(queue)) {
-						return container.getDeadLetterQueueName();
-					}
-				}
-			}
-			return queue + ".dead";
-		});
-		return endpoint;
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    StorhEndpoint storhEndpoint(StorhStores storhStores, ObjectProvider<StorhListenerEndpointRegistry> listeners) {
+        StorhEndpoint endpoint = new StorhEndpoint(storhStores);
+        endpoint.setDeadLetterQueues((queue) -> {
+            StorhListenerEndpointRegistry registry = listeners.getIfAvailable();
+            if (registry != null) {
+                for (StorhListenerContainer container : registry.getListenerContainers()) {
+                    if (container.getQueueName().equals(queue)) {
+                        return container.getDeadLetterQueueName();
+                    }
+                }
+            }
+            return queue + ".dead";
+        });
+        return endpoint;
+    }
 
 }

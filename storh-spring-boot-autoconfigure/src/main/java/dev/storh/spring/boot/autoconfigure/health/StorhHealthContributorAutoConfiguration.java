@@ -30,52 +30,52 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = StorhAutoConfiguration.class)
 @ConditionalOnClass(name = { "org.springframework.boot.health.contributor.AbstractHealthIndicator",
-		"org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator" })
+    "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator" })
 public final class StorhHealthContributorAutoConfiguration {
 
-	/**
-	 * Kept in a nested class so that its health annotations are read only when
-	 * {@code spring-boot-health} is present.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(StorhOperations.class)
-	@ConditionalOnEnabledHealthIndicator("storh")
-	static class StorhHealthIndicatorConfiguration {
+    /**
+     * Kept in a nested class so that its health annotations are read only when
+     * {@code spring-boot-health} is present.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(StorhOperations.class)
+    @ConditionalOnEnabledHealthIndicator("storh")
+    static class StorhHealthIndicatorConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean(name = { "storhHealthIndicator", "storhHealthContributor" })
-		StorhHealthIndicator storhHealthIndicator(StorhOperations storhOperations) {
-			return new StorhHealthIndicator(storhOperations.collectionsFolder());
-		}
+        @Bean
+        @ConditionalOnMissingBean(name = { "storhHealthIndicator", "storhHealthContributor" })
+        StorhHealthIndicator storhHealthIndicator(StorhOperations storhOperations) {
+            return new StorhHealthIndicator(storhOperations.collectionsFolder());
+        }
 
-	}
+    }
 
-	/**
-	 * Health per store, switched by the same property as the folder health.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(StorhStores.class)
-	@ConditionalOnEnabledHealthIndicator("storh")
-	static class StorhStoresHealthConfiguration {
+    /**
+     * Health per store, switched by the same property as the folder health.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(StorhStores.class)
+    @ConditionalOnEnabledHealthIndicator("storh")
+    static class StorhStoresHealthConfiguration {
 
-		@Bean
-		@ConditionalOnMissingBean(name = "storhCollectionsHealthContributor")
-		StorhStoresHealthContributor storhCollectionsHealthContributor(StorhStores storhStores) {
-			return new StorhStoresHealthContributor(storhStores, StoreType.COLLECTION);
-		}
+        @Bean
+        @ConditionalOnMissingBean(name = "storhCollectionsHealthContributor")
+        StorhStoresHealthContributor storhCollectionsHealthContributor(StorhStores storhStores) {
+            return new StorhStoresHealthContributor(storhStores, StoreType.COLLECTION);
+        }
 
-		@Bean
-		@ConditionalOnMissingBean(name = "storhLogsHealthContributor")
-		StorhStoresHealthContributor storhLogsHealthContributor(StorhStores storhStores) {
-			return new StorhStoresHealthContributor(storhStores, StoreType.LOG);
-		}
+        @Bean
+        @ConditionalOnMissingBean(name = "storhLogsHealthContributor")
+        StorhStoresHealthContributor storhLogsHealthContributor(StorhStores storhStores) {
+            return new StorhStoresHealthContributor(storhStores, StoreType.LOG);
+        }
 
-		@Bean
-		@ConditionalOnMissingBean(name = "storhQueuesHealthContributor")
-		StorhStoresHealthContributor storhQueuesHealthContributor(StorhStores storhStores) {
-			return new StorhStoresHealthContributor(storhStores, StoreType.QUEUE);
-		}
+        @Bean
+        @ConditionalOnMissingBean(name = "storhQueuesHealthContributor")
+        StorhStoresHealthContributor storhQueuesHealthContributor(StorhStores storhStores) {
+            return new StorhStoresHealthContributor(storhStores, StoreType.QUEUE);
+        }
 
-	}
+    }
 
 }

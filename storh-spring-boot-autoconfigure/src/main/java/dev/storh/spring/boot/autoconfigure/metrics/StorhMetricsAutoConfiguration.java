@@ -24,23 +24,23 @@ import org.springframework.context.annotation.Bean;
  * defines its own {@link StorhMetrics} (or {@link StoreObserver}).
  */
 @AutoConfiguration(after = StorhAutoConfiguration.class,
-		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+        afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, MeterBinder.class, StorhMetrics.class })
 @ConditionalOnBean({ MeterRegistry.class, StorhStores.class })
 public final class StorhMetricsAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	StorhMetrics storhMetrics(StorhStores storhStores) {
-		return new StorhMetrics(storhStores);
-	}
+    @Bean
+    @ConditionalOnMissingBean
+    StorhMetrics storhMetrics(StorhStores storhStores) {
+        return new StorhMetrics(storhStores);
+    }
 
-	@Bean
-	@ConditionalOnMissingBean(StoreObserver.class)
-	StorhOperationMetrics storhOperationMetrics(MeterRegistry registry) {
-		return new StorhOperationMetrics(registry);
-	}
+    @Bean
+    @ConditionalOnMissingBean(StoreObserver.class)
+    StorhOperationMetrics storhOperationMetrics(MeterRegistry registry) {
+        return new StorhOperationMetrics(registry);
+    }
 
 }

@@ -22,16 +22,16 @@ import org.springframework.transaction.TransactionManager;
  * in {@code @Transactional("…")}.
  */
 @AutoConfiguration(after = StorhAutoConfiguration.class,
-		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
-		beforeName = "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration")
+        afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+        beforeName = "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration")
 @ConditionalOnClass({ PlatformTransactionManager.class, StorhTransactionManager.class })
 @ConditionalOnBean(StorhOperations.class)
 public final class StorhTransactionAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean(TransactionManager.class)
-	StorhTransactionManager storhTransactionManager(StorhOperations storhOperations) {
-		return new StorhTransactionManager(storhOperations);
-	}
+    @Bean
+    @ConditionalOnMissingBean(TransactionManager.class)
+    StorhTransactionManager storhTransactionManager(StorhOperations storhOperations) {
+        return new StorhTransactionManager(storhOperations);
+    }
 
 }

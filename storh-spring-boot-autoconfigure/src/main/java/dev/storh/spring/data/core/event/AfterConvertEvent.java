@@ -9,22 +9,22 @@ import java.util.Map;
  */
 public class AfterConvertEvent<T> extends StorhMappingEvent<T> {
 
-	/**
-	 * @param entity the entity
-	 * @param type the entity type
-	 * @param collection the collection name
-	 * @param data the JSON object read
-	 */
-	public AfterConvertEvent(T entity, Class<T> type, String collection, Map<String, Object> data) {
-		super(entity, type, collection, data);
-	}
+    /**
+     * @param entity the entity
+     * @param type the entity type
+     * @param collection the collection name
+     * @param data the JSON object read
+     */
+    public AfterConvertEvent(T entity, Class<T> type, String collection, Map<String, Object> data) {
+        super(entity, type, collection, data);
+    }
 
-	/**
-	 * @return the entity
-	 */
-	@SuppressWarnings("unchecked")
-	public T getEntity() {
-		return (T) getSource();
-	}
+    /**
+     * @return the entity
+     */
+    @SuppressWarnings("unchecked")
+    public T getEntity() {
+        return (T) getSource();
+    }
 
 }

@@ -7,20 +7,20 @@ package dev.storh.spring.data.core.event;
  */
 public class AfterDeleteEvent<T> extends StorhMappingEvent<T> {
 
-	/**
-	 * @param id the record id (UUIDv7 text)
-	 * @param type the entity type
-	 * @param collection the collection name
-	 */
-	public AfterDeleteEvent(String id, Class<T> type, String collection) {
-		super(id, type, collection, null);
-	}
+    /**
+     * @param id the record id (UUIDv7 text)
+     * @param type the entity type
+     * @param collection the collection name
+     */
+    public AfterDeleteEvent(String id, Class<T> type, String collection) {
+        super(id, type, collection, null);
+    }
 
-	/**
-	 * @return the id of the record
-	 */
-	public String getId() {
-		return (String) getSource();
-	}
+    /**
+     * @return the id of the record
+     */
+    public String getId() {
+        return (String) getSource();
+    }
 
 }

@@ -14,25 +14,25 @@ import org.springframework.util.Assert;
  */
 public class AuditingEntityCallback implements BeforeConvertCallback<Object>, Ordered {
 
-	private final ObjectFactory<IsNewAwareAuditingHandler> auditingHandlerFactory;
+    private final ObjectFactory<IsNewAwareAuditingHandler> auditingHandlerFactory;
 
-	/**
-	 * @param auditingHandlerFactory supplies the handler lazily, so the mapping context is created
-	 * only when the first entity is saved
-	 */
-	public AuditingEntityCallback(ObjectFactory<IsNewAwareAuditingHandler> auditingHandlerFactory) {
-		Assert.notNull(auditingHandlerFactory, "'auditingHandlerFactory' must not be null");
-		this.auditingHandlerFactory = auditingHandlerFactory;
-	}
+    /**
+     * @param auditingHandlerFactory supplies the handler lazily, so the mapping context is created
+     * only when the first entity is saved
+     */
+    public AuditingEntityCallback(ObjectFactory<IsNewAwareAuditingHandler> auditingHandlerFactory) {
+        Assert.notNull(auditingHandlerFactory, "'auditingHandlerFactory' must not be null");
+        this.auditingHandlerFactory = auditingHandlerFactory;
+    }
 
-	@Override
-	public Object onBeforeConvert(Object entity, String collection) {
-		return this.auditingHandlerFactory.getObject().markAudited(entity);
-	}
+    @Override
+    public Object onBeforeConvert(Object entity, String collection) {
+        return this.auditingHandlerFactory.getObject().markAudited(entity);
+    }
 
-	@Override
-	public int getOrder() {
-		return 100;
-	}
+    @Override
+    public int getOrder() {
+        return 100;
+    }
 
 }

@@ -13,11 +13,11 @@ import org.springframework.data.mapping.callback.EntityCallback;
 @FunctionalInterface
 public interface BeforeConvertCallback<T> extends EntityCallback<T> {
 
-	/**
-	 * @param entity the entity about to be saved
-	 * @param collection its collection
-	 * @return the entity to save, never {@code null}
-	 */
-	T onBeforeConvert(T entity, String collection);
+    /**
+     * @param entity the entity about to be saved
+     * @param collection its collection
+     * @return the entity to save, never {@code null}
+     */
+    T onBeforeConvert(T entity, String collection);
 
 }

@@ -3,28 +3,29 @@ package dev.storh.spring.data.core.event;
 import java.util.Map;
 
 /**
- * Published before an entity is converted to its JSON object for saving, after the {@link BeforeConvertCallback}s (auditing) ran: {@link #getEntity()} is the instance that will be stored.
+ * Published before an entity is converted to its JSON object for saving, after the
+ * {@link BeforeConvertCallback}s (auditing) ran: {@link #getEntity()} is the instance that will be stored.
  *
  * @param <T> the entity type
  */
 public class BeforeConvertEvent<T> extends StorhMappingEvent<T> {
 
-	/**
-	 * @param entity the entity
-	 * @param type the entity type
-	 * @param collection the collection name
-	 * @param data always {@code null}
-	 */
-	public BeforeConvertEvent(T entity, Class<T> type, String collection, Map<String, Object> data) {
-		super(entity, type, collection, data);
-	}
+    /**
+     * @param entity the entity
+     * @param type the entity type
+     * @param collection the collection name
+     * @param data always {@code null}
+     */
+    public BeforeConvertEvent(T entity, Class<T> type, String collection, Map<String, Object> data) {
+        super(entity, type, collection, data);
+    }
 
-	/**
-	 * @return the entity
-	 */
-	@SuppressWarnings("unchecked")
-	public T getEntity() {
-		return (T) getSource();
-	}
+    /**
+     * @return the entity
+     */
+    @SuppressWarnings("unchecked")
+    public T getEntity() {
+        return (T) getSource();
+    }
 
 }

@@ -19,162 +19,162 @@ import org.springframework.util.Assert;
  */
 public final class StorhQuery {
 
-	private static final StorhQuery ALL = new StorhQuery(StorhCriteria.all(), Sort.unsorted(), 0, -1, null, null);
+    private static final StorhQuery ALL = new StorhQuery(StorhCriteria.all(), Sort.unsorted(), 0, -1, null, null);
 
-	private final StorhCriteria criteria;
+    private final StorhCriteria criteria;
 
-	private final String cursor;
+    private final String cursor;
 
-	private final Sort sort;
+    private final Sort sort;
 
-	private final long offset;
+    private final long offset;
 
-	private final int limit;
+    private final int limit;
 
-	private final FieldProjection fields;
+    private final FieldProjection fields;
 
-	private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor,
-			FieldProjection fields) {
-		this.criteria = criteria;
-		this.fields = fields;
-		this.cursor = cursor;
-		this.sort = sort;
-		this.offset = offset;
-		this.limit = limit;
-	}
+    private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor,
+            FieldProjection fields) {
+        this.criteria = criteria;
+        this.fields = fields;
+        this.cursor = cursor;
+        this.sort = sort;
+        this.offset = offset;
+        this.limit = limit;
+    }
 
-	/**
-	 * @return a query matching every record, unsorted, unlimited
-	 */
-	public static StorhQuery all() {
-		return ALL;
-	}
+    /**
+     * @return a query matching every record, unsorted, unlimited
+     */
+    public static StorhQuery all() {
+        return ALL;
+    }
 
-	/**
-	 * @param criteria the condition records must satisfy
-	 * @return a query for the records matching {@code criteria}
-	 */
-	public static StorhQuery where(StorhCriteria criteria) {
-		Assert.notNull(criteria, "'criteria' must not be null");
-		return new StorhQuery(criteria, Sort.unsorted(), 0, -1, null, null);
-	}
+    /**
+     * @param criteria the condition records must satisfy
+     * @return a query for the records matching {@code criteria}
+     */
+    public static StorhQuery where(StorhCriteria criteria) {
+        Assert.notNull(criteria, "'criteria' must not be null");
+        return new StorhQuery(criteria, Sort.unsorted(), 0, -1, null, null);
+    }
 
-	/**
-	 * @param sort the order, replacing any earlier one; {@code Sort.unsorted()} for id order
-	 * @return a new query
-	 */
-	public StorhQuery withSort(Sort sort) {
-		Assert.notNull(sort, "'sort' must not be null");
-		return new StorhQuery(this.criteria, sort, this.offset, this.limit, this.cursor, this.fields);
-	}
+    /**
+     * @param sort the order, replacing any earlier one; {@code Sort.unsorted()} for id order
+     * @return a new query
+     */
+    public StorhQuery withSort(Sort sort) {
+        Assert.notNull(sort, "'sort' must not be null");
+        return new StorhQuery(this.criteria, sort, this.offset, this.limit, this.cursor, this.fields);
+    }
 
-	/**
-	 * @param offset the number of matching records to skip, {@code >= 0}
-	 * @return a new query
-	 * @throws IllegalArgumentException when {@code offset} is negative
-	 */
-	public StorhQuery withOffset(long offset) {
-		Assert.isTrue(offset >= 0, () -> "'offset' must not be negative, got " + offset);
-		return new StorhQuery(this.criteria, this.sort, offset, this.limit, this.cursor, this.fields);
-	}
+    /**
+     * @param offset the number of matching records to skip, {@code >= 0}
+     * @return a new query
+     * @throws IllegalArgumentException when {@code offset} is negative
+     */
+    public StorhQuery withOffset(long offset) {
+        Assert.isTrue(offset >= 0, () -> "'offset' must not be negative, got " + offset);
+        return new StorhQuery(this.criteria, this.sort, offset, this.limit, this.cursor, this.fields);
+    }
 
-	/**
-	 * @param limit the maximum number of results, {@code >= 0}
-	 * @return a new query
-	 * @throws IllegalArgumentException when {@code limit} is negative
-	 */
-	public StorhQuery withLimit(int limit) {
-		Assert.isTrue(limit >= 0, () -> "'limit' must not be negative, got " + limit);
-		return new StorhQuery(this.criteria, this.sort, this.offset, limit, this.cursor, this.fields);
-	}
+    /**
+     * @param limit the maximum number of results, {@code >= 0}
+     * @return a new query
+     * @throws IllegalArgumentException when {@code limit} is negative
+     */
+    public StorhQuery withLimit(int limit) {
+        Assert.isTrue(limit >= 0, () -> "'limit' must not be negative, got " + limit);
+        return new StorhQuery(this.criteria, this.sort, this.offset, limit, this.cursor, this.fields);
+    }
 
-	/**
-	 * @param afterId a record id (UUIDv7 text); only records with greater ids match;
-	 * {@code null} removes the cursor
-	 * @return a new query
-	 */
-	public StorhQuery withCursor(String afterId) {
-		return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, afterId, this.fields);
-	}
+    /**
+     * @param afterId a record id (UUIDv7 text); only records with greater ids match;
+     * {@code null} removes the cursor
+     * @return a new query
+     */
+    public StorhQuery withCursor(String afterId) {
+        return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, afterId, this.fields);
+    }
 
-	/**
-	 * Apply a page request: its offset and size, and its sort after this query's sort.
-	 * @param pageable the page; {@code Pageable.unpaged()} keeps offset and limit and only adds
-	 * its sort
-	 * @return a new query
-	 */
-	public StorhQuery with(Pageable pageable) {
-		Assert.notNull(pageable, "'pageable' must not be null");
-		StorhQuery query = withSort(this.sort.and(pageable.getSort()));
-		if (pageable.isPaged()) {
-			query = query.withOffset(pageable.getOffset()).withLimit(pageable.getPageSize());
-		}
-		return query;
-	}
+    /**
+     * Apply a page request: its offset and size, and its sort after this query's sort.
+     * @param pageable the page; {@code Pageable.unpaged()} keeps offset and limit and only adds
+     * its sort
+     * @return a new query
+     */
+    public StorhQuery with(Pageable pageable) {
+        Assert.notNull(pageable, "'pageable' must not be null");
+        StorhQuery query = withSort(this.sort.and(pageable.getSort()));
+        if (pageable.isPaged()) {
+            query = query.withOffset(pageable.getOffset()).withLimit(pageable.getPageSize());
+        }
+        return query;
+    }
 
-	/**
-	 * @return the id cursor, or {@code null}
-	 */
-	/**
-	 * @param fields the stored fields to read into the entities; {@code null} reads all
-	 * @return a new query
-	 */
-	public StorhQuery withFields(FieldProjection fields) {
-		return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, this.cursor, fields);
-	}
+    /**
+     * @return the id cursor, or {@code null}
+     */
+    /**
+     * @param fields the stored fields to read into the entities; {@code null} reads all
+     * @return a new query
+     */
+    public StorhQuery withFields(FieldProjection fields) {
+        return new StorhQuery(this.criteria, this.sort, this.offset, this.limit, this.cursor, fields);
+    }
 
-	/**
-	 * @return the fields read into the entities, {@code null} for all of them
-	 */
-	public FieldProjection getFields() {
-		return this.fields;
-	}
+    /**
+     * @return the fields read into the entities, {@code null} for all of them
+     */
+    public FieldProjection getFields() {
+        return this.fields;
+    }
 
-	public String getCursor() {
-		return this.cursor;
-	}
+    public String getCursor() {
+        return this.cursor;
+    }
 
-	/**
-	 * @return the condition, never {@code null}; {@link StorhCriteria#all()} when every record
-	 * matches
-	 */
-	public StorhCriteria getCriteria() {
-		return this.criteria;
-	}
+    /**
+     * @return the condition, never {@code null}; {@link StorhCriteria#all()} when every record
+     * matches
+     */
+    public StorhCriteria getCriteria() {
+        return this.criteria;
+    }
 
-	/**
-	 * @return the sort, never {@code null}
-	 */
-	public Sort getSort() {
-		return this.sort;
-	}
+    /**
+     * @return the sort, never {@code null}
+     */
+    public Sort getSort() {
+        return this.sort;
+    }
 
-	/**
-	 * @return the number of matching records to skip
-	 */
-	public long getOffset() {
-		return this.offset;
-	}
+    /**
+     * @return the number of matching records to skip
+     */
+    public long getOffset() {
+        return this.offset;
+    }
 
-	/**
-	 * @return the maximum number of results, or {@code -1} when unlimited
-	 */
-	public int getLimit() {
-		return this.limit;
-	}
+    /**
+     * @return the maximum number of results, or {@code -1} when unlimited
+     */
+    public int getLimit() {
+        return this.limit;
+    }
 
-	/**
-	 * @return whether {@link #getLimit()} caps the results
-	 */
-	public boolean isLimited() {
-		return this.limit >= 0;
-	}
+    /**
+     * @return whether {@link #getLimit()} caps the results
+     */
+    public boolean isLimited() {
+        return this.limit >= 0;
+    }
 
-	@Override
-	public String toString() {
-		return "StorhQuery[criteria=" + this.criteria + ", cursor=" + this.cursor + ", sort=" + this.sort
-				+ ", offset=" + this.offset + ", limit=" + ((this.limit >= 0) ? this.limit : "none")
-				+ ((this.fields != null) ? ", fields=" + this.fields : "") + "]";
-	}
+    @Override
+    public String toString() {
+        return "StorhQuery[criteria=" + this.criteria + ", cursor=" + this.cursor + ", sort=" + this.sort
+                + ", offset=" + this.offset + ", limit=" + ((this.limit >= 0) ? this.limit : "none")
+                + ((this.fields != null) ? ", fields=" + this.fields : "") + "]";
+    }
 
 }

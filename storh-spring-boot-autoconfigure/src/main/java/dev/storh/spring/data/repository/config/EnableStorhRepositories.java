@@ -32,85 +32,85 @@ import org.springframework.data.repository.query.QueryLookupStrategy.Key;
 @Import(StorhRepositoriesRegistrar.class)
 public @interface EnableStorhRepositories {
 
-	/**
-	 * Alias for {@link #basePackages()}.
-	 * @return the base packages
-	 */
-	String[] value() default {};
+    /**
+     * Alias for {@link #basePackages()}.
+     * @return the base packages
+     */
+    String[] value() default {};
 
-	/**
-	 * Packages to scan for repository interfaces, with their sub-packages.
-	 * @return the base packages
-	 */
-	String[] basePackages() default {};
+    /**
+     * Packages to scan for repository interfaces, with their sub-packages.
+     * @return the base packages
+     */
+    String[] basePackages() default {};
 
-	/**
-	 * Type-safe alternative to {@link #basePackages()}: the package of each class is scanned.
-	 * @return classes whose packages are scanned
-	 */
-	Class<?>[] basePackageClasses() default {};
+    /**
+     * Type-safe alternative to {@link #basePackages()}: the package of each class is scanned.
+     * @return classes whose packages are scanned
+     */
+    Class<?>[] basePackageClasses() default {};
 
-	/**
-	 * Types eligible for component scanning, narrowing the base packages.
-	 * @return include filters
-	 */
-	Filter[] includeFilters() default {};
+    /**
+     * Types eligible for component scanning, narrowing the base packages.
+     * @return include filters
+     */
+    Filter[] includeFilters() default {};
 
-	/**
-	 * Types not eligible for component scanning.
-	 * @return exclude filters
-	 */
-	Filter[] excludeFilters() default {};
+    /**
+     * Types not eligible for component scanning.
+     * @return exclude filters
+     */
+    Filter[] excludeFilters() default {};
 
-	/**
-	 * Suffix of custom implementation classes of repository fragments.
-	 * @return the suffix, {@code Impl} by default
-	 */
-	String repositoryImplementationPostfix() default "Impl";
+    /**
+     * Suffix of custom implementation classes of repository fragments.
+     * @return the suffix, {@code Impl} by default
+     */
+    String repositoryImplementationPostfix() default "Impl";
 
-	/**
-	 * Location of a named-queries properties file; storh has no named queries, the value is
-	 * accepted for uniformity with other Spring Data modules.
-	 * @return the location
-	 */
-	String namedQueriesLocation() default "";
+    /**
+     * Location of a named-queries properties file; storh has no named queries, the value is
+     * accepted for uniformity with other Spring Data modules.
+     * @return the location
+     */
+    String namedQueriesLocation() default "";
 
-	/**
-	 * How query methods are resolved; storh derives every query from the method name, so
-	 * {@link Key#USE_DECLARED_QUERY} makes query methods fail.
-	 * @return the lookup strategy key
-	 */
-	QueryLookupStrategy.Key queryLookupStrategy() default QueryLookupStrategy.Key.CREATE_IF_NOT_FOUND;
+    /**
+     * How query methods are resolved; storh derives every query from the method name, so
+     * {@link Key#USE_DECLARED_QUERY} makes query methods fail.
+     * @return the lookup strategy key
+     */
+    QueryLookupStrategy.Key queryLookupStrategy() default QueryLookupStrategy.Key.CREATE_IF_NOT_FOUND;
 
-	/**
-	 * The {@link FactoryBean} class creating each repository.
-	 * @return the factory bean class
-	 */
-	Class<?> repositoryFactoryBeanClass() default StorhRepositoryFactoryBean.class;
+    /**
+     * The {@link FactoryBean} class creating each repository.
+     * @return the factory bean class
+     */
+    Class<?> repositoryFactoryBeanClass() default StorhRepositoryFactoryBean.class;
 
-	/**
-	 * The base class of repository implementations; the default is
-	 * {@code SimpleStorhRepository}.
-	 * @return the base class
-	 */
-	Class<?> repositoryBaseClass() default DefaultRepositoryBaseClass.class;
+    /**
+     * The base class of repository implementations; the default is
+     * {@code SimpleStorhRepository}.
+     * @return the base class
+     */
+    Class<?> repositoryBaseClass() default DefaultRepositoryBaseClass.class;
 
-	/**
-	 * Name of the {@code StorhOperations} bean the repositories use.
-	 * @return the bean name, {@code storhTemplate} by default
-	 */
-	String storhTemplateRef() default "storhTemplate";
+    /**
+     * Name of the {@code StorhOperations} bean the repositories use.
+     * @return the bean name, {@code storhTemplate} by default
+     */
+    String storhTemplateRef() default "storhTemplate";
 
-	/**
-	 * Whether repository interfaces nested in other classes are also picked up.
-	 * @return {@code false} by default
-	 */
-	boolean considerNestedRepositories() default false;
+    /**
+     * Whether repository interfaces nested in other classes are also picked up.
+     * @return {@code false} by default
+     */
+    boolean considerNestedRepositories() default false;
 
-	/**
-	 * When repositories are initialised.
-	 * @return the bootstrap mode, {@link BootstrapMode#DEFAULT} (eagerly) by default
-	 */
-	BootstrapMode bootstrapMode() default BootstrapMode.DEFAULT;
+    /**
+     * When repositories are initialised.
+     * @return the bootstrap mode, {@link BootstrapMode#DEFAULT} (eagerly) by default
+     */
+    BootstrapMode bootstrapMode() default BootstrapMode.DEFAULT;
 
 }

@@ -10,14 +10,14 @@ import org.springframework.data.repository.config.RepositoryConfigurationExtensi
  */
 public class StorhRepositoriesRegistrar extends RepositoryBeanDefinitionRegistrarSupport {
 
-	@Override
-	protected Class<? extends Annotation> getAnnotation() {
-		return EnableStorhRepositories.class;
-	}
+    @Override
+    protected Class<? extends Annotation> getAnnotation() {
+        return EnableStorhRepositories.class;
+    }
 
-	@Override
-	protected RepositoryConfigurationExtension getExtension() {
-		return new StorhRepositoryConfigurationExtension();
-	}
+    @Override
+    protected RepositoryConfigurationExtension getExtension() {
+        return new StorhRepositoryConfigurationExtension();
+    }
 
 }

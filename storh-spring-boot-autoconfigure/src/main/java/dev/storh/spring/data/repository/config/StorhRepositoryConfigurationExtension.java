@@ -21,46 +21,46 @@ import org.springframework.util.StringUtils;
  */
 public class StorhRepositoryConfigurationExtension extends RepositoryConfigurationExtensionSupport {
 
-	private static final String STORH_TEMPLATE_REF = "storhTemplateRef";
+    private static final String STORH_TEMPLATE_REF = "storhTemplateRef";
 
-	private static final String DEFAULT_STORH_TEMPLATE_REF = "storhTemplate";
+    private static final String DEFAULT_STORH_TEMPLATE_REF = "storhTemplate";
 
-	@Override
-	public String getModuleName() {
-		return "Storh";
-	}
+    @Override
+    public String getModuleName() {
+        return "Storh";
+    }
 
-	@Override
-	public String getModuleIdentifier() {
-		return "storh";
-	}
+    @Override
+    public String getModuleIdentifier() {
+        return "storh";
+    }
 
-	@Override
-	@SuppressWarnings("deprecation") // still abstract in RepositoryConfigurationExtensionSupport
-	protected String getModulePrefix() {
-		return getModuleIdentifier();
-	}
+    @Override
+    @SuppressWarnings("deprecation") // still abstract in RepositoryConfigurationExtensionSupport
+    protected String getModulePrefix() {
+        return getModuleIdentifier();
+    }
 
-	@Override
-	public String getRepositoryFactoryBeanClassName() {
-		return StorhRepositoryFactoryBean.class.getName();
-	}
+    @Override
+    public String getRepositoryFactoryBeanClassName() {
+        return StorhRepositoryFactoryBean.class.getName();
+    }
 
-	@Override
-	protected Collection<Class<? extends Annotation>> getIdentifyingAnnotations() {
-		return List.of(Document.class);
-	}
+    @Override
+    protected Collection<Class<? extends Annotation>> getIdentifyingAnnotations() {
+        return List.of(Document.class);
+    }
 
-	@Override
-	protected Collection<Class<?>> getIdentifyingTypes() {
-		return List.of(StorhRepository.class);
-	}
+    @Override
+    protected Collection<Class<?>> getIdentifyingTypes() {
+        return List.of(StorhRepository.class);
+    }
 
-	@Override
-	public void postProcess(BeanDefinitionBuilder builder, AnnotationRepositoryConfigurationSource config) {
-		String ref = config.getAttributes().getString(STORH_TEMPLATE_REF);
-		builder.addPropertyReference("storhOperations",
-				StringUtils.hasText(ref) ? ref : DEFAULT_STORH_TEMPLATE_REF);
-	}
+    @Override
+    public void postProcess(BeanDefinitionBuilder builder, AnnotationRepositoryConfigurationSource config) {
+        String ref = config.getAttributes().getString(STORH_TEMPLATE_REF);
+        builder.addPropertyReference("storhOperations",
+                StringUtils.hasText(ref) ? ref : DEFAULT_STORH_TEMPLATE_REF);
+    }
 
 }

@@ -27,32 +27,32 @@ import java.lang.annotation.Target;
 @Documented
 public @interface Query {
 
-	/**
-	 * @return the JSON filter
-	 */
-	String value();
+    /**
+     * @return the JSON filter
+     */
+    String value();
 
-	/**
-	 * @return a JSON sort such as {@code {"population": -1, "name": 1}} (1 ascending, -1
-	 * descending), applied before a {@code Sort} or {@code Pageable} argument; empty for none
-	 */
-	String sort() default "";
+    /**
+     * @return a JSON sort such as {@code {"population": -1, "name": 1}} (1 ascending, -1
+     * descending), applied before a {@code Sort} or {@code Pageable} argument; empty for none
+     */
+    String sort() default "";
 
-	/**
-	 * @return a JSON projection of the stored fields read into the entities, such as
-	 * {@code {"title": 1, "publisher.name": 1}} (only those) or {@code {"reviews": 0}} (all but
-	 * those); the id is always read, fields left out come back {@code null}; empty for every field
-	 */
-	String fields() default "";
+    /**
+     * @return a JSON projection of the stored fields read into the entities, such as
+     * {@code {"title": 1, "publisher.name": 1}} (only those) or {@code {"reviews": 0}} (all but
+     * those); the id is always read, fields left out come back {@code null}; empty for every field
+     */
+    String fields() default "";
 
-	/**
-	 * @return whether the method returns the number of matches instead of the entities
-	 */
-	boolean count() default false;
+    /**
+     * @return whether the method returns the number of matches instead of the entities
+     */
+    boolean count() default false;
 
-	/**
-	 * @return whether the method returns whether any record matches
-	 */
-	boolean exists() default false;
+    /**
+     * @return whether the method returns whether any record matches
+     */
+    boolean exists() default false;
 
 }

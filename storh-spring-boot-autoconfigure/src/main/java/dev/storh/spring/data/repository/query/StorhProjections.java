@@ -27,56 +27,56 @@ import org.springframework.data.repository.query.ReturnedType;
  */
 final class StorhProjections {
 
-	private StorhProjections() {
-	}
+    private StorhProjections() {
+    }
 
-	/**
-	 * @param method the query method
-	 * @param accessor the call's arguments (for a dynamic projection)
-	 * @param result what the query returned, as entities
-	 * @param converter the entity converter, whose mapper builds DTOs
-	 * @return the result in the method's return type
-	 */
-	static Object process(QueryMethod method, ParameterAccessor accessor, Object result, StorhEntityConverter converter) {
-		ResultProcessor processor = method.getResultProcessor().withDynamicProjection(accessor);
-		ReturnedType returned = processor.getReturnedType();
-		Class<?> target = returned.getReturnedType();
-		if (returned.isProjecting() && !target.isInterface() && !target.isAssignableFrom(returned.getDomainType())) {
-			result = map(result, (entity) -> toDto(entity, target, converter, method));
-		}
-		return processor.processResult(result);
-	}
+    /**
+     * @param method the query method
+     * @param accessor the call's arguments (for a dynamic projection)
+     * @param result what the query returned, as entities
+     * @param converter the entity converter, whose mapper builds DTOs
+     * @return the result in the method's return type
+     */
+    static Object process(QueryMethod method, ParameterAccessor accessor, Object result, StorhEntityConverter converter) {
+        ResultProcessor processor = method.getResultProcessor().withDynamicProjection(accessor);
+        ReturnedType returned = processor.getReturnedType();
+        Class<?> target = returned.getReturnedType();
+        if (returned.isProjecting() && !target.isInterface() && !target.isAssignableFrom(returned.getDomainType())) {
+            result = map(result, (entity) -> toDto(entity, target, converter, method));
+        }
+        return processor.processResult(result);
+    }
 
-	private static Object map(Object result, Function<Object, Object> mapping) {
-		if (result == null) {
-			return null;
-		}
-		if (result instanceof Slice<?> slice) {
-			return slice.map(mapping);
-		}
-		if (result instanceof Window<?> window) {
-			return window.map(mapping);
-		}
-		if (result instanceof Stream<?> stream) {
-			return stream.map(mapping);
-		}
-		if (result instanceof Collection<?> collection) {
-			return collection.stream().map(mapping).toList();
-		}
-		return mapping.apply(result);
-	}
+    private static Object map(Object result, Function<Object, Object> mapping) {
+        if (result == null) {
+            return null;
+        }
+        if (result instanceof Slice<?> slice) {
+            return slice.map(mapping);
+        }
+        if (result instanceof Window<?> window) {
+            return window.map(mapping);
+        }
+        if (result instanceof Stream<?> stream) {
+            return stream.map(mapping);
+        }
+        if (result instanceof Collection<?> collection) {
+            return collection.stream().map(mapping).toList();
+        }
+        return mapping.apply(result);
+    }
 
-	private static Object toDto(Object entity, Class<?> target, StorhEntityConverter converter, QueryMethod method) {
-		if (entity == null || target.isInstance(entity)) {
-			return entity;
-		}
-		try {
-			return converter.getJsonMapper().convertValue(entity, target);
-		}
-		catch (JacksonException | IllegalArgumentException ex) {
-			throw new InvalidDataAccessApiUsageException("Query method " + method.getName() + ": cannot build "
-					+ target.getName() + " from " + entity.getClass().getName() + ": " + ex.getMessage(), ex);
-		}
-	}
+    private static Object toDto(Object entity, Class<?> target, StorhEntityConverter converter, QueryMethod method) {
+        if (entity == null || target.isInstance(entity)) {
+            return entity;
+        }
+        try {
+            return converter.getJsonMapper().convertValue(entity, target);
+        }
+        catch (JacksonException | IllegalArgumentException ex) {
+            throw new InvalidDataAccessApiUsageException("Query method " + method.getName() + ": cannot build "
+                    + target.getName() + " from " + entity.getClass().getName() + ": " + ex.getMessage(), ex);
+        }
+    }
 
 }

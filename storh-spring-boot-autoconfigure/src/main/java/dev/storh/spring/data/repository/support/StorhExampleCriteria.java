@@ -32,71 +32,71 @@ import org.springframework.data.domain.ExampleMatcher;
  */
 final class StorhExampleCriteria {
 
-	private StorhExampleCriteria() {
-	}
+    private StorhExampleCriteria() {
+    }
 
-	static StorhCriteria of(Example<?> example, StorhEntityConverter converter) {
-		ExampleMatcher matcher = example.getMatcher();
-		List<StorhCriteria> conditions = new ArrayList<>();
-		collect(List.of(), converter.toData(example.getProbe()), matcher, conditions);
-		if (conditions.isEmpty()) {
-			return StorhCriteria.all();
-		}
-		StorhCriteria combined = conditions.get(0);
-		for (int i = 1; i < conditions.size(); i++) {
-			combined = matcher.isAllMatching() ? combined.and(conditions.get(i)) : combined.or(conditions.get(i));
-		}
-		return combined;
-	}
+    static StorhCriteria of(Example<?> example, StorhEntityConverter converter) {
+        ExampleMatcher matcher = example.getMatcher();
+        List<StorhCriteria> conditions = new ArrayList<>();
+        collect(List.of(), converter.toData(example.getProbe()), matcher, conditions);
+        if (conditions.isEmpty()) {
+            return StorhCriteria.all();
+        }
+        StorhCriteria combined = conditions.get(0);
+        for (int i = 1; i < conditions.size(); i++) {
+            combined = matcher.isAllMatching() ? combined.and(conditions.get(i)) : combined.or(conditions.get(i));
+        }
+        return combined;
+    }
 
-	private static void collect(List<String> parent, Map<?, ?> object, ExampleMatcher matcher,
-			List<StorhCriteria> conditions) {
-		for (Map.Entry<?, ?> property : object.entrySet()) {
-			List<String> segments = new ArrayList<>(parent);
-			segments.add(String.valueOf(property.getKey()));
-			String path = String.join(".", segments);
-			if (matcher.isIgnoredPath(path)) {
-				continue;
-			}
-			ExampleMatcher.PropertySpecifier specifier = matcher.getPropertySpecifiers().hasSpecifierForPath(path)
-					? matcher.getPropertySpecifiers().getForPath(path) : null;
-			Object value = property.getValue();
-			if (specifier != null) {
-				Optional<Object> transformed = specifier.getPropertyValueTransformer().apply(Optional.ofNullable(value));
-				value = transformed.orElse(null);
-			}
-			FieldPath field = new FieldPath(segments);
-			if (value == null) {
-				if (matcher.getNullHandler() == ExampleMatcher.NullHandler.INCLUDE) {
-					conditions.add(StorhCriteria.where(field).isNull());
-				}
-				continue;
-			}
-			if (value instanceof Map<?, ?> nested && !nested.isEmpty()) {
-				collect(segments, nested, matcher, conditions);
-				continue;
-			}
-			conditions.add(condition(field, value, matcher, specifier));
-		}
-	}
+    private static void collect(List<String> parent, Map<?, ?> object, ExampleMatcher matcher,
+            List<StorhCriteria> conditions) {
+        for (Map.Entry<?, ?> property : object.entrySet()) {
+            List<String> segments = new ArrayList<>(parent);
+            segments.add(String.valueOf(property.getKey()));
+            String path = String.join(".", segments);
+            if (matcher.isIgnoredPath(path)) {
+                continue;
+            }
+            ExampleMatcher.PropertySpecifier specifier = matcher.getPropertySpecifiers().hasSpecifierForPath(path)
+                    ? matcher.getPropertySpecifiers().getForPath(path) : null;
+            Object value = property.getValue();
+            if (specifier != null) {
+                Optional<Object> transformed = specifier.getPropertyValueTransformer().apply(Optional.ofNullable(value));
+                value = transformed.orElse(null);
+            }
+            FieldPath field = new FieldPath(segments);
+            if (value == null) {
+                if (matcher.getNullHandler() == ExampleMatcher.NullHandler.INCLUDE) {
+                    conditions.add(StorhCriteria.where(field).isNull());
+                }
+                continue;
+            }
+            if (value instanceof Map<?, ?> nested && !nested.isEmpty()) {
+                collect(segments, nested, matcher, conditions);
+                continue;
+            }
+            conditions.add(condition(field, value, matcher, specifier));
+        }
+    }
 
-	private static StorhCriteria condition(FieldPath path, Object value, ExampleMatcher matcher,
-			ExampleMatcher.PropertySpecifier specifier) {
-		if (!(value instanceof String text)) {
-			return StorhCriteria.where(path).is(value);
-		}
-		boolean ignoreCase = (specifier != null && specifier.getIgnoreCase() != null) ? specifier.getIgnoreCase()
-				: matcher.isIgnoreCaseEnabled();
-		StorhCriteria.Field where = ignoreCase ? StorhCriteria.where(path).ignoreCase() : StorhCriteria.where(path);
-		ExampleMatcher.StringMatcher stringMatcher = (specifier != null && specifier.getStringMatcher() != null)
-				? specifier.getStringMatcher() : matcher.getDefaultStringMatcher();
-		return switch (stringMatcher) {
-			case DEFAULT, EXACT -> where.is(text);
-			case STARTING -> where.startsWith(text);
-			case ENDING -> where.endsWith(text);
-			case CONTAINING -> where.contains(text);
-			case REGEX -> where.regex(text);
-		};
-	}
+    private static StorhCriteria condition(FieldPath path, Object value, ExampleMatcher matcher,
+            ExampleMatcher.PropertySpecifier specifier) {
+        if (!(value instanceof String text)) {
+            return StorhCriteria.where(path).is(value);
+        }
+        boolean ignoreCase = (specifier != null && specifier.getIgnoreCase() != null) ? specifier.getIgnoreCase()
+                : matcher.isIgnoreCaseEnabled();
+        StorhCriteria.Field where = ignoreCase ? StorhCriteria.where(path).ignoreCase() : StorhCriteria.where(path);
+        ExampleMatcher.StringMatcher stringMatcher = (specifier != null && specifier.getStringMatcher() != null)
+                ? specifier.getStringMatcher() : matcher.getDefaultStringMatcher();
+        return switch (stringMatcher) {
+            case DEFAULT, EXACT -> where.is(text);
+            case STARTING -> where.startsWith(text);
+            case ENDING -> where.endsWith(text);
+            case CONTAINING -> where.contains(text);
+            case REGEX -> where.regex(text);
+        };
+    }
 
 }

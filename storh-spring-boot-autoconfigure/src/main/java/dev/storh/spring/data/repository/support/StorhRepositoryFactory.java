@@ -39,113 +39,113 @@ import org.springframework.util.ClassUtils;
  */
 public class StorhRepositoryFactory extends RepositoryFactorySupport {
 
-	private final StorhOperations operations;
+    private final StorhOperations operations;
 
-	/**
-	 * @param operations the operations the repositories delegate to
-	 */
-	public StorhRepositoryFactory(StorhOperations operations) {
-		Assert.notNull(operations, "'operations' must not be null");
-		this.operations = operations;
-	}
+    /**
+     * @param operations the operations the repositories delegate to
+     */
+    public StorhRepositoryFactory(StorhOperations operations) {
+        Assert.notNull(operations, "'operations' must not be null");
+        this.operations = operations;
+    }
 
-	/**
-	 * @param metadata the repository's metadata
-	 * @return the entity information of the repository's domain type
-	 * @throws org.springframework.data.mapping.MappingException naming the type when it has no
-	 * {@code String} id property
-	 */
-	@Override
-	public EntityInformation<?, ?> getEntityInformation(RepositoryMetadata metadata) {
-		return entityInformation(metadata.getDomainType());
-	}
+    /**
+     * @param metadata the repository's metadata
+     * @return the entity information of the repository's domain type
+     * @throws org.springframework.data.mapping.MappingException naming the type when it has no
+     * {@code String} id property
+     */
+    @Override
+    public EntityInformation<?, ?> getEntityInformation(RepositoryMetadata metadata) {
+        return entityInformation(metadata.getDomainType());
+    }
 
-	@Override
-	protected Object getTargetRepository(RepositoryInformation metadata) {
-		return getTargetRepositoryViaReflection(metadata, getEntityInformation(metadata), this.operations);
-	}
+    @Override
+    protected Object getTargetRepository(RepositoryInformation metadata) {
+        return getTargetRepositoryViaReflection(metadata, getEntityInformation(metadata), this.operations);
+    }
 
-	private <T> EntityInformation<T, String> entityInformation(Class<T> domainClass) {
-		@SuppressWarnings("unchecked")
-		StorhPersistentEntity<T> entity = (StorhPersistentEntity<T>) this.operations.getConverter()
-			.getRequiredEntity(domainClass);
-		return new PersistentEntityInformation<>(entity);
-	}
+    private <T> EntityInformation<T, String> entityInformation(Class<T> domainClass) {
+        @SuppressWarnings("unchecked")
+        StorhPersistentEntity<T> entity = (StorhPersistentEntity<T>) this.operations.getConverter()
+            .getRequiredEntity(domainClass);
+        return new PersistentEntityInformation<>(entity);
+    }
 
-	@Override
-	protected Class<?> getRepositoryBaseClass(RepositoryMetadata metadata) {
-		return SimpleStorhRepository.class;
-	}
+    @Override
+    protected Class<?> getRepositoryBaseClass(RepositoryMetadata metadata) {
+        return SimpleStorhRepository.class;
+    }
 
-	@Override
-	protected void validate(RepositoryMetadata metadata) {
-		Class<?> idType = this.operations.getConverter()
-			.getRequiredEntity(metadata.getDomainType())
-			.getRequiredDocumentIdProperty()
-			.getType();
-		if (metadata.getIdType() != idType) {
-			throw new RepositoryCreationException("Repository " + metadata.getRepositoryInterface().getName()
-					+ " declares id type " + metadata.getIdType().getName() + " but the id property of "
-					+ metadata.getDomainType().getName() + " is a " + idType.getName() + "; declare StorhRepository<"
-					+ metadata.getDomainType().getSimpleName() + ", " + idType.getSimpleName() + ">",
-					metadata.getRepositoryInterface());
-		}
-	}
+    @Override
+    protected void validate(RepositoryMetadata metadata) {
+        Class<?> idType = this.operations.getConverter()
+            .getRequiredEntity(metadata.getDomainType())
+            .getRequiredDocumentIdProperty()
+            .getType();
+        if (metadata.getIdType() != idType) {
+            throw new RepositoryCreationException("Repository " + metadata.getRepositoryInterface().getName()
+                    + " declares id type " + metadata.getIdType().getName() + " but the id property of "
+                    + metadata.getDomainType().getName() + " is a " + idType.getName() + "; declare StorhRepository<"
+                    + metadata.getDomainType().getSimpleName() + ", " + idType.getSimpleName() + ">",
+                    metadata.getRepositoryInterface());
+        }
+    }
 
-	/**
-	 * Derive a repository query method as the repository would and explain how core runs it for
-	 * the given arguments (tests prove that derived queries are served from indexes).
-	 * @param repositoryInterface the repository interface
-	 * @param methodName the query method's name; when overloaded, the one whose parameters accept
-	 * {@code arguments} (count and types)
-	 * @param arguments the call's arguments, including any {@code Pageable}, {@code Sort} or
-	 * {@code Limit}
-	 * @return the plan, {@code index_scan} when indexes answer every OR group
-	 * @throws IllegalArgumentException when no such method exists
-	 * @throws org.springframework.data.repository.query.QueryCreationException when the method
-	 * cannot be derived
-	 */
-	public QueryPlan explain(Class<?> repositoryInterface, String methodName, Object... arguments) {
-		Method method = Arrays.stream(repositoryInterface.getMethods())
-			.filter((m) -> m.getName().equals(methodName) && accepts(m, arguments))
-			.findFirst()
-			.orElseThrow(() -> new IllegalArgumentException("No method " + methodName + " with " + arguments.length
-					+ " parameter(s) in " + repositoryInterface.getName()));
-		RepositoryMetadata metadata = AbstractRepositoryMetadata.getMetadata(repositoryInterface);
-		QueryMethod queryMethod = new QueryMethod(method, metadata, new SpelAwareProxyProjectionFactory(),
-				DefaultParameters::new);
-		return new StorhPartTreeQuery(method, queryMethod, this.operations).explain(arguments);
-	}
+    /**
+     * Derive a repository query method as the repository would and explain how core runs it for
+     * the given arguments (tests prove that derived queries are served from indexes).
+     * @param repositoryInterface the repository interface
+     * @param methodName the query method's name; when overloaded, the one whose parameters accept
+     * {@code arguments} (count and types)
+     * @param arguments the call's arguments, including any {@code Pageable}, {@code Sort} or
+     * {@code Limit}
+     * @return the plan, {@code index_scan} when indexes answer every OR group
+     * @throws IllegalArgumentException when no such method exists
+     * @throws org.springframework.data.repository.query.QueryCreationException when the method
+     * cannot be derived
+     */
+    public QueryPlan explain(Class<?> repositoryInterface, String methodName, Object... arguments) {
+        Method method = Arrays.stream(repositoryInterface.getMethods())
+            .filter((m) -> m.getName().equals(methodName) && accepts(m, arguments))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("No method " + methodName + " with " + arguments.length
+                    + " parameter(s) in " + repositoryInterface.getName()));
+        RepositoryMetadata metadata = AbstractRepositoryMetadata.getMetadata(repositoryInterface);
+        QueryMethod queryMethod = new QueryMethod(method, metadata, new SpelAwareProxyProjectionFactory(),
+                DefaultParameters::new);
+        return new StorhPartTreeQuery(method, queryMethod, this.operations).explain(arguments);
+    }
 
-	private static boolean accepts(Method method, Object[] arguments) {
-		Class<?>[] types = method.getParameterTypes();
-		if (types.length != arguments.length) {
-			return false;
-		}
-		for (int i = 0; i < types.length; i++) {
-			if (arguments[i] != null && !ClassUtils.isAssignableValue(types[i], arguments[i])) {
-				return false;
-			}
-		}
-		return true;
-	}
+    private static boolean accepts(Method method, Object[] arguments) {
+        Class<?>[] types = method.getParameterTypes();
+        if (types.length != arguments.length) {
+            return false;
+        }
+        for (int i = 0; i < types.length; i++) {
+            if (arguments[i] != null && !ClassUtils.isAssignableValue(types[i], arguments[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
 
-	@Override
-	protected Optional<QueryLookupStrategy> getQueryLookupStrategy(Key key,
-			ValueExpressionDelegate valueExpressionDelegate) {
-		return Optional.of((method, metadata, projectionFactory, namedQueries) -> {
-			QueryMethod queryMethod = new QueryMethod(method, metadata, projectionFactory, DefaultParameters::new);
-			if (method.isAnnotationPresent(Query.class)) {
-				return new StorhJsonQuery(method, queryMethod, this.operations);
-			}
-			if (key == Key.USE_DECLARED_QUERY) {
-				throw new RepositoryCreationException("Query method " + metadata.getRepositoryInterface().getName()
-						+ "." + method.getName() + ": the method has no @Query and the query lookup strategy is "
-						+ "USE_DECLARED_QUERY; declare one or use CREATE or CREATE_IF_NOT_FOUND to derive queries from method names",
-						metadata.getRepositoryInterface());
-			}
-			return new StorhPartTreeQuery(method, queryMethod, this.operations);
-		});
-	}
+    @Override
+    protected Optional<QueryLookupStrategy> getQueryLookupStrategy(Key key,
+            ValueExpressionDelegate valueExpressionDelegate) {
+        return Optional.of((method, metadata, projectionFactory, namedQueries) -> {
+            QueryMethod queryMethod = new QueryMethod(method, metadata, projectionFactory, DefaultParameters::new);
+            if (method.isAnnotationPresent(Query.class)) {
+                return new StorhJsonQuery(method, queryMethod, this.operations);
+            }
+            if (key == Key.USE_DECLARED_QUERY) {
+                throw new RepositoryCreationException("Query method " + metadata.getRepositoryInterface().getName()
+                        + "." + method.getName() + ": the method has no @Query and the query lookup strategy is "
+                        + "USE_DECLARED_QUERY; declare one or use CREATE or CREATE_IF_NOT_FOUND to derive queries from method names",
+                        metadata.getRepositoryInterface());
+            }
+            return new StorhPartTreeQuery(method, queryMethod, this.operations);
+        });
+    }
 
 }

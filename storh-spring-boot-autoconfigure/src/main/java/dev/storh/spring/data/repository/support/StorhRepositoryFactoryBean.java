@@ -17,40 +17,40 @@ import org.springframework.util.Assert;
  * @param <ID> the id type, {@code String}
  */
 public class StorhRepositoryFactoryBean<T extends Repository<S, ID>, S, ID>
-		extends RepositoryFactoryBeanSupport<T, S, ID> {
+        extends RepositoryFactoryBeanSupport<T, S, ID> {
 
-	private StorhOperations operations;
+    private StorhOperations operations;
 
-	/**
-	 * @param repositoryInterface the repository interface
-	 */
-	public StorhRepositoryFactoryBean(Class<? extends T> repositoryInterface) {
-		super(repositoryInterface);
-	}
+    /**
+     * @param repositoryInterface the repository interface
+     */
+    public StorhRepositoryFactoryBean(Class<? extends T> repositoryInterface) {
+        super(repositoryInterface);
+    }
 
-	/**
-	 * @param operations the operations the repository delegates to; its mapping context becomes
-	 * the repository's
-	 */
-	public void setStorhOperations(StorhOperations operations) {
-		Assert.notNull(operations, "'operations' must not be null");
-		this.operations = operations;
-		setMappingContext(operations.getMappingContext());
-	}
+    /**
+     * @param operations the operations the repository delegates to; its mapping context becomes
+     * the repository's
+     */
+    public void setStorhOperations(StorhOperations operations) {
+        Assert.notNull(operations, "'operations' must not be null");
+        this.operations = operations;
+        setMappingContext(operations.getMappingContext());
+    }
 
-	@Override
-	protected RepositoryFactorySupport createRepositoryFactory() {
-		return new StorhRepositoryFactory(this.operations);
-	}
+    @Override
+    protected RepositoryFactorySupport createRepositoryFactory() {
+        return new StorhRepositoryFactory(this.operations);
+    }
 
-	/**
-	 * @throws IllegalStateException when no {@link StorhOperations} was set
-	 */
-	@Override
-	public void afterPropertiesSet() {
-		Assert.state(this.operations != null, () -> "No StorhOperations set for repository "
-				+ getObjectType().getName() + "; check @EnableStorhRepositories(storhTemplateRef)");
-		super.afterPropertiesSet();
-	}
+    /**
+     * @throws IllegalStateException when no {@link StorhOperations} was set
+     */
+    @Override
+    public void afterPropertiesSet() {
+        Assert.state(this.operations != null, () -> "No StorhOperations set for repository "
+                + getObjectType().getName() + "; check @EnableStorhRepositories(storhTemplateRef)");
+        super.afterPropertiesSet();
+    }
 
 }

@@ -20,54 +20,54 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class StorhHealthContributorAutoConfigurationTests {
 
-	@TempDir
-	Path root;
+    @TempDir
+    Path root;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(StorhAutoConfiguration.class, StorhHealthContributorAutoConfiguration.class));
+    private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+            AutoConfigurations.of(StorhAutoConfiguration.class, StorhHealthContributorAutoConfiguration.class));
 
-	@Test
-	void createsIndicatorNamedStorhOnTheCollectionsFolder() {
-		this.contextRunner.withPropertyValues("storh.root=" + this.root, "storh.namespace=app").run((context) -> {
-			assertThat(context).hasSingleBean(StorhHealthIndicator.class).hasBean("storhHealthIndicator");
-			Health health = context.getBean(StorhHealthIndicator.class).health();
-			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).containsEntry("root", this.root.resolve("app").toString());
-		});
-	}
+    @Test
+    void createsIndicatorNamedStorhOnTheCollectionsFolder() {
+        this.contextRunner.withPropertyValues("storh.root=" + this.root, "storh.namespace=app").run((context) -> {
+            assertThat(context).hasSingleBean(StorhHealthIndicator.class).hasBean("storhHealthIndicator");
+            Health health = context.getBean(StorhHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("root", this.root.resolve("app").toString());
+        });
+    }
 
-	@Test
-	void switchedOffByProperty() {
-		this.contextRunner.withPropertyValues("storh.root=" + this.root, "management.health.storh.enabled=false")
-			.run((context) -> assertThat(context).hasSingleBean(StorhTemplate.class)
-				.doesNotHaveBean(StorhHealthIndicator.class));
-	}
+    @Test
+    void switchedOffByProperty() {
+        this.contextRunner.withPropertyValues("storh.root=" + this.root, "management.health.storh.enabled=false")
+            .run((context) -> assertThat(context).hasSingleBean(StorhTemplate.class)
+                .doesNotHaveBean(StorhHealthIndicator.class));
+    }
 
-	@Test
-	void backsOffWithoutSpringBootHealth() {
-		this.contextRunner.withPropertyValues("storh.root=" + this.root)
-			.withClassLoader(new FilteredClassLoader(AbstractHealthIndicator.class))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(StorhTemplate.class)
-				.doesNotHaveBean("storhHealthIndicator"));
-	}
+    @Test
+    void backsOffWithoutSpringBootHealth() {
+        this.contextRunner.withPropertyValues("storh.root=" + this.root)
+            .withClassLoader(new FilteredClassLoader(AbstractHealthIndicator.class))
+            .run((context) -> assertThat(context).hasNotFailed()
+                .hasSingleBean(StorhTemplate.class)
+                .doesNotHaveBean("storhHealthIndicator"));
+    }
 
-	@Test
-	void backsOffWithoutStorhOperations() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(StorhHealthContributorAutoConfiguration.class))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean("storhHealthIndicator"));
-	}
+    @Test
+    void backsOffWithoutStorhOperations() {
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(StorhHealthContributorAutoConfiguration.class))
+            .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean("storhHealthIndicator"));
+    }
 
-	@Test
-	void userIndicatorNamedStorhHealthIndicatorWins() {
-		this.contextRunner.withPropertyValues("storh.root=" + this.root)
-			.withBean("storhHealthIndicator", HealthIndicator.class, () -> () -> Health.outOfService().build())
-			.run((context) -> {
-				assertThat(context).doesNotHaveBean(StorhHealthIndicator.class);
-				assertThat(context.getBean("storhHealthIndicator", HealthIndicator.class).health().getStatus())
-					.isEqualTo(Status.OUT_OF_SERVICE);
-			});
-	}
+    @Test
+    void userIndicatorNamedStorhHealthIndicatorWins() {
+        this.contextRunner.withPropertyValues("storh.root=" + this.root)
+            .withBean("storhHealthIndicator", HealthIndicator.class, () -> () -> Health.outOfService().build())
+            .run((context) -> {
+                assertThat(context).doesNotHaveBean(StorhHealthIndicator.class);
+                assertThat(context.getBean("storhHealthIndicator", HealthIndicator.class).health().getStatus())
+                    .isEqualTo(Status.OUT_OF_SERVICE);
+            });
+    }
 
 }

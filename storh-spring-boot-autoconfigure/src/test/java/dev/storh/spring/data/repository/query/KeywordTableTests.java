@@ -26,70 +26,70 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class KeywordTableTests {
 
-	private static final Set<Part.Type> REFUSED = EnumSet.of(Part.Type.NEAR, Part.Type.WITHIN, Part.Type.IS_EMPTY,
-			Part.Type.IS_NOT_EMPTY);
+    private static final Set<Part.Type> REFUSED = EnumSet.of(Part.Type.NEAR, Part.Type.WITHIN, Part.Type.IS_EMPTY,
+            Part.Type.IS_NOT_EMPTY);
 
-	@TempDir
-	Path root;
+    @TempDir
+    Path root;
 
-	@Test
-	void everyKeywordIsSupportedOrRefused() {
-		for (Part.Type type : Part.Type.values()) {
-			assertThat(StorhQueryCreator.SUPPORTED_TYPES.contains(type) != REFUSED.contains(type))
-				.as("%s is either supported or refused", type)
-				.isTrue();
-		}
-	}
+    @Test
+    void everyKeywordIsSupportedOrRefused() {
+        for (Part.Type type : Part.Type.values()) {
+            assertThat(StorhQueryCreator.SUPPORTED_TYPES.contains(type) != REFUSED.contains(type))
+                .as("%s is either supported or refused", type)
+                .isTrue();
+        }
+    }
 
-	@Test
-	void refusedKeywordsFailWhenTheRepositoryIsCreatedNamingTheMethodAndTheReason() {
-		try (StorhTemplate template = new StorhTemplate(this.root)) {
-			StorhRepositoryFactory factory = new StorhRepositoryFactory(template);
-			for (Class<?> repository : List.of(NearItems.class, WithinItems.class, EmptyItems.class,
-					NotEmptyItems.class)) {
-				assertThatExceptionOfType(QueryCreationException.class)
-					.isThrownBy(() -> factory.getRepository(repository))
-					.withMessageContaining(repository.getSimpleName())
-					.withMessageContaining("is not supported by storh; supported keywords:");
-			}
-		}
-	}
+    @Test
+    void refusedKeywordsFailWhenTheRepositoryIsCreatedNamingTheMethodAndTheReason() {
+        try (StorhTemplate template = new StorhTemplate(this.root)) {
+            StorhRepositoryFactory factory = new StorhRepositoryFactory(template);
+            for (Class<?> repository : List.of(NearItems.class, WithinItems.class, EmptyItems.class,
+                    NotEmptyItems.class)) {
+                assertThatExceptionOfType(QueryCreationException.class)
+                    .isThrownBy(() -> factory.getRepository(repository))
+                    .withMessageContaining(repository.getSimpleName())
+                    .withMessageContaining("is not supported by storh; supported keywords:");
+            }
+        }
+    }
 
-	@Test
-	void theReadmeTableNamesEveryKeyword() throws IOException {
-		Path readme = Path.of("..", "README.md");
-		String text = Files.readString(readme);
-		int start = text.indexOf("#### Derived-query keywords");
-		assertThat(start).as("the README has the keyword table").isNotNegative();
-		String table = text.substring(start, text.indexOf("\n\n", text.indexOf("| Keyword", start)));
-		for (Part.Type type : Part.Type.values()) {
-			assertThat(type.getKeywords()).as("README row for %s", type)
-				.anySatisfy((keyword) -> assertThat(table).contains("`" + keyword + "`"));
-		}
-	}
+    @Test
+    void theReadmeTableNamesEveryKeyword() throws IOException {
+        Path readme = Path.of("..", "README.md");
+        String text = Files.readString(readme);
+        int start = text.indexOf("#### Derived-query keywords");
+        assertThat(start).as("the README has the keyword table").isNotNegative();
+        String table = text.substring(start, text.indexOf("\n\n", text.indexOf("| Keyword", start)));
+        for (Part.Type type : Part.Type.values()) {
+            assertThat(type.getKeywords()).as("README row for %s", type)
+                .anySatisfy((keyword) -> assertThat(table).contains("`" + keyword + "`"));
+        }
+    }
 
-	interface NearItems extends StorhRepository<Item, String> {
+    interface NearItems extends StorhRepository<Item, String> {
 
-		List<Item> findByTitleNear(String title);
+        List<Item> findByTitleNear(String title);
 
-	}
+    }
 
-	interface WithinItems extends StorhRepository<Item, String> {
+    interface WithinItems extends StorhRepository<Item, String> {
 
-		List<Item> findByTitleWithin(String title);
+        List<Item> findByTitleWithin(String title);
 
-	}
+    }
 
-	interface EmptyItems extends StorhRepository<Item, String> {
+    interface EmptyItems extends StorhRepository<Item, String> {
 
-		List<Item> findByTitleIsEmpty();
+        List<Item> findByTitleIsEmpty();
 
-	}
+    }
 
-	interface NotEmptyItems extends StorhRepository<Item, String> {
+    interface NotEmptyItems extends StorhRepository<Item, String> {
 
-		List<Item> findByTitleIsNotEmpty();
+        List<Item> findByTitleIsNotEmpty();
 
-	}
+    }
 
 }

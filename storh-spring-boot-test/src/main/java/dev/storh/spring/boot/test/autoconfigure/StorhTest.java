@@ -43,32 +43,32 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
 @ImportAutoConfiguration
 public @interface StorhTest {
 
-	/**
-	 * @return properties in {@code key=value} form added to the environment before the test
-	 * runs
-	 */
-	String[] properties() default {};
+    /**
+     * @return properties in {@code key=value} form added to the environment before the test
+     * runs
+     */
+    String[] properties() default {};
 
-	/**
-	 * @return whether default component scanning filters apply (none of the application's
-	 * components are included by default)
-	 */
-	boolean useDefaultFilters() default true;
+    /**
+     * @return whether default component scanning filters apply (none of the application's
+     * components are included by default)
+     */
+    boolean useDefaultFilters() default true;
 
-	/**
-	 * @return filters of components to add to the application context
-	 */
-	Filter[] includeFilters() default {};
+    /**
+     * @return filters of components to add to the application context
+     */
+    Filter[] includeFilters() default {};
 
-	/**
-	 * @return filters of components to leave out of the application context
-	 */
-	Filter[] excludeFilters() default {};
+    /**
+     * @return filters of components to leave out of the application context
+     */
+    Filter[] excludeFilters() default {};
 
-	/**
-	 * @return auto-configuration classes to leave out for this test
-	 */
-	@AliasFor(annotation = ImportAutoConfiguration.class, attribute = "exclude")
-	Class<?>[] excludeAutoConfiguration() default {};
+    /**
+     * @return auto-configuration classes to leave out for this test
+     */
+    @AliasFor(annotation = ImportAutoConfiguration.class, attribute = "exclude")
+    Class<?>[] excludeAutoConfiguration() default {};
 
 }

@@ -10,12 +10,12 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
  */
 class StorhTestContextBootstrapper extends SpringBootTestContextBootstrapper {
 
-	@Override
-	protected String[] getProperties(Class<?> testClass) {
-		return MergedAnnotations.from(testClass, SearchStrategy.INHERITED_ANNOTATIONS)
-			.get(StorhTest.class)
-			.getValue("properties", String[].class)
-			.orElse(null);
-	}
+    @Override
+    protected String[] getProperties(Class<?> testClass) {
+        return MergedAnnotations.from(testClass, SearchStrategy.INHERITED_ANNOTATIONS)
+            .get(StorhTest.class)
+            .getValue("properties", String[].class)
+            .orElse(null);
+    }
 
 }

@@ -8,8 +8,8 @@ import org.springframework.boot.test.context.filter.annotation.StandardAnnotatio
  */
 final class StorhTypeExcludeFilter extends StandardAnnotationCustomizableTypeExcludeFilter<StorhTest> {
 
-	StorhTypeExcludeFilter(Class<?> testClass) {
-		super(testClass);
-	}
+    StorhTypeExcludeFilter(Class<?> testClass) {
+        super(testClass);
+    }
 
 }

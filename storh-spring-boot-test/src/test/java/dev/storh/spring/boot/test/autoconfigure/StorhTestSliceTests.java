@@ -21,35 +21,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 @StorhTest(properties = "storh.logs.events.max-segment-bytes=4KB")
 class StorhTestSliceTests {
 
-	@Autowired
-	NoteRepository notes;
+    @Autowired
+    NoteRepository notes;
 
-	@Autowired
-	@Qualifier("events")
-	SegmentedLog events;
+    @Autowired
+    @Qualifier("events")
+    SegmentedLog events;
 
-	@Autowired
-	StorhStores stores;
+    @Autowired
+    StorhStores stores;
 
-	@Autowired
-	ApplicationContext context;
+    @Autowired
+    ApplicationContext context;
 
-	@Test
-	void repositoriesLogsAndQueuesWorkOnATemporaryRoot() {
-		Path root = this.stores.collectionsFolder();
-		assertThat(root.getFileName().toString()).startsWith("storh-test-");
-		assertThat(root.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
-		Note saved = this.notes.save(new Note(null, "hello"));
-		assertThat(this.notes.findById(saved.id())).contains(saved);
-		assertThat(this.notes.findByText("hello")).containsExactly(saved);
-		this.events.put(Map.of("type", "note.created", "id", saved.id()));
-		assertThat(root.resolve("events")).isDirectory();
-	}
+    @Test
+    void repositoriesLogsAndQueuesWorkOnATemporaryRoot() {
+        Path root = this.stores.collectionsFolder();
+        assertThat(root.getFileName().toString()).startsWith("storh-test-");
+        assertThat(root.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+        Note saved = this.notes.save(new Note(null, "hello"));
+        assertThat(this.notes.findById(saved.id())).contains(saved);
+        assertThat(this.notes.findByText("hello")).containsExactly(saved);
+        this.events.put(Map.of("type", "note.created", "id", saved.id()));
+        assertThat(root.resolve("events")).isDirectory();
+    }
 
-	@Test
-	void applicationComponentsAreLeftOut() {
-		assertThat(this.context.getBeansOfType(NotInTheSlice.class)).isEmpty();
-		assertThat(this.context.containsBean("storhHealthIndicator")).isFalse();
-	}
+    @Test
+    void applicationComponentsAreLeftOut() {
+        assertThat(this.context.getBeansOfType(NotInTheSlice.class)).isEmpty();
+        assertThat(this.context.containsBean("storhHealthIndicator")).isFalse();
+    }
 
 }
