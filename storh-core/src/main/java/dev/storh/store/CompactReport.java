@@ -1,7 +1,6 @@
 package dev.storh.store;
 
 import dev.storh.json.JsonShape;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -30,9 +29,6 @@ public record CompactReport<D extends ReportDetails>(boolean ok, long bytesBefor
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("ok", ok);
-        map.putAll(details.toMap());
-        return map;
+        return details.toMap(ok);
     }
 }

@@ -1,7 +1,6 @@
 package dev.storh.store;
 
 import dev.storh.json.JsonShape;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,9 +32,7 @@ public record RepairReport<D extends ReportDetails>(boolean ok, List<String> rem
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("ok", ok);
-        map.putAll(details.toMap());
+        Map<String, Object> map = details.toMap(ok);
         if (!removed.isEmpty()) {
             map.put("removed", removed);
         }

@@ -1,6 +1,7 @@
 package dev.storh.store;
 
 import dev.storh.json.JsonShape;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,4 +15,16 @@ public interface ReportDetails extends JsonShape {
      */
     @Override
     Map<String, Object> toMap();
+
+    /**
+     * @param ok the report's {@code ok}
+     * @return a new, modifiable map: {@code ok}, then this part's keys in order; the start of the
+     *     JSON shape of the repair and compact reports
+     */
+    default Map<String, Object> toMap(boolean ok) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("ok", ok);
+        map.putAll(toMap());
+        return map;
+    }
 }
