@@ -191,7 +191,7 @@ class BlobLatencyFiguresTest {
     @EnabledIfSystemProperty(named = "storh.blob.figures", matches = "true")
     void latencyOfTheEnginesOperationsWithOneAndEightThreads() throws Exception {
         List<String> rows = new ArrayList<>();
-        Path root = Path.of("/engines");
+        Path root = java.nio.file.Files.createTempDirectory("storh-figures");
         for (int threads : new int[] {1, 8}) {
             String name = "figures-" + threads;
             try (SegmentedLog log = SegmentedLog.open(root, name, SegmentedLogOptions.builder().files(cached.under(root)).build());
