@@ -30,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +53,20 @@ public abstract class EngineSeamContract {
      * @return makes the seam of a store folder below {@code root}
      */
     protected abstract Function<Path, StoreFiles> files(Path root);
+
+    /**
+     * @return the parts a backend cannot run yet ({@code "doc"}: the DocStore's records,
+     *     {@code "doc-indexes"}: its index files), each with the reason, printed when its tests are
+     *     skipped; none by default
+     */
+    protected Map<String, String> notYetOnThisBackend() {
+        return Map.of();
+    }
+
+    private void requires(String part) {
+        String reason = notYetOnThisBackend().get(part);
+        Assumptions.assumeTrue(reason == null, () -> part + " not yet on this backend: " + reason);
+    }
 
     private Queue openQueue() {
         return Queue.open(root, "jobs", QueueOptions.builder().files(files(root)).lockTimeout(Duration.ofSeconds(60)).build());
@@ -220,6 +235,7 @@ public abstract class EngineSeamContract {
 
     @Test
     void docRecordsPutGetDeleteAndStreamInIdOrder() {
+        requires("doc");
         try (DocStore docs = openDocs()) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -246,6 +262,8 @@ public abstract class EngineSeamContract {
 
     @Test
     void docQueriesGoThroughIndexesAndUniqueValuesAreRefused() {
+        requires("doc");
+        requires("doc-indexes");
         try (DocStore docs = openDocs()) {
             docs.indexes().defineField("email", true, false).defineField("age", false, true).sync();
             List<String> ids = new ArrayList<>();
@@ -275,6 +293,8 @@ public abstract class EngineSeamContract {
 
     @Test
     void docThreadsRacingForOneUniqueValueLeaveExactlyOneRecord() throws Exception {
+        requires("doc");
+        requires("doc-indexes");
         try (DocStore docs = openDocs()) {
             docs.indexes().defineField("email", true, false).sync();
             List<String> won = inThreads(4, () -> {
