@@ -29,6 +29,6 @@ public record CompactReport<D extends ReportDetails>(boolean ok, long bytesBefor
      */
     @Override
     public Map<String, Object> toMap() {
-        return details.toMap(ok);
+        return details.toReportMap(ok);
     }
 }

@@ -32,7 +32,7 @@ public record RepairReport<D extends ReportDetails>(boolean ok, List<String> rem
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = details.toMap(ok);
+        Map<String, Object> map = details.toReportMap(ok);
         if (!removed.isEmpty()) {
             map.put("removed", removed);
         }

@@ -21,7 +21,7 @@ public interface ReportDetails extends JsonShape {
      * @return a new, modifiable map: {@code ok}, then this part's keys in order; the start of the
      *     JSON shape of the repair and compact reports
      */
-    default Map<String, Object> toMap(boolean ok) {
+    default Map<String, Object> toReportMap(boolean ok) {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("ok", ok);
         map.putAll(toMap());
