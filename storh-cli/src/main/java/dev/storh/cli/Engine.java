@@ -1,27 +1,44 @@
 package dev.storh.cli;
 
+import dev.storh.doc.DocStore;
+import dev.storh.log.SegmentedLog;
+import dev.storh.queue.Queue;
+import dev.storh.store.Store;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
  * The three storage engines a collection folder can hold, by the word the command line uses for
- * them ({@code doc}, {@code log}, {@code queue}).
+ * them ({@code doc}, {@code log}, {@code queue}), each with how it opens as the store contract
+ * and what the command line prints and counts for it.
  */
 enum Engine {
 
-    /** A {@code DocStore} collection: {@code data/<bucket>/<id>.jsonc} and {@code .storh/}. */
-    DOC("doc", "document collection"),
+    /**
+     * A {@code DocStore} collection: {@code data/<bucket>/<id>.jsonc} and {@code .storh/}. Its
+     * compaction rewrites nothing, so {@code compact} prints the report ({@code {ok, records}}).
+     */
+    DOC("doc", "document collection", "records", false, DocStore::open),
     /** A {@code SegmentedLog}: {@code manifest.jsonc} and {@code segments/}. */
-    LOG("log", "segmented log"),
+    LOG("log", "segmented log", "segments", true, SegmentedLog::open),
     /** A {@code Queue}: {@code queue.log} and {@code queue.lock}. */
-    QUEUE("queue", "queue");
+    QUEUE("queue", "queue", "events", true, Queue::open);
 
     private final String word;
     private final String description;
+    private final String unit;
+    private final boolean statsAfterCompact;
+    private final BiFunction<Path, String, Store> opener;
 
-    Engine(String word, String description) {
+    Engine(String word, String description, String unit, boolean statsAfterCompact,
+            BiFunction<Path, String, Store> opener) {
         this.word = word;
         this.description = description;
+        this.unit = unit;
+        this.statsAfterCompact = statsAfterCompact;
+        this.opener = opener;
     }
 
     /**
@@ -36,6 +53,33 @@ enum Engine {
      */
     String description() {
         return description;
+    }
+
+    /**
+     * @return what the engine's progress counts: {@code records}, {@code segments} or {@code events}
+     */
+    String unit() {
+        return unit;
+    }
+
+    /**
+     * @return whether {@code compact} prints the store's stats after the compaction (a log and a
+     *     queue, as the original does) rather than the compaction's report (a collection)
+     */
+    boolean statsAfterCompact() {
+        return statsAfterCompact;
+    }
+
+    /**
+     * Opens a store of this engine with default options.
+     *
+     * @param root the storage root
+     * @param collection the collection, log or queue name under the root
+     * @return the open store; close it
+     * @throws dev.storh.StorageException when the store cannot be opened
+     */
+    Store open(Path root, String collection) {
+        return opener.apply(root, collection);
     }
 
     /**

@@ -55,18 +55,6 @@ abstract class StoreCommand implements Callable<Integer> {
      */
     abstract Outcome run(Target target, ProgressListener progress);
 
-    /**
-     * @param engine the target's engine
-     * @return what the engine's progress counts: records, segments or queue events
-     */
-    static String unit(Engine engine) {
-        return switch (engine) {
-            case DOC -> "records";
-            case LOG -> "segments";
-            case QUEUE -> "events";
-        };
-    }
-
     @Override
     public final Integer call() {
         String name = spec.name();
@@ -74,7 +62,7 @@ abstract class StoreCommand implements Callable<Integer> {
         checkOptions(target);
         Outcome outcome;
         try (ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
-                name + " " + target.label(), unit(target.engine()))) {
+                name + " " + target.label(), target.engine().unit())) {
             outcome = run(target, progress);
         }
         if (outcome.report() != null) {

@@ -1,6 +1,5 @@
 package dev.storh.cli;
 
-import dev.storh.log.SegmentedLog;
 import dev.storh.progress.ProgressListener;
 import dev.storh.store.Store;
 import dev.storh.store.VerifyReport;
@@ -19,12 +18,6 @@ final class VerifyCommand extends StoreCommand {
 
     @Override
     Outcome run(Target target, ProgressListener progress) {
-        if (target.engine() == Engine.LOG) {
-            try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                var report = log.verify(progress);
-                return new Outcome(report.toMap(), report.ok());
-            }
-        }
         try (Store store = target.open()) {
             VerifyReport<?> report = store.verify(progress);
             return new Outcome(report.toMap(), report.ok());

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -18,6 +19,7 @@ import dev.storh.log.LogPartition;
 import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
 import dev.storh.queue.Queue;
+import dev.storh.store.Store;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -101,15 +103,15 @@ public class StorhStores implements AutoCloseable {
      */
     public DocStore docStore(String collection) {
         Assert.hasText(collection, "'collection' must not be empty");
-        StorhStore known = this.stores.get(collection);
-        if (known instanceof CollectionStore store) {
-            return store.docStore();
+        CollectionStore known = known(collection, CollectionStore.class);
+        if (known != null) {
+            return known.docStore();
         }
         synchronized (this.openLock) {
             checkOpen();
-            StorhStore existing = checkName(collection, StoreType.COLLECTION);
+            CollectionStore existing = existing(collection, StoreType.COLLECTION, CollectionStore.class);
             if (existing != null) {
-                return ((CollectionStore) existing).docStore();
+                return existing.docStore();
             }
             Function<String, DocStore> opener = this.docStoreOpener;
             if (opener != null) {
@@ -118,25 +120,10 @@ public class StorhStores implements AutoCloseable {
                 add(new CollectionStore(collection, borrowed, false));
                 return borrowed;
             }
-            Path folder = claim(StoreType.COLLECTION, collection);
-            DocStore store;
-            try {
-                store = DocStore.open(this.collectionsFolder, collection, this.options.collection(collection));
-            }
-            catch (RuntimeException ex) {
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            try {
-                this.options.prepare(collection, store);
-            }
-            catch (RuntimeException ex) {
-                store.close();
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            add(new CollectionStore(collection, store, true));
-            return store;
+            return openOwned(StoreType.COLLECTION, collection,
+                    () -> DocStore.open(this.collectionsFolder, collection, this.options.collection(collection)),
+                    (store) -> this.options.prepare(collection, store),
+                    (store) -> new CollectionStore(collection, store, true));
         }
     }
 
@@ -154,18 +141,10 @@ public class StorhStores implements AutoCloseable {
             requireFree(name, StoreType.LOG);
             SegmentedLogOptions logOptions = this.options.log(name);
             Supplier<SegmentedLog> opener = () -> SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
-            Path folder = claim(StoreType.LOG, name);
-            SegmentedLog log;
-            try {
-                log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
-            }
-            catch (RuntimeException ex) {
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            add(new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
-                    logOptions.clock(), opener));
-            return log;
+            return openOwned(StoreType.LOG, name, () -> SegmentedLog.open(this.collectionsFolder, name, logOptions),
+                    (log) -> { },
+                    (log) -> new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
+                            logOptions.clock(), opener));
         }
     }
 
@@ -179,10 +158,11 @@ public class StorhStores implements AutoCloseable {
     public PartitionedLog partitionedLog(String name) {
         Assert.hasText(name, "'name' must not be empty");
         synchronized (this.openLock) {
-            if (!(this.stores.get(name) instanceof LogStore)) {
+            LogStore store = known(name, LogStore.class);
+            if (store == null) {
                 openLog(name);
+                store = known(name, LogStore.class);
             }
-            LogStore store = (LogStore) this.stores.get(name);
             if (store.partition() == LogPartition.NONE || !store.owned()) {
                 throw new IllegalStateException("storh log '" + name + "' is not a partitioned log opened by the registry");
             }
@@ -202,17 +182,9 @@ public class StorhStores implements AutoCloseable {
         synchronized (this.openLock) {
             checkOpen();
             requireFree(name, StoreType.QUEUE);
-            Path folder = claim(StoreType.QUEUE, name);
-            Queue queue;
-            try {
-                queue = Queue.open(this.collectionsFolder, name, this.options.queue(name));
-            }
-            catch (RuntimeException ex) {
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
-            return queue;
+            return openOwned(StoreType.QUEUE, name,
+                    () -> Queue.open(this.collectionsFolder, name, this.options.queue(name)), (queue) -> { },
+                    (queue) -> new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
         }
     }
 
@@ -228,14 +200,14 @@ public class StorhStores implements AutoCloseable {
      */
     public Queue queue(String name) {
         Assert.hasText(name, "'name' must not be empty");
-        StorhStore known = this.stores.get(name);
-        if (known instanceof QueueStore store) {
-            return store.queue();
+        QueueStore known = known(name, QueueStore.class);
+        if (known != null) {
+            return known.queue();
         }
         synchronized (this.openLock) {
             checkOpen();
-            StorhStore existing = checkName(name, StoreType.QUEUE);
-            return (existing != null) ? ((QueueStore) existing).queue() : openQueue(name);
+            QueueStore existing = existing(name, StoreType.QUEUE, QueueStore.class);
+            return (existing != null) ? existing.queue() : openQueue(name);
         }
     }
 
@@ -290,6 +262,15 @@ public class StorhStores implements AutoCloseable {
      */
     public List<StorhStore> stores(StoreType type) {
         return stores().stream().filter((store) -> store.type() == type).toList();
+    }
+
+    /**
+     * @param <S> the kind of store
+     * @param kind {@code CollectionStore}, {@code LogStore} or {@code QueueStore}
+     * @return the stores of that kind, by name
+     */
+    public <S extends StorhStore> List<S> stores(Class<S> kind) {
+        return stores().stream().filter(kind::isInstance).map(kind::cast).toList();
     }
 
     /**
@@ -363,6 +344,45 @@ public class StorhStores implements AutoCloseable {
     private boolean isRegistered(String name, Object engine) {
         StorhStore existing = this.stores.get(name);
         return existing != null && existing.engine() == engine;
+    }
+
+    /**
+     * Opens an engine this registry owns on a claimed folder and registers it; when opening or
+     * preparing fails, the engine is closed again and the folder released.
+     */
+    private <E extends Store> E openOwned(StoreType type, String name, Supplier<E> open, Consumer<E> prepare,
+            Function<E, StorhStore> wrap) {
+        Path folder = claim(type, name);
+        E engine = null;
+        try {
+            engine = open.get();
+            prepare.accept(engine);
+        }
+        catch (RuntimeException ex) {
+            if (engine != null) {
+                engine.close();
+            }
+            OpenFolders.release(folder, this);
+            throw ex;
+        }
+        add(wrap.apply(engine));
+        return engine;
+    }
+
+    /**
+     * @return the store of that name when it is of that kind, else {@code null}; no lock taken
+     */
+    private <S extends StorhStore> S known(String name, Class<S> kind) {
+        StorhStore store = this.stores.get(name);
+        return kind.isInstance(store) ? kind.cast(store) : null;
+    }
+
+    /**
+     * @return the store of that name, {@code null} when there is none
+     * @throws IllegalStateException when the name is used by a store of another type
+     */
+    private <S extends StorhStore> S existing(String name, StoreType type, Class<S> kind) {
+        return kind.cast(checkName(name, type));
     }
 
     private StorhStore checkName(String name, StoreType type) {
