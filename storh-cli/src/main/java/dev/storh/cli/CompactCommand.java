@@ -19,10 +19,8 @@ import picocli.CommandLine.Command;
 final class CompactCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        try (Store store = target.open()) {
-            CompactReport<?> report = store.compact(progress);
-            return Outcome.ok(target.engine().statsAfterCompact() ? store.stats().toMap() : report.toMap());
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        CompactReport<?> report = store.compact(progress);
+        return Outcome.ok(target.engine().statsAfterCompact() ? store.stats().toMap() : report.toMap());
     }
 }

@@ -55,12 +55,10 @@ final class RepairCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        try (Store store = target.open()) {
-            // checkOptions has made sure that a processing timeout comes with a queue
-            RepairReport<?> report = (processingTimeout == null) ? store.repair(progress)
-                    : ((Queue) store).repair(processingTimeout, progress);
-            return checked(new LinkedHashMap<>(report.toMap()), store.verify().errors());
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        // checkOptions has made sure that a processing timeout comes with a queue
+        RepairReport<?> report = (processingTimeout == null) ? store.repair(progress)
+                : ((Queue) store).repair(processingTimeout, progress);
+        return checked(new LinkedHashMap<>(report.toMap()), store.verify().errors());
     }
 }

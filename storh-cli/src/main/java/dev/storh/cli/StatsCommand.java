@@ -19,11 +19,9 @@ import picocli.CommandLine.Command;
 final class StatsCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        try (Store store = target.open()) {
-            Map<String, Object> stats = store.stats().toMap();
-            // a collection counts its corrupt record files; the other engines have none to count
-            return new Outcome(stats, !(stats.get("corrupt") instanceof Number corrupt) || corrupt.longValue() == 0);
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        Map<String, Object> stats = store.stats().toMap();
+        // a collection counts its corrupt record files; the other engines have none to count
+        return new Outcome(stats, !(stats.get("corrupt") instanceof Number corrupt) || corrupt.longValue() == 0);
     }
 }

@@ -17,10 +17,8 @@ import picocli.CommandLine.Command;
 final class VerifyCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        try (Store store = target.open()) {
-            VerifyReport<?> report = store.verify(progress);
-            return new Outcome(report.toMap(), report.ok());
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        VerifyReport<?> report = store.verify(progress);
+        return new Outcome(report.toMap(), report.ok());
     }
 }

@@ -32,12 +32,7 @@ final class DocWorkload {
         List<String> ids = new ArrayList<>(n);
         DocStore store = DocStore.open(dir, "docs");
         try {
-            b.time("put", n, () -> {
-                for (int i = 0; i < n; i++) {
-                    ids.add(store.put(rows.row(i)).id());
-                }
-                return null;
-            });
+            b.timeEach("put", n, (i) -> ids.add(store.put(rows.row(i)).id()));
             int gets = Math.min(1000, n);
             b.time("get", gets, () -> {
                 int found = 0;
@@ -59,12 +54,7 @@ final class DocWorkload {
                 }
             });
             int deletes = Math.min(100, n);
-            b.time("delete", deletes, () -> {
-                for (int i = 0; i < deletes; i++) {
-                    store.delete(ids.get(i));
-                }
-                return null;
-            });
+            b.timeEach("delete", deletes, (i) -> store.delete(ids.get(i)));
             int left = n - deletes;
             b.time("index_build", left, () -> store.indexes()
                     .field("kind").index().field("bucket").index().field("publishedAt").range().sync());

@@ -16,8 +16,15 @@ import java.util.function.IntConsumer;
  * one closure, the metric is the closure's wall time in seconds, everything outside is untimed
  * setup. Values a closure returns go to a sink, so the JIT cannot drop the work. Used from the
  * section's thread only; {@link #concurrently} starts its own threads and joins them.
+ *
+ * @param section the section name
+ * @param n records per workload (the dataset size)
+ * @param rows the records
+ * @param dir a fresh, empty temp folder for this section's stores
+ * @param options the run's options
+ * @param results where metrics go
  */
-public final class SectionRun {
+public record SectionRun(String section, int n, Rows rows, Path dir, HarnessOptions options, Results results) {
 
     /** A timed piece of work. */
     @FunctionalInterface
@@ -29,58 +36,18 @@ public final class SectionRun {
         Object run() throws Exception;
     }
 
-    private final String section;
-    private final int n;
-    private final Rows rows;
-    private final Path dir;
-    private final HarnessOptions options;
-    private final Results results;
-    private volatile int sink;
-
-    /**
-     * @param section the section name
-     * @param n records per workload
-     * @param rows the records
-     * @param dir a fresh, empty temp folder for this section's stores
-     * @param options the run's options
-     * @param results where metrics go
-     */
-    public SectionRun(String section, int n, Rows rows, Path dir, HarnessOptions options, Results results) {
-        this.section = section;
-        this.n = n;
-        this.rows = rows;
-        this.dir = dir;
-        this.options = options;
-        this.results = results;
+    /** One step of a timed loop. */
+    @FunctionalInterface
+    public interface Step {
+        /**
+         * @param i the step's index, from 0
+         * @throws Exception any failure, which fails the run
+         */
+        void run(int i) throws Exception;
     }
 
-    /**
-     * @return records per workload (the dataset size)
-     */
-    public int n() {
-        return n;
-    }
-
-    /**
-     * @return the records
-     */
-    public Rows rows() {
-        return rows;
-    }
-
-    /**
-     * @return the section's temp folder
-     */
-    public Path dir() {
-        return dir;
-    }
-
-    /**
-     * @return the run's options
-     */
-    public HarnessOptions options() {
-        return options;
-    }
+    /** What the timed closures returned, hashed, so that the JIT cannot drop their work. */
+    private static volatile int sink;
 
     /**
      * @return thread counts for the concurrent-write variants (empty: none)
@@ -109,6 +76,24 @@ public final class SectionRun {
             sink += value.hashCode();
         }
         return (T) value;
+    }
+
+    /**
+     * Times {@code step(0)} to {@code step(count - 1)}, one after the other on this thread, and
+     * records the loop as {@code <section>.<metric>} with {@code count} operations.
+     *
+     * @param metric the metric name within the section
+     * @param count the steps
+     * @param step one step
+     * @throws Exception whatever a step threw
+     */
+    public void timeEach(String metric, int count, Step step) throws Exception {
+        time(metric, count, () -> {
+            for (int i = 0; i < count; i++) {
+                step.run(i);
+            }
+            return null;
+        });
     }
 
     /**
