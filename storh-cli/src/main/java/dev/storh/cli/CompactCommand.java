@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  * every engine. A log is compacted and its stats printed; a document collection has nothing to
  * compact and prints the report {@code {ok, records}}; a queue's {@code queue.log} is rewritten to
  * its live jobs' events (the original does nothing there) and the queue's stats printed (which of
- * the two is printed is the engine's {@link Engine#statsAfterCompact()}, the original's output).
+ * the two is printed is the engine's {@link Engine.Handling#statsAfterCompact()}, the original's output).
  * The engine defaults to the folder's own rather than the original's {@code log}.
  */
 @Command(name = "compact", mixinStandardHelpOptions = true,
@@ -21,6 +21,6 @@ final class CompactCommand extends StoreCommand {
     @Override
     Outcome run(Store store, Target target, ProgressListener progress) {
         CompactReport<?> report = store.compact(progress);
-        return Outcome.ok(target.engine().statsAfterCompact() ? store.stats().toMap() : report.toMap());
+        return Outcome.ok(target.engine().handling().statsAfterCompact() ? store.stats().toMap() : report.toMap());
     }
 }

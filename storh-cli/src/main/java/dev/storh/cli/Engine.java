@@ -20,25 +20,18 @@ enum Engine {
      * A {@code DocStore} collection: {@code data/<bucket>/<id>.jsonc} and {@code .storh/}. Its
      * compaction rewrites nothing, so {@code compact} prints the report ({@code {ok, records}}).
      */
-    DOC("doc", "document collection", "records", false, DocStore::open),
+    DOC("doc", new Handling("document collection", "records", false, DocStore::open)),
     /** A {@code SegmentedLog}: {@code manifest.jsonc} and {@code segments/}. */
-    LOG("log", "segmented log", "segments", true, SegmentedLog::open),
+    LOG("log", new Handling("segmented log", "segments", true, SegmentedLog::open)),
     /** A {@code Queue}: {@code queue.log} and {@code queue.lock}. */
-    QUEUE("queue", "queue", "events", true, Queue::open);
+    QUEUE("queue", new Handling("queue", "events", true, Queue::open));
 
     private final String word;
-    private final String description;
-    private final String unit;
-    private final boolean statsAfterCompact;
-    private final BiFunction<Path, String, Store> opener;
+    private final Handling handling;
 
-    Engine(String word, String description, String unit, boolean statsAfterCompact,
-            BiFunction<Path, String, Store> opener) {
+    Engine(String word, Handling handling) {
         this.word = word;
-        this.description = description;
-        this.unit = unit;
-        this.statsAfterCompact = statsAfterCompact;
-        this.opener = opener;
+        this.handling = handling;
     }
 
     /**
@@ -52,34 +45,7 @@ enum Engine {
      * @return what the engine is called in messages, e.g. {@code "segmented log"}
      */
     String description() {
-        return description;
-    }
-
-    /**
-     * @return what the engine's progress counts: {@code records}, {@code segments} or {@code events}
-     */
-    String unit() {
-        return unit;
-    }
-
-    /**
-     * @return whether {@code compact} prints the store's stats after the compaction (a log and a
-     *     queue, as the original does) rather than the compaction's report (a collection)
-     */
-    boolean statsAfterCompact() {
-        return statsAfterCompact;
-    }
-
-    /**
-     * Opens a store of this engine with default options.
-     *
-     * @param root the storage root
-     * @param collection the collection, log or queue name under the root
-     * @return the open store; close it
-     * @throws dev.storh.StorageException when the store cannot be opened
-     */
-    Store open(Path root, String collection) {
-        return opener.apply(root, collection);
+        return handling.description();
     }
 
     /**
@@ -105,8 +71,37 @@ enum Engine {
         return all.substring(0, last) + " or " + all.substring(last + 2);
     }
 
+    /**
+     * @return how the command line opens the engine and shows its work
+     */
+    Handling handling() {
+        return handling;
+    }
+
     @Override
     public String toString() {
         return word;
+    }
+
+    /**
+     * How the command line names, opens and reports an engine.
+     *
+     * @param description what the engine is called in messages, e.g. {@code "segmented log"}
+     * @param unit what the engine's progress counts: {@code records}, {@code segments} or {@code events}
+     * @param statsAfterCompact whether {@code compact} prints the store's stats after the compaction
+     *     (a log and a queue, as the original does) rather than the compaction's report (a collection)
+     * @param opener opens a store of the engine with default options: root, name
+     */
+    record Handling(String description, String unit, boolean statsAfterCompact, BiFunction<Path, String, Store> opener) {
+
+        /**
+         * @param root the storage root
+         * @param collection the collection, log or queue name under the root
+         * @return the open store; close it
+         * @throws dev.storh.StorageException when the store cannot be opened
+         */
+        Store open(Path root, String collection) {
+            return opener.apply(root, collection);
+        }
     }
 }

@@ -65,7 +65,7 @@ abstract class StoreCommand implements Callable<Integer> {
         checkOptions(target);
         Outcome outcome;
         try (ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
-                name + " " + target.label(), target.engine().unit());
+                name + " " + target.label(), target.engine().handling().unit());
                 Store store = target.open()) {
             outcome = run(store, target, progress);
         }

@@ -34,6 +34,6 @@ record Target(Path root, String collection, Engine engine) {
      * @throws dev.storh.StorageException when the store cannot be opened
      */
     Store open() {
-        return engine.open(root, collection);
+        return engine.handling().open(root, collection);
     }
 }

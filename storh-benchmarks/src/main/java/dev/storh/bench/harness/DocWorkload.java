@@ -5,7 +5,6 @@ import dev.storh.doc.DocStore;
 import dev.storh.query.Direction;
 import dev.storh.query.RecordQuery;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -29,10 +28,9 @@ final class DocWorkload {
         Rows rows = b.rows();
         Path dir = b.dir();
         long s = Rows.PUBLISHED_START;
-        List<String> ids = new ArrayList<>(n);
         DocStore store = DocStore.open(dir, "docs");
         try {
-            b.timeEach("put", n, (i) -> ids.add(store.put(rows.row(i)).id()));
+            List<String> ids = b.timePuts("put", store::put);
             int gets = Math.min(1000, n);
             b.time("get", gets, () -> {
                 int found = 0;

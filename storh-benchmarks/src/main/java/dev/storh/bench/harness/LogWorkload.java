@@ -8,7 +8,6 @@ import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,9 +41,8 @@ final class LogWorkload {
         Rows rows = b.rows();
         Path dir = b.dir();
         long s = Rows.PUBLISHED_START;
-        List<String> ids = new ArrayList<>(n);
         try (SegmentedLog log = SegmentedLog.open(dir, "log", options())) {
-            b.timeEach("append", n, (i) -> ids.add(log.put(rows.row(i)).id()));
+            List<String> ids = b.timePuts("append", log::put);
             String mid = ids.get(n / 2);
             String midStatus = Rows.status(n / 2);
             RecordQuery published = RecordQuery.all().whereEqual("status", "published");

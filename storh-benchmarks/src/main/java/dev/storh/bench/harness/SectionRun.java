@@ -1,11 +1,15 @@
 package dev.storh.bench.harness;
 
+import dev.storh.StorageRecord;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
@@ -97,6 +101,21 @@ public record SectionRun(String section, int n, Rows rows, Path dir, HarnessOpti
     }
 
     /**
+     * Times {@code put} of every row, in order, and records it as {@code <section>.<metric>} with
+     * {@code n} operations.
+     *
+     * @param metric the metric name within the section
+     * @param put stores one row
+     * @return the stored records' ids, in row order
+     * @throws Exception whatever a put threw
+     */
+    public List<String> timePuts(String metric, Function<Map<String, Object>, StorageRecord> put) throws Exception {
+        List<String> ids = new ArrayList<>(n);
+        timeEach(metric, n, (i) -> ids.add(put.apply(rows.row(i)).id()));
+        return ids;
+    }
+
+    /**
      * Runs {@code op(i)} for {@code i = 0..count-1} on {@code threads} threads (thread {@code t}
      * takes {@code t, t+threads, ...}), all released at once; returns when every call returned.
      * Only the calls are inside the caller's timer: threads start before and are released by a latch.
@@ -114,7 +133,7 @@ public record SectionRun(String section, int n, Rows rows, Path dir, HarnessOpti
     public static final class ConcurrentWork implements Work, AutoCloseable {
         private final ExecutorService pool;
         private final CountDownLatch go = new CountDownLatch(1);
-        private final List<Future<?>> futures = new java.util.ArrayList<>();
+        private final List<Future<?>> futures = new ArrayList<>();
 
         private ConcurrentWork(int threads, int count, IntConsumer op) {
             pool = Executors.newFixedThreadPool(threads);

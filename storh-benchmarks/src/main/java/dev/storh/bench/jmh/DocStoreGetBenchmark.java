@@ -18,7 +18,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -55,7 +54,7 @@ public class DocStoreGetBenchmark extends StorhBenchmark {
         };
         CacheValidation mode = cache.startsWith("hash") ? CacheValidation.HASH
                 : cache.startsWith("trust") ? CacheValidation.TRUST : CacheValidation.STAT;
-        store = DocStore.open(root, "pages", DocStoreOptions.builder().cache(c).cacheValidation(mode).build());
+        store = onRoot(DocStore.open(root, "pages", DocStoreOptions.builder().cache(c).cacheValidation(mode).build()));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < records; i++) {
             rows.add(Map.of("slug", "page-" + i, "title", "Title " + i, "weight", i * 0.5, "body", "x".repeat(200)));
@@ -66,12 +65,6 @@ public class DocStoreGetBenchmark extends StorhBenchmark {
                 store.get(id);
             }
         }
-    }
-
-    @TearDown(Level.Trial)
-    public void delete() throws IOException {
-        store.close();
-        deleteRoot();
     }
 
     @Benchmark

@@ -19,7 +19,6 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -46,7 +45,7 @@ public class DocStoreQueryBenchmark extends StorhBenchmark {
     @Setup(Level.Trial)
     public void load() throws IOException {
         createRoot("storh-bench-query");
-        store = DocStore.open(root, "places");
+        store = onRoot(DocStore.open(root, "places"));
         store.indexes().field("country").field("admin1").field("population").range().sync();
         Random random = new Random(42);
         List<Map<String, Object>> batch = new ArrayList<>();
@@ -63,12 +62,6 @@ public class DocStoreQueryBenchmark extends StorhBenchmark {
             }
         }
         store.putStream(batch);
-    }
-
-    @TearDown(Level.Trial)
-    public void delete() throws IOException {
-        store.close();
-        deleteRoot();
     }
 
     /** Indexed equality, first 100 records (500 match). */

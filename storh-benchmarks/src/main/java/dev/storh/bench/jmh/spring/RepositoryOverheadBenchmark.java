@@ -20,7 +20,6 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.data.annotation.Id;
 
@@ -65,7 +64,7 @@ public class RepositoryOverheadBenchmark extends StorhBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         createRoot("storh-bench");
-        template = new StorhTemplate(root);
+        template = onRoot(new StorhTemplate(root));
         repository = new StorhRepositoryFactory(template).getRepository(PlaceRepository.class);
         store = template.docStore("places");
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -73,12 +72,6 @@ public class RepositoryOverheadBenchmark extends StorhBenchmark {
             rows.add(data("place-" + i));
         }
         ids = store.putMany(rows).stream().map(StorageRecord::id).toList();
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        template.close();
-        deleteRoot();
     }
 
     private static Map<String, Object> data(String name) {

@@ -13,7 +13,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.data.annotation.Id;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -52,16 +51,10 @@ public class TransactionCommitBenchmark extends StorhBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         createRoot("storh-bench-txn");
-        template = new StorhTemplate(root);
+        template = onRoot(new StorhTemplate(root));
         StorhTransactionManager manager = new StorhTransactionManager(template);
         manager.afterPropertiesSet();
         transactions = new TransactionTemplate(manager);
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        template.close();
-        deleteRoot();
     }
 
     /** One transaction saving {@code records} records. */

@@ -103,28 +103,25 @@ public class StorhStores implements AutoCloseable {
      */
     public DocStore docStore(String collection) {
         Assert.hasText(collection, "'collection' must not be empty");
-        CollectionStore known = known(collection, CollectionStore.class);
-        if (known != null) {
-            return known.docStore();
+        return obtain(collection, StoreType.COLLECTION, CollectionStore.class, () -> openCollection(collection))
+            .docStore();
+    }
+
+    /**
+     * Opens a collection, or borrows it from the {@linkplain #useDocStoreOpener opener}, and
+     * registers it; under the open lock.
+     */
+    private void openCollection(String collection) {
+        Function<String, DocStore> opener = this.docStoreOpener;
+        if (opener != null) {
+            DocStore borrowed = opener.apply(collection);
+            this.options.prepare(collection, borrowed);
+            add(new CollectionStore(collection, borrowed, false));
+            return;
         }
-        synchronized (this.openLock) {
-            checkOpen();
-            CollectionStore existing = existing(collection, StoreType.COLLECTION, CollectionStore.class);
-            if (existing != null) {
-                return existing.docStore();
-            }
-            Function<String, DocStore> opener = this.docStoreOpener;
-            if (opener != null) {
-                DocStore borrowed = opener.apply(collection);
-                this.options.prepare(collection, borrowed);
-                add(new CollectionStore(collection, borrowed, false));
-                return borrowed;
-            }
-            return openOwned(StoreType.COLLECTION, collection,
-                    () -> DocStore.open(this.collectionsFolder, collection, this.options.collection(collection)),
-                    (store) -> this.options.prepare(collection, store),
-                    (store) -> new CollectionStore(collection, store, true));
-        }
+        openOwned(StoreType.COLLECTION, collection,
+                () -> DocStore.open(this.collectionsFolder, collection, this.options.collection(collection)),
+                (store) -> this.options.prepare(collection, store), (store) -> new CollectionStore(collection, store, true));
     }
 
     /**
@@ -200,15 +197,7 @@ public class StorhStores implements AutoCloseable {
      */
     public Queue queue(String name) {
         Assert.hasText(name, "'name' must not be empty");
-        QueueStore known = known(name, QueueStore.class);
-        if (known != null) {
-            return known.queue();
-        }
-        synchronized (this.openLock) {
-            checkOpen();
-            QueueStore existing = existing(name, StoreType.QUEUE, QueueStore.class);
-            return (existing != null) ? existing.queue() : openQueue(name);
-        }
+        return obtain(name, StoreType.QUEUE, QueueStore.class, () -> openQueue(name)).queue();
     }
 
     /**
@@ -271,6 +260,16 @@ public class StorhStores implements AutoCloseable {
      */
     public <S extends StorhStore> List<S> stores(Class<S> kind) {
         return stores().stream().filter(kind::isInstance).map(kind::cast).toList();
+    }
+
+    /**
+     * @param <S> the kind of store
+     * @param kind {@code CollectionStore}, {@code LogStore} or {@code QueueStore}
+     * @param name the store's name
+     * @return the store, if one of that kind is registered under the name
+     */
+    public <S extends StorhStore> Optional<S> find(Class<S> kind, String name) {
+        return Optional.ofNullable(known(name, kind));
     }
 
     /**
@@ -378,11 +377,23 @@ public class StorhStores implements AutoCloseable {
     }
 
     /**
-     * @return the store of that name, {@code null} when there is none
-     * @throws IllegalStateException when the name is used by a store of another type
+     * The registered store of a name, opening it first when there is none.
+     * @param open opens and registers the store; called under the open lock
+     * @throws IllegalStateException when the registry is closed, or the name is used by a store of
+     * another type
      */
-    private <S extends StorhStore> S existing(String name, StoreType type, Class<S> kind) {
-        return kind.cast(checkName(name, type));
+    private <S extends StorhStore> S obtain(String name, StoreType type, Class<S> kind, Runnable open) {
+        S known = known(name, kind);
+        if (known != null) {
+            return known;
+        }
+        synchronized (this.openLock) {
+            checkOpen();
+            if (checkName(name, type) == null) {
+                open.run();
+            }
+            return kind.cast(this.stores.get(name));
+        }
     }
 
     private StorhStore checkName(String name, StoreType type) {
