@@ -115,7 +115,7 @@ class BlobLogTest {
 
     @Test
     void twoJvmsAppendWithNoLostOrDuplicatedRecordAndReadTheSameLog() throws Exception {
-        int each = 20;
+        int each = 12;
         try (SegmentedLog log = open(backend, root)) {
             assertThat(log.count()).isZero(); // created before the children race to open it
         }

@@ -72,7 +72,7 @@ class BlobQueueTest {
 
     @Test
     void twoJvmsClaimEveryJobExactlyOnce() throws Exception {
-        int total = 60;
+        int total = 40;
         try (Queue queue = Queue.open(ROOT, "jobs", options(backend))) {
             List<Map<String, Object>> jobs = new ArrayList<>();
             for (int i = 0; i < total; i++) {
