@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -62,21 +63,13 @@ public class PathIndexQueryBenchmark {
     public void load() throws IOException {
         root = Files.createTempDirectory("storh-bench-paths");
         indexed = DocStore.open(root, "indexed");
-        plain = DocStore.open(root, "plain");
         indexed.indexes().definePath(PUBLISHER, false, false).definePath(TAGS, false, false).definePath(RATING, false, false)
                 .definePath(AUTHOR, false, true).sync();
+        plain = DocStore.open(root, "plain");
         Random random = new Random(42);
-        List<Map<String, Object>> batch = new ArrayList<>();
-        for (int i = 0; i < records; i++) {
-            batch.add(book(i, random));
-            if (batch.size() == 20_000) {
-                indexed.putStream(batch);
-                plain.putStream(batch);
-                batch.clear();
-            }
-        }
-        indexed.putStream(batch);
-        plain.putStream(batch);
+        List<Map<String, Object>> books = IntStream.range(0, records).mapToObj(i -> book(i, random)).toList();
+        indexed.putStream(books);
+        plain.putStream(books);
     }
 
     private static Map<String, Object> book(int i, Random random) {
@@ -99,8 +92,9 @@ public class PathIndexQueryBenchmark {
 
     @TearDown(Level.Trial)
     public void delete() throws IOException {
-        indexed.close();
-        plain.close();
+        for (DocStore store : List.of(indexed, plain)) {
+            store.close();
+        }
         dev.storh.fs.AtomicFiles.deleteTree(root);
     }
 
@@ -134,33 +128,25 @@ public class PathIndexQueryBenchmark {
         return indexed.query().where(AUTHOR).ignoringCase().prefix("author 123").get();
     }
 
-    /** The nested equality on the unindexed copy: reads every record file. */
-    @Benchmark
-    @BenchmarkMode(Mode.SingleShotTime)
-    @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    @Warmup(iterations = 1)
-    @Measurement(iterations = 3)
-    public List<StorageRecord> nestedEqualityScan() {
-        return plain.query().where(PUBLISHER).eq("P7").get();
+    /** Which query {@link #scan} runs on the unindexed copy. */
+    @State(Scope.Benchmark)
+    public static class ScanQuery {
+        /** {@code nested}: the nested equality; {@code multikeyCount}: the multikey count. */
+        @Param({"nested", "multikeyCount"})
+        public String query;
     }
 
-    /** The multikey query on the unindexed copy: reads records until 100 match. */
+    /** A query of the indexed benchmarks on the unindexed copy: reads every record file. */
     @Benchmark
     @BenchmarkMode(Mode.SingleShotTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
     @Warmup(iterations = 1)
     @Measurement(iterations = 3)
-    public List<StorageRecord> multikeyHasLimit100Scan() {
-        return plain.query().where(TAGS).has("rare").limit(100).get();
-    }
-
-    /** The multikey count on the unindexed copy: reads every record file. */
-    @Benchmark
-    @BenchmarkMode(Mode.SingleShotTime)
-    @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    @Warmup(iterations = 1)
-    @Measurement(iterations = 3)
-    public long multikeyHasCountScan() {
-        return plain.query().where(TAGS).has("rare").count();
+    public long scan(ScanQuery scan) {
+        return switch (scan.query) {
+            case "nested" -> plain.query().where(PUBLISHER).eq("P7").get().size();
+            case "multikeyCount" -> plain.query().where(TAGS).has("rare").count();
+            default -> throw new IllegalArgumentException(scan.query);
+        };
     }
 }
