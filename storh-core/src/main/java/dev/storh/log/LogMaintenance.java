@@ -178,9 +178,7 @@ final class LogMaintenance {
                     LOG.warn("Repaired log {} (removed {}), but could not rewrite its sparse indexes or manifest"
                             + " (the next open rebuilds them from the segments): {}", log.dir, removed, e.getMessage());
                 }
-                if (!damaged.isEmpty()) {
-                    LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), log.dir, removed);
-                }
+                LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), log.dir, removed);
             });
             progress.advance(1, state.bytes());
             log.refreshIfStale();

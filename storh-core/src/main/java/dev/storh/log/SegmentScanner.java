@@ -126,6 +126,7 @@ final class SegmentScanner {
                 LOG.warn("Cut a bad tail of {} bytes from log segment {} at offset {} ({}){}", cut, file, badStart,
                         badProblem, kept == null ? "" : "; kept in " + kept);
                 segment.end = badStart;
+                segment.badTail = null;
                 return cut;
             }
             segment.badTail = badStart >= 0 && badComplete ? new Segment.Damage(badStart, size - badStart, badProblem) : null;
