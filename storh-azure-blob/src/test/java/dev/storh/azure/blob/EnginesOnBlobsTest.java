@@ -3,6 +3,7 @@ package dev.storh.azure.blob;
 import dev.storh.engine.EngineSeamContract;
 import dev.storh.fs.StoreFiles;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,5 +29,12 @@ class EnginesOnBlobsTest extends EngineSeamContract {
     @Override
     protected Function<Path, StoreFiles> files(Path root) {
         return backend.under(root);
+    }
+
+    @Override
+    protected Map<String, String> notYetOnThisBackend() {
+        return Map.of("doc", "the DocStore still reads records and folders through java.nio.file in places",
+                "doc-indexes", "the index package (IndexManifest, EqualityFiles, RangeFiles, ExpectedIndexes, IndexRebuilds)"
+                        + " reads its files through java.nio.file: an index query on blobs finds nothing");
     }
 }
