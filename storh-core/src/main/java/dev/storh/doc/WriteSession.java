@@ -1,7 +1,6 @@
 package dev.storh.doc;
 
 import dev.storh.StorageRecord;
-import dev.storh.doc.index.IndexDefinition;
 import dev.storh.doc.index.IndexManager;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +21,7 @@ final class WriteSession {
 
     private final RecordWriter.Batch batch;
     private final IndexManager indexes;
-    private final List<IndexDefinition> definitions;
+    private final java.util.Set<String> indexedKeys;
     private final Function<String, StorageRecord> readExisting;
     private final Map<String, Map<String, String>> uniqueValues = new HashMap<>();
     private final Map<String, Map<String, Object>> pendingIndexed = new HashMap<>();
@@ -36,12 +35,12 @@ final class WriteSession {
     WriteSession(RecordWriter writer, IndexManager indexes, Function<String, StorageRecord> readExisting) {
         this.batch = writer.batch();
         this.indexes = indexes;
-        this.definitions = indexes.definitions();
+        this.indexedKeys = indexes.indexedKeys();
         this.readExisting = readExisting;
     }
 
     void put(PreparedRecord p) {
-        if (!definitions.isEmpty()) {
+        if (!indexedKeys.isEmpty()) {
             Map<String, Object> before = null;
             if (pendingIndexed.containsKey(p.id())) {
                 before = pendingIndexed.get(p.id());
@@ -59,7 +58,7 @@ final class WriteSession {
 
     /** Records a deletion whose file is already gone. */
     void deleted(String id, StorageRecord old) {
-        if (!definitions.isEmpty() && old != null) {
+        if (!indexedKeys.isEmpty() && old != null) {
             changes.add(new IndexManager.Change(id, project(old.data()), null));
         }
     }
@@ -72,9 +71,9 @@ final class WriteSession {
 
     private Map<String, Object> project(Map<String, Object> data) {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (IndexDefinition d : definitions) {
-            if (data.containsKey(d.field())) {
-                out.put(d.field(), data.get(d.field()));
+        for (String key : indexedKeys) {
+            if (data.containsKey(key)) {
+                out.put(key, data.get(key));
             }
         }
         return out;

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Dstorh.blob.figures.ops=<n>} sets the operations per thread (default 10, a quick check in CI;
  * the figures in docs/azure-blob.md were taken with 50).
  */
+@Isolated("its figures are taken with no other blob test running")
 class BlobLatencyFiguresTest {
 
     private static final Path ROOT = Path.of("/stores");

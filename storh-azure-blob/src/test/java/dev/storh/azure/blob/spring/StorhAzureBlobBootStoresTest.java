@@ -37,8 +37,9 @@ class StorhAzureBlobBootStoresTest {
 
     private ApplicationContextRunner runner(String container) {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class, StorhAutoConfiguration.class,
-                        MetricsAutoConfiguration.class, StorhMetricsAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class,
+                        StorhAzureBlobStoresAutoConfiguration.class, StorhAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        StorhMetricsAutoConfiguration.class))
                 .withBean(SimpleMeterRegistry.class)
                 .withPropertyValues("storh.backend=azure-blob", "storh.azure.blob.connection-string="
                         + Azurite.connectionString(), "storh.azure.blob.container=" + container,
