@@ -13,33 +13,24 @@ import java.util.Objects;
  * DocStoreOptions.builder().lockTimeout(Duration.ofSeconds(5)).idGenerator(myIds).build()
  * </pre>
  *
+ * Thread-safe (immutable).
+ *
+ * @param common the settings every engine shares
+ * @param schema the collection's schema, or {@code null}
+ * @param cacheValidation how cached records are checked against their files; STAT by default
  * @see DocStore#open(java.nio.file.Path, String, DocStoreOptions)
  */
-public final class DocStoreOptions extends StoreOptions {
+public record DocStoreOptions(StoreOptions.Common common, Schema schema, CacheValidation cacheValidation)
+        implements StoreOptions {
 
     private static final DocStoreOptions DEFAULTS = builder().build();
 
-    private final Schema schema;
-    private final CacheValidation cacheValidation;
-
-    private DocStoreOptions(Builder b) {
-        super(b);
-        this.schema = b.schema;
-        this.cacheValidation = b.cacheValidation;
-    }
-
     /**
-     * @return how cached records are checked against their files; STAT by default
+     * @throws NullPointerException when {@code common} or {@code cacheValidation} is null
      */
-    public CacheValidation cacheValidation() {
-        return cacheValidation;
-    }
-
-    /**
-     * @return the collection's schema, or {@code null}
-     */
-    public Schema schema() {
-        return schema;
+    public DocStoreOptions {
+        Objects.requireNonNull(common, "common");
+        Objects.requireNonNull(cacheValidation, "cacheValidation");
     }
 
     /**
@@ -90,7 +81,7 @@ public final class DocStoreOptions extends StoreOptions {
          */
         @Override
         public DocStoreOptions build() {
-            return new DocStoreOptions(this);
+            return new DocStoreOptions(common(), schema, cacheValidation);
         }
     }
 }

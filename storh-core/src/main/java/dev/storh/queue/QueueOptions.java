@@ -1,6 +1,7 @@
 package dev.storh.queue;
 
 import dev.storh.store.StoreOptions;
+import java.util.Objects;
 
 /**
  * Immutable options of a {@link Queue}, built with {@link #builder()}: the common settings of
@@ -14,9 +15,16 @@ import dev.storh.store.StoreOptions;
  * The clock stamps events ({@code ts}, whole seconds) and ages claims and done jobs; the cache is
  * not used by queues. Thread-safe (immutable).
  *
+ * @param common the settings every engine shares
+ * @param autoCompact whether writes compact {@code queue.log} once it passes the threshold and more
+ *     than half of its lines are dead
+ * @param compactionThresholdBytes the size in bytes below which {@code queue.log} is never compacted
+ *     automatically, at least 0
+ * @param maxBatch the most operations one group commit batch holds, at least 1
  * @see Queue#open(java.nio.file.Path, String, QueueOptions)
  */
-public final class QueueOptions extends StoreOptions {
+public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long compactionThresholdBytes, int maxBatch)
+        implements StoreOptions {
 
     /** Default size of {@code queue.log} below which it is never compacted automatically: 1 MiB. */
     public static final long DEFAULT_COMPACTION_THRESHOLD_BYTES = 1L << 20;
@@ -26,15 +34,16 @@ public final class QueueOptions extends StoreOptions {
 
     private static final QueueOptions DEFAULTS = builder().build();
 
-    private final boolean autoCompact;
-    private final long compactionThresholdBytes;
-    private final int maxBatch;
-
-    private QueueOptions(Builder b) {
-        super(b);
-        this.autoCompact = b.autoCompact;
-        this.compactionThresholdBytes = b.compactionThresholdBytes;
-        this.maxBatch = b.maxBatch;
+    /**
+     * Checks the same rules as the builder's setters.
+     *
+     * @throws NullPointerException when {@code common} is null
+     * @throws IllegalArgumentException when a value is out of its range
+     */
+    public QueueOptions {
+        Objects.requireNonNull(common, "common");
+        Builder.checkedThreshold(compactionThresholdBytes);
+        Builder.checkedMaxBatch(maxBatch);
     }
 
     /**
@@ -52,28 +61,6 @@ public final class QueueOptions extends StoreOptions {
         return new Builder();
     }
 
-    /**
-     * @return whether writes compact {@code queue.log} once it passes the threshold and more than
-     *     half of its lines are dead
-     */
-    public boolean autoCompact() {
-        return autoCompact;
-    }
-
-    /**
-     * @return the size in bytes below which {@code queue.log} is never compacted automatically
-     */
-    public long compactionThresholdBytes() {
-        return compactionThresholdBytes;
-    }
-
-    /**
-     * @return the most operations one group commit batch holds
-     */
-    public int maxBatch() {
-        return maxBatch;
-    }
-
     /** Builds {@link QueueOptions}; each setter checks its argument at once. */
     public static final class Builder extends StoreOptions.Builder<Builder, QueueOptions> {
         private boolean autoCompact = true;
@@ -81,6 +68,14 @@ public final class QueueOptions extends StoreOptions {
         private int maxBatch = DEFAULT_MAX_BATCH;
 
         private Builder() {
+        }
+
+        private static long checkedThreshold(long bytes) {
+            return atLeast(bytes, 0, b -> new IllegalArgumentException("compactionThresholdBytes must be at least 0, got " + b));
+        }
+
+        private static int checkedMaxBatch(int operations) {
+            return (int) atLeast(operations, 1, n -> new IllegalArgumentException("maxBatch must be at least 1, got " + n));
         }
 
         /**
@@ -99,10 +94,7 @@ public final class QueueOptions extends StoreOptions {
          * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder compactionThresholdBytes(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("compactionThresholdBytes must be at least 0, got " + bytes);
-            }
-            this.compactionThresholdBytes = bytes;
+            this.compactionThresholdBytes = checkedThreshold(bytes);
             return this;
         }
 
@@ -112,10 +104,7 @@ public final class QueueOptions extends StoreOptions {
          * @throws IllegalArgumentException when {@code operations} is below 1
          */
         public Builder maxBatch(int operations) {
-            if (operations < 1) {
-                throw new IllegalArgumentException("maxBatch must be at least 1, got " + operations);
-            }
-            this.maxBatch = operations;
+            this.maxBatch = checkedMaxBatch(operations);
             return this;
         }
 
@@ -124,7 +113,7 @@ public final class QueueOptions extends StoreOptions {
          */
         @Override
         public QueueOptions build() {
-            return new QueueOptions(this);
+            return new QueueOptions(common(), autoCompact, compactionThresholdBytes, maxBatch);
         }
     }
 }
