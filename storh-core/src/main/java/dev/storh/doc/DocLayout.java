@@ -1,6 +1,6 @@
 package dev.storh.doc;
 
-import dev.storh.fs.WriterMarkers;
+import dev.storh.fs.MetaLayout;
 import java.nio.file.Path;
 
 /**
@@ -33,7 +33,7 @@ public final class DocLayout {
     /** The folder of the bucket folders. */
     public static final String DATA = "data";
     /** The storh metadata folder. */
-    public static final String META = ".storh";
+    public static final String META = MetaLayout.META;
     /** The ending of a record file name. */
     public static final String RECORD_EXTENSION = ".jsonc";
     /** Suffix of every temp file storh writes. */
@@ -86,7 +86,7 @@ public final class DocLayout {
 
     /** @return {@code .storh/writers/} */
     public Path writersDir() {
-        return WriterMarkers.writersDirectory(root);
+        return MetaLayout.writersDirectory(root);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.doc.index.IndexManager;
+import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.observe.Observed;
@@ -32,6 +33,7 @@ final class DocParts {
     final DocQueryExecutor executor;
     final JsonlTransfer jsonl;
     final DocUpkeep upkeep;
+    private final StoreFiles parentFiles;
     private final StoreObserver observer;
     private final String collection;
 
@@ -44,12 +46,14 @@ final class DocParts {
         this.layout = DocLayout.of(collectionRoot);
         this.observer = options.observer();
         this.collection = store.collection();
+        // The parent's seam first: a test's factory may keep the seam it made last.
+        this.parentFiles = options.files(collectionRoot.getParent());
         this.files = options.files(collectionRoot);
         String writerPrefix = WriterMarkers.newWriterPrefix();
         RecordPreparer preparer = new RecordPreparer(options);
-        this.gate = new WriteGate(layout, writerPrefix, options.lockTimeout());
-        RecordCache cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
-        ListingCache listing = new ListingCache(layout.dataDir());
+        this.gate = new WriteGate(files, layout, writerPrefix, options.lockTimeout());
+        RecordCache cache = new RecordCache(files, options.cache(), options.cacheValidation(), collectionRoot);
+        ListingCache listing = new ListingCache(files, layout.dataDir());
         RecordWrites.Invalidation invalidate = gone -> {
             cache.invalidate(gone);
             listing.invalidate(DocLayout.bucketOf(gone));
@@ -62,7 +66,7 @@ final class DocParts {
             }
             listing.invalidate(DocLayout.bucketOf(id));
         };
-        this.reads = new RecordReads(layout, cache, listing);
+        this.reads = new RecordReads(files, layout, cache, listing);
         this.indexes = new IndexManager(files, collectionRoot, gate::withWriteLock, onUnreadable -> reads.stream(
                 onUnreadable == null ? RecordQuery.all() : RecordQuery.all().continueOnError(onUnreadable)));
         this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, written),
@@ -110,14 +114,15 @@ final class DocParts {
     }
 
     /**
-     * What opening does once the parts exist: recovery from a crashed writer, then the schema's
-     * indexes.
+     * What opening does once the parts exist: the collection folder is created when missing, then
+     * the recovery from a crashed writer runs, then the schema's indexes are declared.
      *
      * @param schema the collection's schema, or {@code null}
      * @return what the recovery found and did
      */
     RecoveryReport recover(Schema schema) {
-        RecoveryReport report = DocRecovery.recover(layout, indexes, gate);
+        AtomicFiles.ensureStoreFolder(parentFiles, layout.root().getFileName().toString(), files);
+        RecoveryReport report = DocRecovery.recover(files, layout, indexes, gate);
         if (schema != null) {
             indexes.applySchema(schema).sync();
         }

@@ -33,12 +33,12 @@ final class DocUpkeep {
 
     /** An unlocked pass; when it finds index drift, a second pass under the write lock is reported. */
     VerifyReport<StoreStats> verify(ProgressListener listener) {
-        Maintenance.Verification unlocked = Maintenance.verify(layout.dataDir(), indexes, listener);
+        Maintenance.Verification unlocked = Maintenance.verify(files, layout.dataDir(), indexes, listener);
         if (!unlocked.indexDrift()) {
             return unlocked.report();
         }
         // Closed, or no lock file can be opened (read-only): nobody here writes.
-        return gate.lockedOr(() -> Maintenance.verify(layout.dataDir(), indexes, ProgressListener.NONE).report(),
+        return gate.lockedOr(() -> Maintenance.verify(files, layout.dataDir(), indexes, ProgressListener.NONE).report(),
                 unlocked::report);
     }
 
@@ -55,7 +55,7 @@ final class DocUpkeep {
     }
 
     StoreStats stats() {
-        return Maintenance.stats(layout.dataDir(), indexes);
+        return Maintenance.stats(files, layout.dataDir(), indexes, "stats", ProgressListener.NONE);
     }
 
     RepairReport<DocRepair> repair(ProgressListener listener) {
@@ -63,7 +63,7 @@ final class DocUpkeep {
     }
 
     CompactReport<DocCompact> compact(ProgressListener listener) {
-        StoreStats counted = Maintenance.stats(layout.dataDir(), indexes, "compact", listener);
+        StoreStats counted = Maintenance.stats(files, layout.dataDir(), indexes, "compact", listener);
         return new CompactReport<>(true, counted.bytes(), counted.bytes(), new DocCompact(counted.records()));
     }
 }

@@ -141,7 +141,7 @@ final class RecordWrites {
         return gate.withWriteLock(() -> {
             Path path = reads.checkedPathForId(lower);
             WriteSession session = session();
-            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
+            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
             boolean deleted;
             try {
                 deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));

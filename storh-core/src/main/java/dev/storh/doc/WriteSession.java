@@ -41,20 +41,22 @@ final class WriteSession {
     }
 
     void put(PreparedRecord p) {
-        if (!definitions.isEmpty()) {
-            Map<String, Object> before = null;
-            if (pendingIndexed.containsKey(p.id())) {
-                before = pendingIndexed.get(p.id());
-            } else if (p.explicitId()) {
-                StorageRecord old = readExisting.apply(p.id());
-                before = old == null ? null : project(old.data());
-            }
-            indexes.checkUnique(p.id(), p.data(), uniqueValues);
-            Map<String, Object> after = project(p.data());
-            changes.add(new IndexManager.Change(p.id(), before, after));
-            pendingIndexed.put(p.id(), after);
+        if (definitions.isEmpty()) {
+            batch.add(p);
+            return;
         }
-        batch.add(p);
+        Map<String, Object> before = null;
+        if (pendingIndexed.containsKey(p.id())) {
+            before = pendingIndexed.get(p.id());
+        } else if (p.explicitId()) {
+            StorageRecord old = readExisting.apply(p.id());
+            before = old == null ? null : project(old.data());
+        }
+        indexes.checkUnique(p.id(), p.data(), uniqueValues);
+        Map<String, Object> after = project(p.data());
+        batch.add(p); // a record refused here (its bucket cannot be made) changes no index
+        changes.add(new IndexManager.Change(p.id(), before, after));
+        pendingIndexed.put(p.id(), after);
     }
 
     /** Records a deletion whose file is already gone. */

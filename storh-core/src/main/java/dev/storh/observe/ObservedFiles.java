@@ -122,6 +122,16 @@ final class ObservedFiles implements StoreFiles {
         return files.openInput(name);
     }
 
+    @Override
+    public boolean isReadOnly() {
+        return files.isReadOnly();
+    }
+
+    @Override
+    public boolean exchange(String a, String b) throws IOException {
+        return files.exchange(a, b);
+    }
+
     /** An fsync, as a method reference. */
     private interface Sync {
         void run() throws IOException;

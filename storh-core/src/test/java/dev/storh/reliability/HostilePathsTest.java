@@ -199,8 +199,6 @@ class HostilePathsTest {
     }
 
     @Test
-    @Disabled("known defect: a DocStore whose folder was deleted under it recreates it on put (the records of before"
-            + " silently gone) and verify then reports clean")
     void aDocStoreWhoseRootWasDeletedUnderItRefusesWritesAndReportsIt() throws Exception {
         List<String> problems = new ArrayList<>();
         try (DocStore docs = DocStore.open(root, "docs")) {
