@@ -10,6 +10,7 @@ import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import dev.storh.VersionConflictException;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.StoreFiles;
 import java.io.ByteArrayInputStream;
@@ -44,17 +45,30 @@ import java.util.concurrent.ConcurrentHashMap;
  *       target changes atomically; after a crash between the two the source is left as a leftover
  *       temp file; a folder is renamed file by file;</li>
  *   <li>folders are marker blobs; {@link #create} and {@link #append} create missing parents;</li>
- *   <li>{@link #lock} is a blob lease, renewed while held (see {@link AzureBlobBackend}).</li>
+ *   <li>{@link #lock} is a blob lease, renewed while held (see {@link AzureBlobBackend});</li>
+ *   <li>the store's {@value #SWAPPED} (a log's segment list) is swapped by ETag: a rename onto it
+ *       uploads on the condition that it is still the version this seam last read or wrote
+ *       ({@code If-Match}, or {@code If-None-Match: *} when it was missing), so a writer whose lease
+ *       ran out while it was paused fails with an {@link IOException} instead of replacing a newer
+ *       manifest; before this seam has seen it the rename is unconditional.</li>
  * </ul>
  * Reads go through the backend's cache, validated by ETag. Thread-safe.
  */
 public final class BlobFiles implements StoreFiles {
+
+    /** The file a rename replaces only at the version last seen (see the class comment). */
+    static final String SWAPPED = "manifest.jsonc";
+
+    /** {@link #manifestSeen} when the manifest was seen missing. */
+    private static final String ABSENT = "";
 
     private final AzureBlobBackend backend;
     private final BlobContainerClient container;
     private final Path root;
     private final BlobLayout layout;
     private final Set<String> knownFolders = ConcurrentHashMap.newKeySet();
+    /** The ETag of the manifest bytes last read or written here, {@link #ABSENT}, or {@code null} before either. */
+    private volatile String manifestSeen;
 
     BlobFiles(AzureBlobBackend backend, Path root, String store) {
         this.backend = backend;
@@ -128,8 +142,26 @@ public final class BlobFiles implements StoreFiles {
             throw new FileAlreadyExistsException(t, f, "a folder has the name");
         }
         createParent(t);
-        upload(t, read.bytes(), null, false);
+        if (t.equals(SWAPPED)) {
+            swap(t, read.bytes());
+        } else {
+            upload(t, read.bytes(), null, false);
+        }
         delete(f);
+    }
+
+    private void swap(String name, byte[] bytes) throws IOException {
+        String seen = manifestSeen;
+        if (seen == null) {
+            upload(name, bytes, null, false);
+            return;
+        }
+        try {
+            upload(name, bytes, seen.equals(ABSENT) ? null : seen, true);
+        } catch (VersionConflictException e) {
+            throw new IOException(name + " (blob " + blob(name).getBlobName() + ") was replaced by another writer since this"
+                    + " instance read it" + (seen.equals(ABSENT) ? " missing" : " at ETag " + seen) + "; not replaced", e);
+        }
     }
 
     private void renameFolder(String from, String to) throws IOException {
@@ -184,6 +216,7 @@ public final class BlobFiles implements StoreFiles {
         try {
             client.deleteWithResponse(null, null, backend.timeout(), Context.NONE);
             backend.cache().forget(client.getBlobName());
+            saw(n, ABSENT);
             return;
         } catch (BlobStorageException e) {
             backend.cache().forget(client.getBlobName());
@@ -294,6 +327,7 @@ public final class BlobFiles implements StoreFiles {
             String etag = client.getBlockBlobClient().uploadWithResponse(options, backend.timeout(), Context.NONE)
                     .getValue().getETag();
             backend.cache().wrote(client.getBlobName(), bytes, etag);
+            saw(name, etag);
             return etag;
         } catch (RuntimeException e) {
             backend.cache().forget(client.getBlobName());
@@ -309,9 +343,21 @@ public final class BlobFiles implements StoreFiles {
         String n = BlobLayout.normalize(name);
         BlobClient client = blob(n);
         try {
-            return backend.cache().read(client);
+            BlobCache.Read read = backend.cache().read(client);
+            saw(n, read.etag());
+            return read;
         } catch (RuntimeException e) {
-            throw BlobErrors.io(n, client.getBlobName(), e);
+            IOException failure = BlobErrors.io(n, client.getBlobName(), e);
+            if (failure instanceof NoSuchFileException) {
+                saw(n, ABSENT);
+            }
+            throw failure;
+        }
+    }
+
+    private void saw(String name, String etag) {
+        if (name.equals(SWAPPED)) {
+            manifestSeen = etag;
         }
     }
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Assumptions;
  * {@value #VARIABLE} ({@code .ci/run} starts one and sets it). Without it a test is skipped with
  * the reason printed, except under CI ({@code CI=true}), where the tests must run and fail instead.
  */
-final class Azurite {
+public final class Azurite {
 
     /** The environment variable with Azurite's connection string. */
     static final String VARIABLE = "STORH_TEST_AZURITE_CONNECTION_STRING";
@@ -18,7 +18,7 @@ final class Azurite {
     }
 
     /** @return the connection string; skips (or, under CI, fails) the calling test without one */
-    static String connectionString() {
+    public static String connectionString() {
         String value = System.getenv(VARIABLE);
         if (value == null || value.isBlank()) {
             String reason = VARIABLE + " is not set: start Azurite's blob service (see .ci/services.sh) to run this test";
@@ -32,7 +32,7 @@ final class Azurite {
     }
 
     /** @return a container name no other test uses */
-    static String freshContainer() {
+    public static String freshContainer() {
         return "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 20).toLowerCase(Locale.ROOT);
     }
 
@@ -40,7 +40,7 @@ final class Azurite {
      * @param container the container
      * @return a backend on it (close it)
      */
-    static AzureBlobBackend backend(String container) {
+    public static AzureBlobBackend backend(String container) {
         return AzureBlobBackend.builder().connectionString(connectionString()).container(container).build();
     }
 }

@@ -18,7 +18,9 @@ import java.util.Random;
  * values and claims jobs (printing {@code UNIQUE v} / {@code CLAIM j} for each it won);
  * {@code hold <container>} takes the store's lock and waits for a line on stdin, then releases it;
  * {@code claim <container>} claims and completes jobs of the blob queue {@code jobs} until none is
- * pending, printing {@code CLAIM <id>} for each.
+ * pending, printing {@code CLAIM <id>} for each; {@code append <container> <root> <tag> <n>} appends
+ * {@code n} records {@code {"by": tag, "i": i}} to the blob log {@code audit} (see {@link BlobLogTest}),
+ * printing {@code APPEND <id> <i>} for each.
  */
 public final class BlobChildProcess {
 
@@ -37,6 +39,8 @@ public final class BlobChildProcess {
                 hold(files);
             } else if (args[0].equals("claim")) {
                 claim(backend);
+            } else if (args[0].equals("append")) {
+                append(backend, Path.of(args[2]), args[3], Integer.parseInt(args[4]));
             } else {
                 race(files, Long.parseLong(args[2]), Integer.parseInt(args[3]));
             }
@@ -56,6 +60,17 @@ public final class BlobChildProcess {
                     System.out.println("CLAIM " + job.id());
                     queue.complete(job.id());
                 }
+            }
+        }
+        System.out.println("DONE");
+    }
+
+    private static void append(AzureBlobBackend backend, Path logRoot, String tag, int n) {
+        try (dev.storh.log.SegmentedLog log = BlobLogTest.open(backend, logRoot)) {
+            System.out.println("READY");
+            for (int i = 0; i < n; i++) {
+                String id = log.put(java.util.Map.of("by", tag, "i", (long) i)).id();
+                System.out.println("APPEND " + id + " " + i);
             }
         }
         System.out.println("DONE");

@@ -21,15 +21,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * The queue engine on blob storage, unchanged: its events go to an append blob, its lock is a
  * lease; two JVMs claiming from one queue on one container claim every job exactly once.
  */
-@Disabled("enable when the queue reaches its files only through the byte seam (passed against the queue branch"
-        + " at ce75b1c, whose QueueLogFile no longer opens files by path)")
 class BlobQueueTest {
 
     /** Where the engines believe their folders are; nothing is written there. */

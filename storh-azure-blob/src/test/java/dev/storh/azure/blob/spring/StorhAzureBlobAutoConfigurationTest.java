@@ -3,9 +3,9 @@ package dev.storh.azure.blob.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.azure.blob.AzureBlobBackend;
+import dev.storh.azure.blob.Azurite;
 import java.util.Locale;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -18,19 +18,6 @@ class StorhAzureBlobAutoConfigurationTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class));
 
-    private static String connectionString() {
-        String value = System.getenv("STORH_TEST_AZURITE_CONNECTION_STRING");
-        if (value == null || value.isBlank()) {
-            String reason = "STORH_TEST_AZURITE_CONNECTION_STRING is not set: start Azurite (see .ci/services.sh)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError(reason + " (CI must run the blob tests)");
-            }
-            System.out.println("SKIPPED: " + reason);
-            Assumptions.abort(reason);
-        }
-        return value;
-    }
-
     @Test
     void nothingWithoutTheBackendProperty() {
         runner.run(context -> assertThat(context).doesNotHaveBean(AzureBlobBackend.class));
@@ -39,7 +26,7 @@ class StorhAzureBlobAutoConfigurationTest {
     @Test
     void aBackendOnTheContainerAndAHealthIndicatorThatChecksIt() {
         String container = "boot" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
-        runner.withPropertyValues("storh.backend=azure-blob", "storh.azure.blob.connection-string=" + connectionString(),
+        runner.withPropertyValues("storh.backend=azure-blob", "storh.azure.blob.connection-string=" + Azurite.connectionString(),
                 "storh.azure.blob.container=" + container, "storh.azure.blob.lease-duration=20s").run(context -> {
                     AzureBlobBackend backend = context.getBean(AzureBlobBackend.class);
                     assertThat(backend.containerName()).isEqualTo(container);

@@ -7,6 +7,7 @@ import dev.storh.StorageRoot;
 import dev.storh.doc.DocStore;
 import dev.storh.observe.StoreObserver;
 import dev.storh.spring.data.core.StorhEntityConverter;
+import dev.storh.spring.boot.stores.StoreFilesFactory;
 import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.StorhStores;
 import dev.storh.spring.data.core.StorhOperations;
@@ -45,7 +46,8 @@ import org.springframework.context.annotation.Import;
  * used (a regular file, below a regular file, not writable) with an
  * {@link UnusableStorhRootException} naming the path, checked without writing anything. A
  * {@link Clock} bean named {@code storhClock}, when defined, is the clock of log partitions and
- * retention (default: the system UTC clock).
+ * retention (default: the system UTC clock). A {@link StoreFilesFactory} bean, when defined, puts every
+ * store Boot opens on another backend than the local file system (e.g. Azure Blob Storage).
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnClass({ DocStore.class, StorhTemplate.class })
@@ -84,15 +86,17 @@ public final class StorhAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     StorhStores storhStores(StorageRoot storageRoot, StorhProperties properties,
-            @Qualifier("storhClock") ObjectProvider<Clock> clock, ObjectProvider<StoreObserver> observer) {
+            @Qualifier("storhClock") ObjectProvider<Clock> clock, ObjectProvider<StoreObserver> observer,
+            ObjectProvider<StoreFilesFactory> filesFactory) {
         Path folder = properties.collectionsFolder(storageRoot).toAbsolutePath().normalize();
-        String problem = StorhStore.checkWritable(folder, true);
+        StoreFilesFactory files = filesFactory.getIfUnique(() -> StoreFilesFactory.LOCAL);
+        String problem = files.isLocal() ? StorhStore.checkWritable(folder, true) : null;
         if (problem != null) {
             throw new UnusableStorhRootException(folder, problem);
         }
         return new StorhStores(folder,
                 new StorhPropertiesStoreOptions(properties, clock.getIfAvailable(Clock::systemUTC),
-                        observer.getIfUnique(() -> StoreObserver.NONE)));
+                        observer.getIfUnique(() -> StoreObserver.NONE), files.under(folder)));
     }
 
     @Bean

@@ -1,16 +1,20 @@
 package dev.storh.spring.boot.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.storh.StorageException;
 import dev.storh.cache.Cache;
 import dev.storh.cache.CacheValidation;
 import dev.storh.doc.DocStore;
 import dev.storh.doc.DocStoreOptions;
+import dev.storh.fs.LocalFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.observe.StoreObserver;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.log.SegmentedLogOptions;
@@ -38,6 +42,8 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
     private final StoreObserver observer;
 
+    private final Function<Path, StoreFiles> files;
+
     private final Map<String, Cache> caches = new HashMap<>();
 
     private Cache sharedCache;
@@ -47,19 +53,22 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
      * @throws InvalidStorhPropertyException naming the first bad property
      */
     StorhPropertiesStoreOptions(StorhProperties properties) {
-        this(properties, Clock.systemUTC(), StoreObserver.NONE);
+        this(properties, Clock.systemUTC(), StoreObserver.NONE, LocalFiles::at);
     }
 
     /**
      * @param properties the bound properties, checked now
      * @param clock the clock of log partitions and retention
      * @param observer told the latency of each store's operations and fsyncs
+     * @param files the byte seam of each store folder (the backend)
      * @throws InvalidStorhPropertyException naming the first bad property
      */
-    StorhPropertiesStoreOptions(StorhProperties properties, Clock clock, StoreObserver observer) {
+    StorhPropertiesStoreOptions(StorhProperties properties, Clock clock, StoreObserver observer,
+            Function<Path, StoreFiles> files) {
         this.properties = properties;
         this.clock = clock;
         this.observer = observer;
+        this.files = files;
         validate();
     }
 
@@ -121,7 +130,7 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
         if (settings != null && settings.getCache().getValidation() != null) {
             validation = settings.getCache().getValidation();
         }
-        DocStoreOptions.Builder builder = DocStoreOptions.builder().observer(this.observer);
+        DocStoreOptions.Builder builder = DocStoreOptions.builder().observer(this.observer).files(this.files);
         if (cache != null) {
             builder.cache(cache);
         }
@@ -148,10 +157,11 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
     public SegmentedLogOptions log(String log) {
         StorhLogProperties settings = this.properties.getLogs().get(log);
         if (settings == null) {
-            return SegmentedLogOptions.builder().observer(this.observer).build();
+            return SegmentedLogOptions.builder().observer(this.observer).files(this.files).build();
         }
         String prefix = "storh.logs." + log;
-        SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer);
+        SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer)
+                .files(this.files);
         DataSize maxSegment = settings.getMaxSegmentBytes();
         try {
             builder.maxSegmentBytes(maxSegment.toBytes());
@@ -192,7 +202,7 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
     @Override
     public QueueOptions queue(String queue) {
-        return QueueOptions.builder().observer(this.observer).build();
+        return QueueOptions.builder().observer(this.observer).files(this.files).build();
     }
 
     @Override

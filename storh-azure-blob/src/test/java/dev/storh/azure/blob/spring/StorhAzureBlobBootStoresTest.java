@@ -1,0 +1,79 @@
+package dev.storh.azure.blob.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.storh.StorageRecord;
+import dev.storh.azure.blob.AzureBlobBackend;
+import dev.storh.azure.blob.Azurite;
+import dev.storh.log.SegmentedLog;
+import dev.storh.queue.Queue;
+import dev.storh.queue.QueueCounts;
+import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
+import dev.storh.spring.boot.stores.StoreFilesFactory;
+import dev.storh.spring.boot.stores.StorhStores;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * {@code storh.backend=azure-blob} moves the stores Boot opens from {@code storh.*} properties onto
+ * the container: the log and the queue beans write blobs, and a second application on the same
+ * container reads what the first wrote.
+ */
+class StorhAzureBlobBootStoresTest {
+
+    @TempDir
+    Path root;
+
+    private ApplicationContextRunner runner(String container) {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class, StorhAutoConfiguration.class))
+                .withPropertyValues("storh.backend=azure-blob", "storh.azure.blob.connection-string="
+                        + Azurite.connectionString(), "storh.azure.blob.container=" + container,
+                        "storh.root=" + root.resolve("storh"), "storh.logs.audit.max-segment-bytes=1KB",
+                        "storh.queues.jobs.processing-timeout=10m");
+    }
+
+    @Test
+    void logsAndQueuesFromPropertiesLiveInTheContainer() {
+        String container = Azurite.freshContainer();
+        List<String> appended = new ArrayList<>();
+        runner(container).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(StoreFilesFactory.class).isLocal()).isFalse();
+            SegmentedLog audit = context.getBean("audit", SegmentedLog.class);
+            for (int i = 0; i < 30; i++) {
+                appended.add(audit.put(Map.of("n", (long) i, "pad", "x".repeat(60))).id());
+            }
+            Queue jobs = context.getBean("jobs", Queue.class);
+            jobs.enqueueMany(List.of(Map.of("job", "a"), Map.of("job", "b")));
+            Optional<StorageRecord> claimed = jobs.claim();
+            assertThat(claimed).isPresent();
+            jobs.complete(claimed.get().id());
+            assertThat(context.getBean(StorhStores.class).stores()).hasSize(2);
+        });
+        AzureBlobBackend backend = Azurite.backend(container);
+        try {
+            List<String> blobs = backend.container().listBlobs().stream().map(b -> b.getName()).toList();
+            assertThat(blobs).anySatisfy(n -> assertThat(n).matches("[0-9a-f]{3}/jobs/queue\\.log"));
+            assertThat(blobs.stream().filter(n -> n.matches("[0-9a-f]/audit/segments/seg-\\d+\\.ndjson")).count())
+                    .as("the 1KB segments rolled: %s", blobs).isGreaterThan(1);
+        } finally {
+            backend.close();
+        }
+        runner(container).run(context -> {
+            SegmentedLog audit = context.getBean("audit", SegmentedLog.class);
+            assertThat(audit.count()).isEqualTo(30);
+            assertThat(audit.stream().map(StorageRecord::id).toList()).containsExactlyElementsOf(appended);
+            assertThat(audit.get(appended.get(7))).hasValueSatisfying(r -> assertThat(r.data()).containsEntry("n", 7L));
+            assertThat(context.getBean("jobs", Queue.class).counts()).isEqualTo(new QueueCounts(1, 0, 1));
+        });
+        Azurite.backend(container).container().delete();
+    }
+}
