@@ -48,7 +48,8 @@ final class DocParts {
         this.collection = store.collection();
         // The parent's seam first: a test's factory may keep the seam it made last.
         this.parentFiles = options.files(collectionRoot.getParent());
-        this.files = options.files(collectionRoot);
+        UndoFiles undoable = new UndoFiles(options.files(collectionRoot));
+        this.files = undoable;
         String writerPrefix = WriterMarkers.newWriterPrefix();
         RecordPreparer preparer = new RecordPreparer(options);
         this.gate = new WriteGate(files, layout, writerPrefix, options.lockTimeout());
@@ -70,7 +71,7 @@ final class DocParts {
         this.indexes = new IndexManager(files, collectionRoot, gate::withWriteLock, onUnreadable -> reads.stream(
                 onUnreadable == null ? RecordQuery.all() : RecordQuery.all().continueOnError(onUnreadable)));
         this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, written),
-                indexes, reads, files, invalidate);
+                indexes, reads, undoable, invalidate);
         this.jsonl = new JsonlTransfer(store, preparer, writes::session, writerPrefix);
         this.executor = new DocQueryExecutor(reads, indexes);
         this.upkeep = new DocUpkeep(files, layout, gate, indexes, reads);

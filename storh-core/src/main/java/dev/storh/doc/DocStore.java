@@ -24,10 +24,10 @@ import java.util.stream.Stream;
 
 /**
  * A collection of JSON documents, one file per record, {@code data/<bucket>/<id>.jsonc} holding
- * {@code {"id":"<id>","data":{...}}\n} in canonical compact JSON ({@link DocLayout} names every
- * file and folder). The bucket is characters 24–25 of the id (the first random byte after the timestamp), so bursts
- * of time-ordered ids spread over 256 folders; {@link #stream()} merges the buckets back into id
- * order, so cursors behave as on one sorted list.
+ * {@code {"id":"<id>","data":{...}}\n} in canonical compact JSON ({@link DocLayout} names every file
+ * and folder). The bucket is characters 24–25 of the id (the first random byte after the timestamp),
+ * so bursts of time-ordered ids spread over 256 folders; {@link #stream()} merges the buckets back
+ * into id order, so cursors behave as on one sorted list.
  *
  * <p><b>Durability.</b> A write returns only after the record's bytes are fsynced, renamed into
  * place and the bucket folder is fsynced: after a crash the file holds the old or the new record,
@@ -38,9 +38,9 @@ import java.util.stream.Stream;
  * original and other JVMs), with a timeout ({@link DocStoreOptions#lockTimeout()}). Reads take no
  * lock and see each record either before or after a concurrent write.
  *
- * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
- * case, which breaks order and buckets). <b>Errors</b> are {@link StorageException}s
- * naming the id or path; invalid input is rejected before any file is touched.
+ * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the case,
+ * which breaks order and buckets). <b>Errors</b> are {@link StorageException}s naming the id or
+ * path; invalid input is rejected before any file is touched, and a failed write is undone.
  *
  * <p><b>Links.</b> Nothing below the collection folder is read, written or deleted through a
  * symbolic link, since a link may lead outside the root: {@code data/}, a bucket folder or a
@@ -98,23 +98,17 @@ public final class DocStore implements Store {
         return store;
     }
 
-    /**
-     * @return what opening this store did to recover from a crashed writer (nothing, normally)
-     */
+    /** @return what opening this store did to recover from a crashed writer (nothing, normally) */
     public RecoveryReport recovery() {
         return recovery;
     }
 
-    /**
-     * @return the collection's folder, {@code <root>/<collection>}
-     */
+    /** @return the collection's folder, {@code <root>/<collection>} */
     public Path collectionRoot() {
         return parts.layout.root();
     }
 
-    /**
-     * @return the collection name
-     */
+    /** @return the collection name */
     public String collection() {
         return collection;
     }
@@ -153,7 +147,9 @@ public final class DocStore implements Store {
      * @param id a UUIDv7 (either case), or {@code null} to generate one
      * @return the stored record (id lowercase, a copy of the data)
      * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id; an encoding error naming
-     *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
+     *     the field; a lock or I/O error naming the path: nothing is written (a failed write is undone),
+     *     but after {@code "Could not sync storage directory: <folder>"} the write is complete and not
+     *     known to be durable (docs/failures.md)
      */
     public StorageRecord put(Map<String, ?> data, String id) {
         return parts.observed(StoreOperation.PUT, () -> parts.writes.put(data, id));
@@ -162,12 +158,14 @@ public final class DocStore implements Store {
     /**
      * Stores many records under one lock hold. Each item is interpreted as the original does:
      * {@code id} is the item's {@code id} member when it is a string (else generated), {@code data} is
-     * its {@code data} member when that is an object or array, otherwise the whole item. All items
-     * are encoded and validated before the first file is written.
+     * its {@code data} member when that is an object or array, otherwise the whole item. All or
+     * nothing: every item is checked (schema, unique values in the batch and in the store) before
+     * the first file is written, and an I/O failure undoes the whole batch.
      *
      * @param items the rows
      * @return the stored records, in input order
-     * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
+     * @throws StorageException on invalid input or I/O failure, nothing written (a failed folder
+     *     fsync as for {@link #put(Map, String)})
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
         return parts.observed(StoreOperation.PUT, () -> parts.writes.putMany(items));
@@ -214,8 +212,8 @@ public final class DocStore implements Store {
      *
      * @param id a UUIDv7, either case
      * @return true when a record was deleted, false when none existed
-     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error; a
-     *     refused symbolic link as in {@link #get} (nothing is deleted)
+     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error (the
+     *     record stays, but not after a failed folder fsync); a refused link as in {@link #get}
      */
     public boolean delete(String id) {
         return parts.observed(StoreOperation.DELETE, () -> parts.writes.delete(id));
@@ -371,9 +369,7 @@ public final class DocStore implements Store {
         return parts.upkeep.verify(listener);
     }
 
-    /**
-     * @return the same report as {@link #verify()}
-     */
+    /** @return the same report as {@link #verify()} */
     @Override
     public VerifyReport<StoreStats> health() {
         return verify();

@@ -87,7 +87,7 @@ final class RecordWriter {
         return new Batch();
     }
 
-    /** Bulk rows written by {@link BatchWriter} in groups of {@link BatchWriter#BATCH_SIZE}. */
+    /** Bulk rows written by {@link BatchWriter} in groups of up to {@link BatchWriter#BATCH_SIZE}. */
     final class Batch {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private final List<PreparedRecord> records = new ArrayList<>(BatchWriter.BATCH_SIZE);
@@ -98,9 +98,11 @@ final class RecordWriter {
             items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
             records.add(p);
-            if (items.size() >= BatchWriter.BATCH_SIZE) {
-                flush();
-            }
+        }
+
+        /** @return whether a group of {@link BatchWriter#BATCH_SIZE} records waits: time to {@link #flush} */
+        boolean full() {
+            return items.size() >= BatchWriter.BATCH_SIZE;
         }
 
         void flush() {

@@ -17,6 +17,8 @@ import java.util.function.Supplier;
  */
 final class WriteGate {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
+
     private final Path collectionRoot;
     private final DocLayout layout;
     private final StoreFiles files;
@@ -156,6 +158,20 @@ final class WriteGate {
                 WriterMarkers.register(files, marker);
                 markerRegistered = true;
             }
+        }
+    }
+
+    /**
+     * Marks the collection so that its next open rebuilds the indexes (a marker of a writer that no
+     * process owns); logs a warning. Best effort: never throws.
+     */
+    void markIndexDrift() {
+        LOG.warn("{}: a failed write may have left the indexes out of line with the records; the next open"
+                + " rebuilds them (reindex() does now)", collectionRoot);
+        try {
+            WriterMarkers.register(files, files.nameOf(layout.driftMarker()));
+        } catch (StorageException notMarked) {
+            LOG.warn("{}: could not mark the indexes for a rebuild: {}", collectionRoot, notMarked.getMessage());
         }
     }
 

@@ -453,13 +453,15 @@ public final class AtomicFiles {
         try {
             if (isDirectory(files, live) && files.exchange(built, live)) {
                 syncDirectory(files, parent);
-                // built now names the old tree: it goes aside first, so that a failed delete leaves
-                // it under the name of a replaced tree, not of one being built
-                try {
-                    files.rename(built, aside);
-                    deleteTreeQuietly(files, aside);
-                } catch (IOException | RuntimeException cleanup) {
-                    deleteTreeQuietly(files, built);
+                if (!deleteTreeQuietly(files, built)) { // built now names the old tree
+                    // What could not be deleted is a replaced tree, no longer one being built: it
+                    // takes the replaced tree's name, which the next sweep of leftovers removes.
+                    try {
+                        files.rename(built, aside);
+                        files.syncDirectory(parent);
+                    } catch (IOException | RuntimeException stays) {
+                        // removed by the next sweep under its build name
+                    }
                 }
                 return;
             }
@@ -492,12 +494,17 @@ public final class AtomicFiles {
         deleteTreeQuietly(files, aside);
     }
 
-    /** The swap is done: a tree that cannot be removed now stays, for the caller's leftover sweep. */
-    private static void deleteTreeQuietly(StoreFiles files, String name) {
+    /**
+     * The swap is done: a tree that cannot be removed now stays, for the caller's leftover sweep.
+     *
+     * @return whether it is gone
+     */
+    private static boolean deleteTreeQuietly(StoreFiles files, String name) {
         try {
             deleteTree(files, name);
+            return true;
         } catch (StorageException leftover) {
-            // removed by the next sweep of leftovers
+            return false;
         }
     }
 

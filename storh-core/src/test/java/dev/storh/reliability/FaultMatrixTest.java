@@ -40,15 +40,6 @@ class FaultMatrixTest {
      * and removes the entry.
      */
     private static final Map<String, String> KNOWN_DEFECTS = Map.ofEntries(
-            Map.entry("D SINGLE DIRECTORY_FSYNC", Defects.DIR_FSYNC),
-            Map.entry("D BATCH DIRECTORY_FSYNC", Defects.DIR_FSYNC),
-            Map.entry("D GROUP_COMMIT DIRECTORY_FSYNC", Defects.DIR_FSYNC),
-            Map.entry("D SINGLE APPEND", Defects.INDEX_APPEND),
-            Map.entry("D SINGLE APPEND_FSYNC", Defects.INDEX_APPEND),
-            Map.entry("D BATCH APPEND", Defects.INDEX_APPEND),
-            Map.entry("D BATCH APPEND_FSYNC", Defects.INDEX_APPEND),
-            Map.entry("D GROUP_COMMIT APPEND", Defects.INDEX_APPEND),
-            Map.entry("D GROUP_COMMIT APPEND_FSYNC", Defects.INDEX_APPEND),
             Map.entry("L COMPACTION TEMP_WRITE", Defects.LOG_ROLL),
             Map.entry("L COMPACTION FSYNC", Defects.LOG_ROLL),
             Map.entry("L COMPACTION RENAME", Defects.LOG_ROLL),
@@ -63,11 +54,6 @@ class FaultMatrixTest {
 
     /** The reasons of {@link #KNOWN_DEFECTS}. */
     private static final class Defects {
-        static final String DIR_FSYNC = "known defect: a put whose folder fsync fails after the rename is reported"
-                + " failed, but the record stays (and is durable after a reopen) while no index has it: verify then"
-                + " reports Index mismatch";
-        static final String INDEX_APPEND = "known defect: a put whose index delta append fails is reported failed,"
-                + " but its record file and its equality index entries stay (visible, durable after a reopen)";
         static final String LOG_ROLL = "known defect: a compaction that fails while sealing the active segment leaves"
                 + " the next segment file and the sealed segment's sparse index behind, not named by the manifest";
         static final String LOG_REPAIR = "known defect: a repair that fails after moving the damaged bytes to"
