@@ -6,10 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,16 +23,11 @@ import picocli.CommandLine.Option;
         description = {"Write every record of a document collection to a JSONL file, in id order.",
             "Lines are {\"id\":\"...\",\"data\":{...}}; the file is replaced atomically. Prints {records, file}.",
             "A corrupt record stops the export (exit 1) and leaves the file unchanged: run 'repair' first."})
-final class ExportCommand extends StoreCommand {
+final class ExportCommand extends CollectionCommand {
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "<file>",
             description = "JSONL file to write (its folder is created), or - for standard output (no report then).")
     String outputFile;
-
-    @Override
-    Set<Engine> engines() {
-        return EnumSet.of(Engine.DOC);
-    }
 
     @Override
     void checkOptions(Target target) {
@@ -44,40 +37,26 @@ final class ExportCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        try (DocStore store = DocStore.open(target.root(), target.collection())) {
-            if (!outputFile.equals("-")) {
-                Path file = Path.of(outputFile).toAbsolutePath();
-                long records = store.exportJsonl(file, progress);
-                Map<String, Object> report = new LinkedHashMap<>();
-                report.put("records", records);
-                report.put("file", file.toString());
-                return Outcome.ok(report);
-            }
-            Path temp = tempFile();
-            try {
-                store.exportJsonl(temp, progress);
-                spec.commandLine().getOut().flush();
-                Files.copy(temp, System.out);
-                System.out.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException("Could not write the export to standard output", e);
-            } finally {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException ignored) {
-                    // a temp file under java.io.tmpdir; the OS cleans it
-                }
-            }
-            return new Outcome(null, true);
+    Outcome run(DocStore store, ProgressListener progress) {
+        if (!outputFile.equals("-")) {
+            Path file = Path.of(outputFile).toAbsolutePath();
+            long records = store.exportJsonl(file, progress);
+            Map<String, Object> report = new LinkedHashMap<>();
+            report.put("records", records);
+            report.put("file", file.toString());
+            return Outcome.ok(report);
         }
-    }
-
-    private static Path tempFile() {
+        Path temp = TempFiles.create("storh-export-", "for the export");
         try {
-            return Files.createTempFile("storh-export-", ".jsonl");
+            store.exportJsonl(temp, progress);
+            spec.commandLine().getOut().flush();
+            Files.copy(temp, System.out);
+            System.out.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not create a temp file for the export", e);
+            throw new UncheckedIOException("Could not write the export to standard output", e);
+        } finally {
+            TempFiles.deleteQuietly(temp);
         }
+        return new Outcome(null, true);
     }
 }

@@ -8,10 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,16 +25,11 @@ import picocli.CommandLine.Option;
         description = {"Write the rows of a JSONL file into a document collection (created when missing).",
             "Each line is {\"id\": ..., \"data\": {...}} (the id is kept, an existing record replaced) or bare data (new id).",
             "Prints {imported, records}. A bad row stops the import (exit 1); rows before it stay written."})
-final class ImportCommand extends StoreCommand {
+final class ImportCommand extends CollectionCommand {
 
     @Option(names = {"-i", "--input"}, required = true, paramLabel = "<file>",
             description = "JSONL file to read, or - for standard input.")
     String inputFile;
-
-    @Override
-    Set<Engine> engines() {
-        return EnumSet.of(Engine.DOC);
-    }
 
     @Override
     boolean createsCollection() {
@@ -52,9 +45,9 @@ final class ImportCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
+    Outcome run(DocStore store, ProgressListener progress) {
         Path file = inputFile.equals("-") ? copyStdin() : Path.of(inputFile);
-        try (DocStore store = DocStore.open(target.root(), target.collection())) {
+        try {
             long imported = store.importJsonl(file, progress);
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("imported", imported);
@@ -62,28 +55,19 @@ final class ImportCommand extends StoreCommand {
             return Outcome.ok(report);
         } finally {
             if (inputFile.equals("-")) {
-                deleteQuietly(file);
+                TempFiles.deleteQuietly(file);
             }
         }
     }
 
     private static Path copyStdin() {
-        try {
-            Path temp = Files.createTempFile("storh-import-", ".jsonl");
-            try (InputStream in = System.in) {
-                Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
-            }
+        Path temp = TempFiles.create("storh-import-", "to buffer standard input for import");
+        try (InputStream in = System.in) {
+            Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
             return temp;
         } catch (IOException e) {
+            TempFiles.deleteQuietly(temp);
             throw new UncheckedIOException("Could not buffer standard input for import", e);
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException ignored) {
-            // a temp file under java.io.tmpdir; the OS cleans it
         }
     }
 }

@@ -2,8 +2,6 @@ package dev.storh.cli;
 
 import dev.storh.doc.DocStore;
 import dev.storh.progress.ProgressListener;
-import java.util.EnumSet;
-import java.util.Set;
 import picocli.CommandLine.Command;
 
 /**
@@ -14,17 +12,10 @@ import picocli.CommandLine.Command;
 @Command(name = "reindex", mixinStandardHelpOptions = true,
         description = {"Rebuild the secondary indexes of a document collection; prints {fields, entries}.",
             "Fails (exit 1) on a corrupt record file and leaves the old indexes: run 'repair' first."})
-final class ReindexCommand extends StoreCommand {
+final class ReindexCommand extends CollectionCommand {
 
     @Override
-    Set<Engine> engines() {
-        return EnumSet.of(Engine.DOC);
-    }
-
-    @Override
-    Outcome run(Target target, ProgressListener progress) {
-        try (DocStore store = DocStore.open(target.root(), target.collection())) {
-            return Outcome.ok(store.reindex(progress).toMap());
-        }
+    Outcome run(DocStore store, ProgressListener progress) {
+        return Outcome.ok(store.reindex(progress).toMap());
     }
 }

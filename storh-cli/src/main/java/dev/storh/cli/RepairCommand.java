@@ -1,9 +1,9 @@
 package dev.storh.cli;
 
-import dev.storh.doc.DocStore;
-import dev.storh.log.SegmentedLog;
-import dev.storh.queue.Queue;
 import dev.storh.progress.ProgressListener;
+import dev.storh.queue.Queue;
+import dev.storh.store.RepairReport;
+import dev.storh.store.Store;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
  * rebuilt, torn tails cut, damaged lines taken out of segments and kept in {@code .storh/corrupt/}),
  * queue {@code {ok, requeued[, removed]}} (log replayed, bad tail cut, damaged lines taken out and
  * kept in {@code queue.log.cut-*}, jobs claimed longer ago than {@code --processing-timeout}
- * requeued). {@code removed} lists each removed stretch as {@code <path>:<offset>: ...}. For logs
- * and queues the store is verified after the repair: when problems remain they are printed as
- * {@code verifyErrors} and the exit code is {@link StorhCli#EXIT_PROBLEMS}.
+ * requeued). {@code removed} lists each removed stretch as {@code <path>:<offset>: ...}. Every
+ * engine goes through the store contract's repair and is verified after it: when problems remain
+ * they are printed as {@code verifyErrors} and the exit code is {@link StorhCli#EXIT_PROBLEMS}.
  */
 @Command(name = "repair", mixinStandardHelpOptions = true,
         description = {"Mend a collection, log or queue (run it with the application stopped).",
@@ -55,26 +55,10 @@ final class RepairCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        switch (target.engine()) {
-            case DOC -> {
-                try (DocStore store = DocStore.open(target.root(), target.collection())) {
-                    return Outcome.ok(store.repair(progress).toMap());
-                }
-            }
-            case LOG -> {
-                try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                    Map<String, Object> report = new LinkedHashMap<>(log.repair(progress).toMap());
-                    return checked(report, log.verify().errors());
-                }
-            }
-            default -> {
-                try (Queue queue = Queue.open(target.root(), target.collection())) {
-                    Map<String, Object> report = new LinkedHashMap<>(queue.repair(
-                            processingTimeout == null ? Duration.ofHours(1) : processingTimeout, progress).toMap());
-                    return checked(report, queue.verify().errors());
-                }
-            }
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        // checkOptions has made sure that a processing timeout comes with a queue
+        RepairReport<?> report = (processingTimeout == null) ? store.repair(progress)
+                : ((Queue) store).repair(processingTimeout, progress);
+        return checked(new LinkedHashMap<>(report.toMap()), store.verify().errors());
     }
 }

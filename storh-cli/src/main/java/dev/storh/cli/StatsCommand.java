@@ -1,6 +1,5 @@
 package dev.storh.cli;
 
-import dev.storh.log.SegmentedLog;
 import dev.storh.progress.ProgressListener;
 import dev.storh.store.Store;
 import java.util.Map;
@@ -20,16 +19,9 @@ import picocli.CommandLine.Command;
 final class StatsCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        if (target.engine() == Engine.LOG) {
-            try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                return Outcome.ok(log.stats().toMap());
-            }
-        }
-        try (Store store = target.open()) {
-            Map<String, Object> stats = store.stats().toMap();
-            // a collection counts its corrupt record files; the other engines have none to count
-            return new Outcome(stats, !(stats.get("corrupt") instanceof Number corrupt) || corrupt.longValue() == 0);
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        Map<String, Object> stats = store.stats().toMap();
+        // a collection counts its corrupt record files; the other engines have none to count
+        return new Outcome(stats, !(stats.get("corrupt") instanceof Number corrupt) || corrupt.longValue() == 0);
     }
 }

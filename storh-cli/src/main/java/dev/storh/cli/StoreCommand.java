@@ -1,6 +1,7 @@
 package dev.storh.cli;
 
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.Store;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -9,8 +10,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * A command on one store ({@code <root> [collection] [engine]}): checks the arguments, runs the
- * work under the progress bar (fed by the engine's progress listener), prints the report and turns its health into the exit code.
+ * A command on one store ({@code <root> [collection] [engine]}): checks the arguments, opens the
+ * store through the store contract, runs the work under the progress bar (fed by the engine's
+ * progress listener), closes the store, prints the report and turns its health into the exit code.
  */
 abstract class StoreCommand implements Callable<Integer> {
 
@@ -47,25 +49,14 @@ abstract class StoreCommand implements Callable<Integer> {
     }
 
     /**
-     * Opens the store, does the work and closes the store.
+     * Does the work on the open store, which is closed afterwards.
      *
+     * @param store the target, open
      * @param target the checked target
      * @param progress receives the engine's progress, for the bar
      * @return the report and whether the store is healthy
      */
-    abstract Outcome run(Target target, ProgressListener progress);
-
-    /**
-     * @param engine the target's engine
-     * @return what the engine's progress counts: records, segments or queue events
-     */
-    static String unit(Engine engine) {
-        return switch (engine) {
-            case DOC -> "records";
-            case LOG -> "segments";
-            case QUEUE -> "events";
-        };
-    }
+    abstract Outcome run(Store store, Target target, ProgressListener progress);
 
     @Override
     public final Integer call() {
@@ -74,8 +65,9 @@ abstract class StoreCommand implements Callable<Integer> {
         checkOptions(target);
         Outcome outcome;
         try (ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
-                name + " " + target.label(), unit(target.engine()))) {
-            outcome = run(target, progress);
+                name + " " + target.label(), target.engine().handling().unit());
+                Store store = target.open()) {
+            outcome = run(store, target, progress);
         }
         if (outcome.report() != null) {
             output.print(spec.commandLine().getOut(), outcome.report());

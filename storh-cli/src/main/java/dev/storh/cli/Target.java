@@ -1,7 +1,5 @@
 package dev.storh.cli;
 
-import dev.storh.doc.DocStore;
-import dev.storh.queue.Queue;
 import dev.storh.store.Store;
 import java.nio.file.Path;
 
@@ -29,19 +27,13 @@ record Target(Path root, String collection, Engine engine) {
     }
 
     /**
-     * Opens the target as the store contract every engine shares, so a command that only verifies
-     * or counts needs no engine of its own. Segmented logs are opened by the commands themselves
-     * until {@code SegmentedLog} implements {@link Store}.
+     * Opens the target as the store contract every engine shares, so that the maintenance
+     * commands need no engine of their own.
      *
      * @return the open store; close it
-     * @throws IllegalStateException for a log
+     * @throws dev.storh.StorageException when the store cannot be opened
      */
     Store open() {
-        return switch (engine) {
-            case DOC -> DocStore.open(root, collection);
-            case QUEUE -> Queue.open(root, collection);
-            case LOG -> throw new IllegalStateException("segmented logs do not implement the store contract yet: "
-                    + dir());
-        };
+        return engine.handling().open(root, collection);
     }
 }

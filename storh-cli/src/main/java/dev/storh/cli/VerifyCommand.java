@@ -1,6 +1,5 @@
 package dev.storh.cli;
 
-import dev.storh.log.SegmentedLog;
 import dev.storh.progress.ProgressListener;
 import dev.storh.store.Store;
 import dev.storh.store.VerifyReport;
@@ -18,16 +17,8 @@ import picocli.CommandLine.Command;
 final class VerifyCommand extends StoreCommand {
 
     @Override
-    Outcome run(Target target, ProgressListener progress) {
-        if (target.engine() == Engine.LOG) {
-            try (SegmentedLog log = SegmentedLog.open(target.root(), target.collection())) {
-                var report = log.verify(progress);
-                return new Outcome(report.toMap(), report.ok());
-            }
-        }
-        try (Store store = target.open()) {
-            VerifyReport<?> report = store.verify(progress);
-            return new Outcome(report.toMap(), report.ok());
-        }
+    Outcome run(Store store, Target target, ProgressListener progress) {
+        VerifyReport<?> report = store.verify(progress);
+        return new Outcome(report.toMap(), report.ok());
     }
 }

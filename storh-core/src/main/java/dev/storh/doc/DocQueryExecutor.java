@@ -3,6 +3,7 @@ package dev.storh.doc;
 import dev.storh.doc.index.IndexDefinition;
 import dev.storh.doc.index.IndexKeys;
 import dev.storh.doc.index.IndexManager;
+import dev.storh.doc.index.PathIndexDefinition;
 import dev.storh.doc.index.RangeView;
 import dev.storh.query.Condition;
 import dev.storh.query.Direction;
@@ -21,12 +22,12 @@ import java.util.TreeSet;
  * The DocStore planner: per OR group, a compound
  * bucket for two plain equality conditions, else the intersection of the id sets of every
  * index-supported condition ({@code eq}/{@code in} on any index, range operators on range
- * indexes); groups are united. A group without a supported condition makes the whole query a
- * scan. Conditions on nested paths, case-insensitive conditions and the string and element
- * operators ({@code suffix}, {@code contains}, {@code like}, {@code regex}, {@code has} and their
- * negations) are never index-supported. Range conditions are checked against the indexed values
- * with {@code compare}, so index
- * answers equal scan answers (the original's key windows do not, W1–W3); every candidate record
+ * indexes; on a path index, {@code eq}, {@code in}, {@code has}, the range operators and
+ * {@code prefix} as {@link PathIndexDefinition} describes); groups are united. A group without a
+ * supported condition makes the whole query a scan. The string operators {@code suffix},
+ * {@code contains}, {@code like}, {@code regex} and every negation are never index-supported.
+ * Range conditions are checked against the indexed values with {@code compare}, so index answers
+ * equal scan answers (the original's key windows do not, W1–W3); every candidate record
  * is re-checked against the full query anyway.
  *
  * <p>{@code orderBy} + {@code limit} on the range field of a single range condition reads the
@@ -63,28 +64,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return ok ? d : Optional.empty();
     }
 
-    /**
-     * Whether a list or an object can satisfy a range condition: every object is greater than any
-     * non-object, lists are greater than strings and numbers, so only an upper bound that is a
-     * string or a number (or {@code prefix}) rules them out.
-     */
-    private static boolean mayMatchContainers(Condition c) {
-        switch (c.operator()) {
-            case LT:
-            case LTE:
-                return !(c.value() instanceof String || c.value() instanceof Number);
-            case BETWEEN:
-                return !(c.values().get(1) instanceof String || c.values().get(1) instanceof Number);
-            case PREFIX:
-                return false;
-            default:
-                return true;
-        }
-    }
-
     /** Range matches among lists and objects: the records the range lines cannot hold. */
     private java.util.Set<String> containerIds(Condition c) {
-        if (!mayMatchContainers(c)) {
+        if (!c.mayMatchContainers()) {
             return java.util.Set.of();
         }
         return indexes.unindexedIds(c.field());
@@ -97,11 +79,14 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         List<QueryPlan.IndexUse> uses = new ArrayList<>();
         for (List<Condition> group : query.groups()) {
-            Optional<Condition> first = group.stream().filter(c -> supporting(c).isPresent()).findFirst();
+            Optional<Condition> first = group.stream()
+                    .filter(c -> supporting(c).isPresent() || indexes.pathIndexFor(c) != null).findFirst();
             if (first.isEmpty()) {
                 return List.of(); // this group needs a scan, so the whole query does (W12)
             }
-            uses.add(new QueryPlan.IndexUse(first.get().field(), first.get().operator().label()));
+            PathIndexDefinition path = supporting(first.get()).isPresent() ? null : indexes.pathIndexFor(first.get());
+            uses.add(new QueryPlan.IndexUse(path != null ? path.label() : first.get().field(),
+                    first.get().operator().label()));
         }
         return uses;
     }
@@ -234,17 +219,23 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (compound != null) {
             return compound;
         }
-        List<List<String>> sets = new ArrayList<>();
+        List<java.util.Collection<String>> sets = new ArrayList<>();
         for (Condition c : group) {
             Optional<IndexDefinition> d = supporting(c);
             if (d.isPresent()) {
                 sets.add(idsFor(c, d.get()));
+                continue;
+            }
+            PathIndexDefinition path = indexes.pathIndexFor(c);
+            java.util.Collection<String> ids = path == null ? null : indexes.pathCandidates(path, c);
+            if (ids != null) {
+                sets.add(ids);
             }
         }
         if (sets.isEmpty()) {
             return null;
         }
-        sets.sort(Comparator.comparingInt(List::size));
+        sets.sort(Comparator.comparingInt(java.util.Collection::size));
         TreeSet<String> result = new TreeSet<>(sets.get(0));
         for (int i = 1; i < sets.size() && !result.isEmpty(); i++) {
             result.retainAll(new java.util.HashSet<>(sets.get(i)));
@@ -318,8 +309,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 return new int[] {from, Math.max(from, view.lowerBound(c.values().get(1), true))};
             }
             case PREFIX: {
-                if (!(c.value() instanceof String)) {
+                if (!(c.value() instanceof String p)) {
                     return new int[] {0, 0};
+                }
+                if (!Values.prefixRunIsContiguous(p)) {
+                    return new int[] {0, view.lowerBound(0L, false)}; // every string: the records are re-checked
                 }
                 int from = view.lowerBound(c.value(), false);
                 int to = from;

@@ -64,11 +64,6 @@ public final class DocStoreOptions extends StoreOptions {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * @param validation how cached records are checked against their files
          * @return this builder

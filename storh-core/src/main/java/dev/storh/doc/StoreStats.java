@@ -1,7 +1,7 @@
 package dev.storh.doc;
 
+import dev.storh.json.RecordFields;
 import dev.storh.store.Stats;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,11 +20,6 @@ public record StoreStats(long records, long bytes, long corrupt, int indexes) im
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("records", records);
-        map.put("bytes", bytes);
-        map.put("corrupt", corrupt);
-        map.put("indexes", (long) indexes);
-        return map;
+        return RecordFields.of(this);
     }
 }

@@ -2,7 +2,6 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.doc.index.IndexDefinition;
 import dev.storh.doc.index.IndexManager;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +42,7 @@ final class WriteSession {
 
     private final RecordWriter.Batch batch;
     private final IndexManager indexes;
-    private final List<IndexDefinition> definitions;
+    private final java.util.Set<String> indexedKeys;
     private final Support support;
     private final UndoFiles.Undo undo;
     private final Map<String, Map<String, String>> uniqueValues = new HashMap<>();
@@ -62,7 +61,7 @@ final class WriteSession {
     WriteSession(RecordWriter writer, IndexManager indexes, Support support, UndoFiles.Undo undo) {
         this.batch = writer.batch();
         this.indexes = indexes;
-        this.definitions = indexes.definitions();
+        this.indexedKeys = indexes.indexedKeys();
         this.support = support;
         this.undo = undo;
     }
@@ -74,7 +73,7 @@ final class WriteSession {
      * @return the change, or {@code null} without indexes
      */
     private IndexManager.Change check(PreparedRecord p) {
-        if (definitions.isEmpty()) {
+        if (indexedKeys.isEmpty()) {
             return null;
         }
         Map<String, Object> before = null;
@@ -153,7 +152,7 @@ final class WriteSession {
     /** Records a deletion whose file is already gone. */
     void deleted(String id, StorageRecord old) {
         touched.add(id);
-        if (!definitions.isEmpty() && old != null) {
+        if (!indexedKeys.isEmpty() && old != null) {
             changes.add(new IndexManager.Change(id, project(old.data()), null));
         }
     }
@@ -218,9 +217,9 @@ final class WriteSession {
 
     private Map<String, Object> project(Map<String, Object> data) {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (IndexDefinition d : definitions) {
-            if (data.containsKey(d.field())) {
-                out.put(d.field(), data.get(d.field()));
+        for (String key : indexedKeys) {
+            if (data.containsKey(key)) {
+                out.put(key, data.get(key));
             }
         }
         return out;

@@ -172,16 +172,8 @@ public final class CanonicalJson {
         return out.toString();
     }
 
-    private static final class Writer {
-        private final StringBuilder out;
-        private final boolean pretty;
-        private final int maxDepth;
-
-        Writer(StringBuilder out, boolean pretty, int maxDepth) {
-            this.out = out;
-            this.pretty = pretty;
-            this.maxDepth = maxDepth;
-        }
+    /** One encoding: the text it appends to, compact or pretty, and the deepest nesting it accepts. */
+    private record Writer(StringBuilder out, boolean pretty, int maxDepth) {
 
         void value(Object v, int depth, String path) {
             if (v == null) {

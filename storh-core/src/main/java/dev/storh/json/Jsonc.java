@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -67,7 +68,6 @@ public final class Jsonc {
      *     ({@code "0"}, {@code "-1"}: the original cannot read those); {@link JsoncSyntaxException}
      *     on a syntax error
      */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> decodeObject(byte[] utf8) {
         int start = 0;
         int end = utf8.length;
@@ -87,16 +87,28 @@ public final class Jsonc {
             // Comments around the object are allowed; anything else is not an object.
             value = parseLenientOnly(utf8, start, end - start);
         }
+        return asObject(value).orElseThrow(() -> new StorageException(NOT_AN_OBJECT));
+    }
+
+    /**
+     * The original's test of a decoded document: an object counts only when none of its top-level
+     * keys looks like an integer ({@link #isIntegerLike}).
+     *
+     * @param value a decoded value
+     * @return the value itself as an object, or empty when it is no object or has an integer-like key
+     */
+    @SuppressWarnings("unchecked")
+    public static Optional<Map<String, Object>> asObject(Object value) {
         if (!(value instanceof Map)) {
-            throw new StorageException(NOT_AN_OBJECT);
+            return Optional.empty();
         }
         Map<String, Object> map = (Map<String, Object>) value;
         for (String key : map.keySet()) {
             if (isIntegerLike(key)) {
-                throw new StorageException(NOT_AN_OBJECT);
+                return Optional.empty();
             }
         }
-        return map;
+        return Optional.of(map);
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.storh.log;
 
+import dev.storh.json.RecordFields;
 import dev.storh.store.ReportDetails;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,12 +32,6 @@ public record LogCompaction(long bytesBefore, long bytesAfter, long segmentsBefo
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("bytesBefore", bytesBefore);
-        map.put("bytesAfter", bytesAfter);
-        map.put("segmentsBefore", segmentsBefore);
-        map.put("segmentsAfter", segmentsAfter);
-        map.put("stats", stats.toMap());
-        return map;
+        return RecordFields.of(this);
     }
 }

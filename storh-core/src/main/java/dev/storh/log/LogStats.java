@@ -1,7 +1,7 @@
 package dev.storh.log;
 
+import dev.storh.json.RecordFields;
 import dev.storh.store.Stats;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,11 +20,6 @@ public record LogStats(long segments, long records, long deleted, long bytes) im
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("segments", segments);
-        map.put("records", records);
-        map.put("deleted", deleted);
-        map.put("bytes", bytes);
-        return map;
+        return RecordFields.of(this);
     }
 }

@@ -97,11 +97,6 @@ public final class SegmentedLogOptions extends StoreOptions {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * @param bytes roll the active segment once its size reaches this many bytes
          * @return this builder

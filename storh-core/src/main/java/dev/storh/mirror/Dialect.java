@@ -1,32 +1,21 @@
 package dev.storh.mirror;
 
 import dev.storh.StorageException;
+import dev.storh.json.WireName;
 import java.util.Locale;
 
 /**
  * The SQL dialects the mirror writes: identifier quoting, column types and how indexes and
- * replacements are expressed. The table layout per dialect is in {@code docs/mirror.md}.
+ * replacements are expressed. The table layout per dialect is in {@code docs/mirror.md}. The
+ * dialect's name ({@link #label()}) is {@code sqlite}, {@code mysql} or {@code postgresql}.
  */
-public enum Dialect {
+public enum Dialect implements WireName {
     /** SQLite: double-quoted identifiers, separate {@code CREATE INDEX} statements. */
-    SQLITE("sqlite"),
+    SQLITE,
     /** MySQL and MariaDB: backticks, indexes inside {@code CREATE TABLE}, InnoDB with utf8mb4. */
-    MYSQL("mysql"),
+    MYSQL,
     /** PostgreSQL: double quotes, a {@code JSONB} data column, {@code ON CONFLICT} upserts. */
-    POSTGRESQL("postgresql");
-
-    private final String label;
-
-    Dialect(String label) {
-        this.label = label;
-    }
-
-    /**
-     * @return the dialect's name: {@code sqlite}, {@code mysql} or {@code postgresql}
-     */
-    public String label() {
-        return label;
-    }
+    POSTGRESQL;
 
     /**
      * @param name a dialect name as given by a caller, any letter case
@@ -35,12 +24,8 @@ public enum Dialect {
      */
     public static Dialect ofName(String name) {
         String lower = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-        for (Dialect d : values()) {
-            if (d.label.equals(lower)) {
-                return d;
-            }
-        }
-        throw new StorageException("Unsupported SQL mirror driver: " + name);
+        return WireName.byLabel(Dialect.class, lower)
+                .orElseThrow(() -> new StorageException("Unsupported SQL mirror driver: " + name));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.storh.mirror;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.util.Map;
 
 /**
@@ -10,15 +11,13 @@ import java.util.Map;
  * @param deleted listed ids the store does not hold: any row with that id was removed (counted
  *     whether or not a row existed)
  */
-public record FlushResult(long upserted, long deleted) {
+public record FlushResult(long upserted, long deleted) implements JsonShape {
 
     /**
      * @return {@code {"upserted":…,"deleted":…}}
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("upserted", upserted);
-        map.put("deleted", deleted);
-        return map;
+        return RecordFields.of(this);
     }
 }

@@ -96,18 +96,22 @@ final class JdbcMirrorConnection implements MirrorConnection {
 
     @Override
     public void commit() {
-        try {
-            connection.commit();
-            connection.setAutoCommit(true);
-        } catch (SQLException e) {
-            throw transactionFailed(e);
-        }
+        end(Connection::commit);
     }
 
     @Override
     public void rollback() {
+        end(Connection::rollback);
+    }
+
+    /** A commit or a rollback, as a method reference. */
+    private interface Ending {
+        void apply(Connection connection) throws SQLException;
+    }
+
+    private void end(Ending ending) {
         try {
-            connection.rollback();
+            ending.apply(connection);
             connection.setAutoCommit(true);
         } catch (SQLException e) {
             throw transactionFailed(e);
@@ -135,12 +139,7 @@ final class JdbcMirrorConnection implements MirrorConnection {
         return (e.getSQLState() == null ? "" : "SQLSTATE[" + e.getSQLState() + "]: ") + e.getMessage();
     }
 
-    private static final class Prepared implements MirrorStatement {
-        private final PreparedStatement statement;
-
-        Prepared(PreparedStatement statement) {
-            this.statement = statement;
-        }
+    private record Prepared(PreparedStatement statement) implements MirrorStatement {
 
         @Override
         public void execute(List<Object> params) {

@@ -12,37 +12,17 @@ import java.util.StringJoiner;
  * One registered collection: its source store, its table and the SQL text for that table in one
  * dialect. Columns, in order: {@code id}, {@code hash}, one per typed schema field, {@code data}.
  * Identifiers are quoted; every value is bound through a {@code ?} placeholder.
+ *
+ * @param collection the collection's name as registered
+ * @param table the table's name, prefix included
+ * @param source the store the rows are copied from
+ * @param columns one column per typed schema field, in the schema's order
+ * @param dialect the SQL dialect of the statements
  */
-final class MirrorTable {
+record MirrorTable(String collection, String table, MirrorSource source, List<MirrorColumn> columns, Dialect dialect) {
 
-    private final String collection;
-    private final String table;
-    private final MirrorSource source;
-    private final List<MirrorColumn> columns;
-    private final Dialect dialect;
-
-    MirrorTable(String collection, String table, MirrorSource source, List<MirrorColumn> columns, Dialect dialect) {
-        this.collection = collection;
-        this.table = table;
-        this.source = source;
-        this.columns = List.copyOf(columns);
-        this.dialect = dialect;
-    }
-
-    String collection() {
-        return collection;
-    }
-
-    String table() {
-        return table;
-    }
-
-    MirrorSource source() {
-        return source;
-    }
-
-    Dialect dialect() {
-        return dialect;
+    MirrorTable {
+        columns = List.copyOf(columns);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.storh.mirror;
 
+import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,7 +17,7 @@ import java.util.Map;
  *     {@code "<collection>: <n> stale mirror row(s)."}, {@code "<collection>: <n> orphaned mirror row(s)."}
  * @param stats per collection name, in registration order
  */
-public record MirrorVerifyReport(boolean ok, List<String> errors, Map<String, CollectionStats> stats) {
+public record MirrorVerifyReport(boolean ok, List<String> errors, Map<String, CollectionStats> stats) implements JsonShape {
 
     /**
      * @param records records streamed from the store
@@ -24,19 +26,14 @@ public record MirrorVerifyReport(boolean ok, List<String> errors, Map<String, Co
      * @param stale rows whose hash differs from their record's
      * @param orphaned rows without a record
      */
-    public record CollectionStats(long records, long rows, long missing, long stale, long orphaned) {
+    public record CollectionStats(long records, long rows, long missing, long stale, long orphaned) implements JsonShape {
 
         /**
          * @return {@code {"records","rows","missing","stale","orphaned"}} in that order
          */
+        @Override
         public Map<String, Object> toMap() {
-            Map<String, Object> map = new LinkedHashMap<>();
-            map.put("records", records);
-            map.put("rows", rows);
-            map.put("missing", missing);
-            map.put("stale", stale);
-            map.put("orphaned", orphaned);
-            return map;
+            return RecordFields.of(this);
         }
     }
 
@@ -64,13 +61,8 @@ public record MirrorVerifyReport(boolean ok, List<String> errors, Map<String, Co
     /**
      * @return {@code {"ok":…,"errors":[…],"stats":{"<collection>":{…}}}}
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("ok", ok);
-        map.put("errors", errors);
-        Map<String, Object> s = new LinkedHashMap<>();
-        stats.forEach((name, st) -> s.put(name, st.toMap()));
-        map.put("stats", s);
-        return map;
+        return RecordFields.of(this);
     }
 }

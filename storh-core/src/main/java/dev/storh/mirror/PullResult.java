@@ -1,6 +1,7 @@
 package dev.storh.mirror;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.util.Map;
 
 /**
@@ -9,7 +10,7 @@ import java.util.Map;
  * @param written rows written into the store (new records, or records whose data differed)
  * @param unchanged rows whose record already held the same data
  */
-public record PullResult(long written, long unchanged) {
+public record PullResult(long written, long unchanged) implements JsonShape {
 
     /**
      * @param other another result
@@ -22,10 +23,8 @@ public record PullResult(long written, long unchanged) {
     /**
      * @return {@code {"written":…,"unchanged":…}}
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("written", written);
-        map.put("unchanged", unchanged);
-        return map;
+        return RecordFields.of(this);
     }
 }

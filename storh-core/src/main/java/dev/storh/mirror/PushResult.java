@@ -1,6 +1,7 @@
 package dev.storh.mirror;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.util.Map;
 
 /**
@@ -11,7 +12,7 @@ import java.util.Map;
  * @param deleted rows removed because their record no longer exists
  * @param unchanged records whose row already had the same hash
  */
-public record PushResult(long inserted, long updated, long deleted, long unchanged) {
+public record PushResult(long inserted, long updated, long deleted, long unchanged) implements JsonShape {
 
     /** No change at all. */
     public static final PushResult ZERO = new PushResult(0, 0, 0, 0);
@@ -28,12 +29,8 @@ public record PushResult(long inserted, long updated, long deleted, long unchang
     /**
      * @return {@code {"inserted":…,"updated":…,"deleted":…,"unchanged":…}} in that order
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("inserted", inserted);
-        map.put("updated", updated);
-        map.put("deleted", deleted);
-        map.put("unchanged", unchanged);
-        return map;
+        return RecordFields.of(this);
     }
 }

@@ -43,14 +43,7 @@ interface Sessions {
     }
 
     /** A connection borrowed from a data source per operation, closed afterwards. */
-    final class Pooled implements Sessions {
-        private final DataSource dataSource;
-        private final Dialect dialect;
-
-        Pooled(DataSource dataSource, Dialect dialect) {
-            this.dataSource = dataSource;
-            this.dialect = dialect;
-        }
+    record Pooled(DataSource dataSource, Dialect dialect) implements Sessions {
 
         @Override
         public <T> T run(Function<MirrorConnection, T> work) {

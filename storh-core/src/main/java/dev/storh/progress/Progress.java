@@ -1,5 +1,6 @@
 package dev.storh.progress;
 
+import dev.storh.json.JsonShape;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,7 +24,7 @@ import java.util.OptionalDouble;
  *     operation failed)
  */
 public record Progress(String operation, long done, long total, long bytes, long totalBytes, Duration elapsed,
-        boolean finished) {
+        boolean finished) implements JsonShape {
 
     /** The value of {@code total} or {@code totalBytes} when the amount is not known. */
     public static final long UNKNOWN = -1;
@@ -81,6 +82,7 @@ public record Progress(String operation, long done, long total, long bytes, long
      *     ({@value #UNKNOWN} when unknown), {@code elapsedMs}, {@code percent} (0 to 100, or
      *     {@code null} when unknown) and {@code finished}, for JSON
      */
+    @Override
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("operation", operation);

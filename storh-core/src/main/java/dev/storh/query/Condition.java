@@ -186,6 +186,28 @@ public record Condition(FieldPath path, Operator operator, List<Object> values, 
     }
 
     /**
+     * Whether a list or an object can satisfy this range condition, which indexes holding only
+     * scalars must then answer from their list of such records: every object is greater than any
+     * non-object, lists are greater than strings and numbers, so only an upper bound that is a string
+     * or a number (or {@code prefix}, which needs a string) rules them out.
+     *
+     * @return whether a list or object value may match
+     */
+    public boolean mayMatchContainers() {
+        switch (operator) {
+            case LT:
+            case LTE:
+                return !(value() instanceof String || value() instanceof Number);
+            case BETWEEN:
+                return !(values.get(1) instanceof String || values.get(1) instanceof Number);
+            case PREFIX:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    /**
      * @param s a string
      * @return its case-folded form: upper then lower case in {@link Locale#ROOT}
      */

@@ -19,11 +19,15 @@ import java.util.Map;
 public record FieldPath(List<String> segments) {
 
     /**
-     * @throws StorageException {@code "Query field cannot be empty."} for no key or a blank key
+     * @throws StorageException {@code "Query field cannot be empty."} for no key; for a blank key
+     *     the message goes on naming the path's keys
      */
     public FieldPath {
-        if (segments == null || segments.isEmpty() || segments.stream().anyMatch(s -> s == null || s.isBlank())) {
+        if (segments == null || segments.isEmpty()) {
             throw new StorageException("Query field cannot be empty.");
+        }
+        if (segments.stream().anyMatch(s -> s == null || s.isBlank())) {
+            throw new StorageException("Query field cannot be empty. A key of the path is blank: " + segments);
         }
         segments = List.copyOf(segments);
     }
@@ -41,13 +45,17 @@ public record FieldPath(List<String> segments) {
      * @param dotted keys joined by dots, such as {@code publisher.name}; use {@link #of} for a key
      *     that itself contains a dot
      * @return the path of the dot-separated keys
-     * @throws StorageException when a key is empty ({@code "a..b"})
+     * @throws StorageException when a key is empty ({@code "a..b"}), naming the text
      */
     public static FieldPath parse(String dotted) {
-        if (dotted == null) {
+        if (dotted == null || dotted.isBlank()) {
             throw new StorageException("Query field cannot be empty.");
         }
-        return new FieldPath(java.util.Arrays.asList(dotted.split("\\.", -1)));
+        List<String> keys = java.util.Arrays.asList(dotted.split("\\.", -1));
+        if (keys.stream().anyMatch(String::isBlank)) {
+            throw new StorageException("Query field cannot be empty. The dotted path \"" + dotted + "\" has a blank key.");
+        }
+        return new FieldPath(keys);
     }
 
     /**

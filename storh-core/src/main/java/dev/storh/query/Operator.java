@@ -1,63 +1,55 @@
 package dev.storh.query;
 
-/** Condition operators, named as the original names them. */
-public enum Operator {
+import dev.storh.json.WireName;
+
+/**
+ * Condition operators, named as the original names them: the {@link #label()} (the constant in
+ * lower case, {@code not_in}) is the name used in {@code explain()} output and messages.
+ */
+public enum Operator implements WireName {
     /** Present and strictly identical. */
-    EQ("eq"),
+    EQ,
     /** Missing, or not identical. */
-    NEQ("neq"),
+    NEQ,
     /** Present and identical to one of the values. */
-    IN("in"),
+    IN,
     /** Missing, or identical to none of the values. */
-    NOT_IN("not_in"),
+    NOT_IN,
     /** Present and greater. */
-    GT("gt"),
+    GT,
     /** Present and greater or equal. */
-    GTE("gte"),
+    GTE,
     /** Present and less. */
-    LT("lt"),
+    LT,
     /** Present and less or equal. */
-    LTE("lte"),
+    LTE,
     /** Present and within both bounds, inclusive. */
-    BETWEEN("between"),
+    BETWEEN,
     /** Key present (a null value counts). */
-    EXISTS("exists"),
+    EXISTS,
     /** Key absent. */
-    MISSING("missing"),
+    MISSING,
     /** Present string starting with the given string. */
-    PREFIX("prefix"),
+    PREFIX,
     /** Present string ending with the given string. */
-    SUFFIX("suffix"),
+    SUFFIX,
     /** Present string containing the given string. */
-    CONTAINS("contains"),
+    CONTAINS,
     /** Missing, or not a string containing the given string. */
-    NOT_CONTAINS("not_contains"),
+    NOT_CONTAINS,
     /**
      * Present string matching the given pattern as a whole, where {@code *} stands for any run of
      * characters (none included) and every other character for itself.
      */
-    LIKE("like"),
+    LIKE,
     /** Missing, or not a string matching the {@link #LIKE} pattern. */
-    NOT_LIKE("not_like"),
+    NOT_LIKE,
     /** Present string in which the given {@link java.util.regex.Pattern} finds a match. */
-    REGEX("regex"),
+    REGEX,
     /** Present list with an element identical to the given value. */
-    HAS("has"),
+    HAS,
     /** Missing, or not a list with an element identical to the given value. */
-    NOT_HAS("not_has");
-
-    private final String label;
-
-    Operator(String label) {
-        this.label = label;
-    }
-
-    /**
-     * @return the name used in {@code explain()} output
-     */
-    public String label() {
-        return label;
-    }
+    NOT_HAS;
 
     /**
      * @return whether a range index can answer this operator

@@ -193,6 +193,16 @@ public final class Values {
         return Integer.compare(x.length() - i, y.length() - j);
     }
 
+    /**
+     * @param prefix a string
+     * @return whether the strings starting with {@code prefix} form one run in {@link #compare}
+     *     order: true unless it ends with a lone high surrogate, which strings continue either as a
+     *     supplementary code point (sorting after U+FFFF) or not
+     */
+    public static boolean prefixRunIsContiguous(String prefix) {
+        return prefix.isEmpty() || !Character.isHighSurrogate(prefix.charAt(prefix.length() - 1));
+    }
+
     private static String prettyWrapped(Object v) {
         Map<String, Object> wrapper = new LinkedHashMap<>();
         wrapper.put("value", v);

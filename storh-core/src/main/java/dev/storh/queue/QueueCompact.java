@@ -1,7 +1,7 @@
 package dev.storh.queue;
 
+import dev.storh.json.RecordFields;
 import dev.storh.store.ReportDetails;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,10 +20,6 @@ public record QueueCompact(long bytesBefore, long bytesAfter, long events) imple
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("bytesBefore", bytesBefore);
-        map.put("bytesAfter", bytesAfter);
-        map.put("events", events);
-        return map;
+        return RecordFields.of(this);
     }
 }

@@ -1,6 +1,7 @@
 package dev.storh.queue;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.util.Map;
 
 /**
@@ -11,16 +12,13 @@ import java.util.Map;
  * @param processing jobs claimed and not yet completed or requeued
  * @param done jobs completed with {@code keepDone} and not yet purged
  */
-public record QueueCounts(long pending, long processing, long done) {
+public record QueueCounts(long pending, long processing, long done) implements JsonShape {
 
     /**
      * @return the spec's JSON shape, keys in the original's order
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("pending", pending);
-        map.put("processing", processing);
-        map.put("done", done);
-        return map;
+        return RecordFields.of(this);
     }
 }

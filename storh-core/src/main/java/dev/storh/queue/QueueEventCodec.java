@@ -152,7 +152,6 @@ final class QueueEventCodec {
      * @return the event
      * @throws QueueLineException with the original's message
      */
-    @SuppressWarnings("unchecked")
     static QueueEvent decodeJson(byte[] json, long nowSeconds) {
         Object value;
         try {
@@ -161,15 +160,7 @@ final class QueueEventCodec {
         } catch (CharacterCodingException | StorageException e) {
             throw new QueueLineException(SYNTAX);
         }
-        if (!(value instanceof Map)) {
-            throw new QueueLineException(NOT_AN_OBJECT);
-        }
-        Map<String, Object> map = (Map<String, Object>) value;
-        for (String key : map.keySet()) {
-            if (isIntegerLike(key)) {
-                throw new QueueLineException(NOT_AN_OBJECT);
-            }
-        }
+        Map<String, Object> map = Jsonc.asObject(value).orElseThrow(() -> new QueueLineException(NOT_AN_OBJECT));
         Object op = map.get("op");
         Object id = map.get("id");
         if (!(op instanceof String opText) || opText.isEmpty() || !(id instanceof String idText)

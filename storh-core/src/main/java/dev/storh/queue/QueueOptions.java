@@ -83,11 +83,6 @@ public final class QueueOptions extends StoreOptions {
         private Builder() {
         }
 
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
         /**
          * @param enabled whether writes compact the log automatically; turn it off while PHP
          *     instances of the original share the queue (they cannot follow a rename, see {@link Queue})

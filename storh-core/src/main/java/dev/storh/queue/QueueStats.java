@@ -1,5 +1,6 @@
 package dev.storh.queue;
 
+import dev.storh.json.RecordFields;
 import dev.storh.store.Stats;
 import java.util.Map;
 
@@ -34,8 +35,6 @@ public record QueueStats(long pending, long processing, long done, long bytes) i
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = counts().toMap();
-        map.put("bytes", bytes);
-        return map;
+        return RecordFields.of(this);
     }
 }

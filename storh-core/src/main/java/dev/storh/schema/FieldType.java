@@ -1,7 +1,9 @@
 package dev.storh.schema;
 
-/** Field types of a {@link Schema}. */
-public enum FieldType {
+import dev.storh.json.WireName;
+
+/** Field types of a {@link Schema}, with the original's type names as their wire names. */
+public enum FieldType implements WireName {
     /** A JSON string. */
     STRING("string"),
     /** A JSON integer (the original's {@code int}); {@code 1.0} is refused. */
@@ -22,6 +24,7 @@ public enum FieldType {
     /**
      * @return the original's type name, used in error messages
      */
+    @Override
     public String label() {
         return label;
     }

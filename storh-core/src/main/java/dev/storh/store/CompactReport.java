@@ -1,6 +1,6 @@
 package dev.storh.store;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param bytesAfter bytes after, {@code -1} when not measured
  * @param details the engine's part of the JSON shape
  */
-public record CompactReport<D extends ReportDetails>(boolean ok, long bytesBefore, long bytesAfter, D details) {
+public record CompactReport<D extends ReportDetails>(boolean ok, long bytesBefore, long bytesAfter, D details) implements JsonShape {
 
     /**
      * @throws NullPointerException when details is null
@@ -27,10 +27,8 @@ public record CompactReport<D extends ReportDetails>(boolean ok, long bytesBefor
      * @return the JSON shape: {@code ok}, then the details' keys (which carry the byte counts
      *     where the engine's shape has them)
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("ok", ok);
-        map.putAll(details.toMap());
-        return map;
+        return details.toReportMap(ok);
     }
 }

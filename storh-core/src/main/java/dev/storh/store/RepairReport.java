@@ -1,6 +1,6 @@
 package dev.storh.store;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param details what the engine did besides (quarantined files and the rebuild of a collection,
  *     cut bytes of a log, requeued jobs of a queue)
  */
-public record RepairReport<D extends ReportDetails>(boolean ok, List<String> removed, D details) {
+public record RepairReport<D extends ReportDetails>(boolean ok, List<String> removed, D details) implements JsonShape {
 
     /**
      * @throws NullPointerException when removed or details is null
@@ -30,10 +30,9 @@ public record RepairReport<D extends ReportDetails>(boolean ok, List<String> rem
      * @return the JSON shape: {@code ok}, then the details' keys, then {@code removed} when
      *     something was removed
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("ok", ok);
-        map.putAll(details.toMap());
+        Map<String, Object> map = details.toReportMap(ok);
         if (!removed.isEmpty()) {
             map.put("removed", removed);
         }

@@ -1,5 +1,6 @@
 package dev.storh.store;
 
+import dev.storh.json.JsonShape;
 import java.util.Map;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Map;
  * take; the engine's own record type adds its specific counts (indexes, segments, job states) as
  * fields.
  */
-public interface Stats {
+public interface Stats extends JsonShape {
 
     /**
      * @return the records the store holds now: valid records of a collection, live records of a
@@ -23,5 +24,6 @@ public interface Stats {
     /**
      * @return the engine's JSON shape of the statistics, keys in a fixed order
      */
+    @Override
     Map<String, Object> toMap();
 }

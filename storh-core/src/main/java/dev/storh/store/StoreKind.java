@@ -1,30 +1,20 @@
 package dev.storh.store;
 
+import dev.storh.json.WireName;
+
 /**
- * The three kinds of store, each an engine of storh-core.
+ * The three kinds of store, each an engine of storh-core. Their {@link #label()} is the lower-case
+ * word used in reports, metrics tags and CLI output ({@code "collection"}, {@code "log"},
+ * {@code "queue"}).
  */
-public enum StoreKind {
+public enum StoreKind implements WireName {
 
     /** A DocStore collection: one JSONC file per record, with indexes. */
-    COLLECTION("collection"),
+    COLLECTION,
 
     /** A segmented log: append-only segments of JSON lines. */
-    LOG("log"),
+    LOG,
 
     /** A job queue: an event log of enqueues, claims and completions. */
-    QUEUE("queue");
-
-    private final String label;
-
-    StoreKind(String label) {
-        this.label = label;
-    }
-
-    /**
-     * @return the lower-case word used in reports, metrics tags and CLI output ({@code "collection"},
-     *     {@code "log"}, {@code "queue"})
-     */
-    public String label() {
-        return label;
-    }
+    QUEUE
 }

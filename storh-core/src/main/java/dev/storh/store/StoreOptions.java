@@ -105,9 +105,13 @@ public abstract class StoreOptions {
         }
 
         /**
-         * @return this builder, typed as the engine's
+         * @return this builder, typed as the engine's ({@code B} is the engine's builder class, by
+         *     the declaration {@code class Builder extends StoreOptions.Builder<Builder, Options>})
          */
-        protected abstract B self();
+        @SuppressWarnings("unchecked")
+        protected final B self() {
+            return (B) this;
+        }
 
         /**
          * @param generator supplies ids for records written without one; each id is validated as a UUIDv7

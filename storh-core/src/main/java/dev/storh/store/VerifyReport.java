@@ -1,6 +1,7 @@
 package dev.storh.store;
 
-import java.util.LinkedHashMap;
+import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import java.util.Objects;
  * @param errors the problems found, one sentence each naming the file (and line) concerned
  * @param stats the statistics of the same scan
  */
-public record VerifyReport<S extends Stats>(boolean ok, List<String> errors, S stats) {
+public record VerifyReport<S extends Stats>(boolean ok, List<String> errors, S stats) implements JsonShape {
 
     /**
      * @throws NullPointerException when errors or stats is null
@@ -27,11 +28,8 @@ public record VerifyReport<S extends Stats>(boolean ok, List<String> errors, S s
     /**
      * @return the JSON shape {@code ok, errors, stats}
      */
+    @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("ok", ok);
-        map.put("errors", errors);
-        map.put("stats", stats.toMap());
-        return map;
+        return RecordFields.of(this);
     }
 }

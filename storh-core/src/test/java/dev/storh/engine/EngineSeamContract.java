@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
+import dev.storh.UniqueConstraintException;
+import dev.storh.doc.DocStore;
+import dev.storh.doc.DocStoreOptions;
 import dev.storh.fs.StoreFiles;
 import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
@@ -27,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The engines' behaviour on a byte seam, run on each backend (the local file system in core, blob
  * storage in its module): the queue's state machine, compaction, reopening and concurrent claims;
  * the log's reads by id, stream and query, its segment rolls, compaction, reopening and concurrent
- * appends. A subclass gives the engines' {@code files(...)} option; every test uses stores of its
+ * appends; the DocStore's reads, writes and deletes in id order, its index queries, unique values,
+ * verify, repair and reindex. A subclass gives the engines' {@code files(...)} option; every test uses stores of its
  * own below a fresh {@link #root}.
  */
 public abstract class EngineSeamContract {
@@ -48,6 +53,20 @@ public abstract class EngineSeamContract {
      * @return makes the seam of a store folder below {@code root}
      */
     protected abstract Function<Path, StoreFiles> files(Path root);
+
+    /**
+     * @return the parts a backend cannot run yet ({@code "doc"}: the DocStore's records,
+     *     {@code "doc-indexes"}: its index files), each with the reason, printed when its tests are
+     *     skipped; none by default
+     */
+    protected Map<String, String> notYetOnThisBackend() {
+        return Map.of();
+    }
+
+    private void requires(String part) {
+        String reason = notYetOnThisBackend().get(part);
+        Assumptions.assumeTrue(reason == null, () -> part + " not yet on this backend: " + reason);
+    }
 
     private Queue openQueue() {
         return Queue.open(root, "jobs", QueueOptions.builder().files(files(root)).lockTimeout(Duration.ofSeconds(60)).build());
@@ -206,6 +225,91 @@ public abstract class EngineSeamContract {
             List<String> sorted = new ArrayList<>(streamed);
             Collections.sort(sorted);
             assertThat(log.get(sorted.get(0))).isPresent();
+        }
+    }
+
+    private DocStore openDocs() {
+        return DocStore.open(root, "pages", DocStoreOptions.builder().files(files(root)).lockTimeout(Duration.ofSeconds(60))
+                .build());
+    }
+
+    @Test
+    void docRecordsPutGetDeleteAndStreamInIdOrder() {
+        requires("doc");
+        try (DocStore docs = openDocs()) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                ids.add(docs.put(Map.of("title", "page " + i, "n", (long) i)).id());
+            }
+            Collections.sort(ids);
+            assertThat(docs.stream().map(StorageRecord::id).collect(Collectors.toList())).as("id order across buckets")
+                    .isEqualTo(ids);
+            assertThat(docs.get(ids.get(3))).hasValueSatisfying(r -> assertThat(r.data()).containsKey("title"));
+            docs.put(Map.of("title", "changed"), ids.get(3));
+            assertThat(docs.get(ids.get(3))).hasValueSatisfying(r -> assertThat(r.data()).containsEntry("title", "changed"));
+            assertThat(docs.delete(ids.get(0))).isTrue();
+            assertThat(docs.delete(ids.get(0))).isFalse();
+            assertThat(docs.get(ids.get(0))).isEmpty();
+            assertThat(docs.exists(ids.get(1))).isTrue();
+            assertThat(docs.count()).isEqualTo(7);
+            assertThat(docs.ids().collect(Collectors.toList())).isEqualTo(ids.subList(1, 8));
+        }
+        try (DocStore docs = openDocs()) {
+            assertThat(docs.count()).isEqualTo(7);
+            assertThat(docs.verify().ok()).isTrue();
+        }
+    }
+
+    @Test
+    void docQueriesGoThroughIndexesAndUniqueValuesAreRefused() {
+        requires("doc");
+        requires("doc-indexes");
+        try (DocStore docs = openDocs()) {
+            docs.indexes().defineField("email", true, false).defineField("age", false, true).sync();
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                ids.add(docs.put(Map.of("email", "u" + i + "@example.org", "age", (long) (20 + i))).id());
+            }
+            assertThat(docs.query().where("email").eq("u2@example.org").get()).extracting(StorageRecord::id)
+                    .containsExactly(ids.get(2));
+            assertThat(docs.query().where("age").gte(23L).count()).isEqualTo(3);
+            assertThat(docs.query().where("age").between(21L, 22L).get()).extracting(StorageRecord::id)
+                    .containsExactlyInAnyOrder(ids.get(1), ids.get(2));
+            assertThatThrownBy(() -> docs.put(Map.of("email", "u2@example.org", "age", 1L)))
+                    .isInstanceOf(UniqueConstraintException.class).hasMessageContaining("email");
+            docs.put(Map.of("email", "moved@example.org", "age", 22L), ids.get(2));
+            assertThat(docs.query().where("email").eq("u2@example.org").count()).isZero();
+            assertThat(docs.put(Map.of("email", "u2@example.org", "age", 1L)).id()).isNotNull();
+            assertThat(docs.count()).isEqualTo(7);
+        }
+        try (DocStore docs = openDocs()) {
+            assertThat(docs.reindex().toMap()).containsEntry("entries", 7L);
+            assertThat(docs.query().where("email").eq("moved@example.org").count()).isEqualTo(1);
+            assertThat(docs.verify().ok()).isTrue();
+            assertThat(docs.repair().ok()).isTrue();
+            assertThat(docs.query().where("age").lt(21L).count()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void docThreadsRacingForOneUniqueValueLeaveExactlyOneRecord() throws Exception {
+        requires("doc");
+        requires("doc-indexes");
+        try (DocStore docs = openDocs()) {
+            docs.indexes().defineField("email", true, false).sync();
+            List<String> won = inThreads(4, () -> {
+                List<String> mine = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    try {
+                        mine.add(docs.put(Map.of("email", "same-" + i + "@example.org")).id());
+                    } catch (UniqueConstraintException e) {
+                        // another thread took the value
+                    }
+                }
+                return mine;
+            });
+            assertThat(won).hasSize(3);
+            assertThat(docs.count()).isEqualTo(3);
         }
     }
 }

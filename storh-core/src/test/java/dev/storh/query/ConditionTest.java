@@ -92,7 +92,9 @@ class ConditionTest {
         assertThat(matches(notTwo, data)).as("no reached value may equal 2").isFalse();
         assertThat(FieldPath.of("publisher", "name", "x").resolve(data)).isEmpty();
         assertThatThrownBy(() -> FieldPath.parse("a..b")).isInstanceOf(StorageException.class)
-                .hasMessage("Query field cannot be empty.");
+                .hasMessageStartingWith("Query field cannot be empty.").hasMessageContaining("\"a..b\"");
+        assertThatThrownBy(() -> FieldPath.of("publisher", " ")).isInstanceOf(StorageException.class)
+                .hasMessageStartingWith("Query field cannot be empty.").hasMessageContaining("[publisher,  ]");
     }
 
     @Test

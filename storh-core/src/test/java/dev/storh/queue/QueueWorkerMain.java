@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -59,7 +60,17 @@ public final class QueueWorkerMain {
         }
         Files.write(out, claimed, StandardCharsets.UTF_8);
         if (failure.get() != null) {
-            failure.get().printStackTrace();
+            // the parent test shows this log when the exit code is not 0: one line naming the
+            // failure, each cause and where each was thrown
+            StringJoiner line = new StringJoiner(" | ", "queue worker failed: ", "");
+            for (Throwable t = failure.get(); t != null; t = (t.getCause() == t) ? null : t.getCause()) {
+                line.add((t == failure.get() ? "" : "caused by ") + t);
+                StackTraceElement[] frames = t.getStackTrace();
+                for (int i = 0; i < Math.min(frames.length, 5); i++) {
+                    line.add("at " + frames[i]);
+                }
+            }
+            System.err.println(line);
             System.exit(2);
         }
     }

@@ -3,6 +3,9 @@ package dev.storh.azure.blob;
 import java.util.Locale;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The Azurite blob service the tests run against, named by the environment variable
@@ -42,5 +45,38 @@ public final class Azurite {
      */
     public static AzureBlobBackend backend(String container) {
         return AzureBlobBackend.builder().connectionString(connectionString()).container(container).build();
+    }
+
+    /**
+     * A container of its own for each test, deleted after it:
+     * {@code @RegisterExtension final Azurite.Fresh blob = new Azurite.Fresh();}.
+     */
+    public static final class Fresh implements BeforeEachCallback, AfterEachCallback {
+        private String name;
+        private AzureBlobBackend backend;
+
+        @Override
+        public void beforeEach(ExtensionContext context) {
+            name = freshContainer();
+            backend = Azurite.backend(name);
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) {
+            if (backend != null) {
+                backend.container().delete();
+                backend.close();
+            }
+        }
+
+        /** @return the container's name */
+        public String name() {
+            return name;
+        }
+
+        /** @return a backend on it, closed after the test */
+        public AzureBlobBackend backend() {
+            return backend;
+        }
     }
 }

@@ -30,6 +30,28 @@ public final class BlobChildProcess {
     private BlobChildProcess() {
     }
 
+    /**
+     * @param args the mode and its arguments (see the class comment)
+     * @return the child JVM, on this test class path, its errors on the test's
+     * @throws java.io.IOException when it cannot be started
+     */
+    static Process start(String... args) throws java.io.IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                BlobChildProcess.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /**
+     * @param child a started child
+     * @return every line it prints, when it has ended
+     */
+    static java.util.concurrent.CompletableFuture<List<String>> lines(Process child) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> new BufferedReader(new InputStreamReader(
+                child.getInputStream(), StandardCharsets.UTF_8)).lines().collect(java.util.stream.Collectors.toList()));
+    }
+
     public static void main(String[] args) throws Exception {
         Path root = Path.of("/stores");
         try (AzureBlobBackend backend = AzureBlobBackend.builder().connectionString(Azurite.connectionString())

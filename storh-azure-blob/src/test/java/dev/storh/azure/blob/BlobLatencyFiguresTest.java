@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.VersionConflictException;
 import dev.storh.fs.StoreFiles;
+import dev.storh.log.SegmentedLog;
+import dev.storh.log.SegmentedLogOptions;
+import dev.storh.queue.Queue;
+import dev.storh.queue.QueueOptions;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Short latency runs of the seam's operations against Azurite, with 1 and 8 threads, printed as
@@ -31,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Dstorh.blob.figures.ops=<n>} sets the operations per thread (default 10, a quick check in CI;
  * the figures in docs/azure-blob.md were taken with 50).
  */
+@Isolated("its figures are taken with no other blob test running")
 class BlobLatencyFiguresTest {
 
     private static final Path ROOT = Path.of("/stores");
@@ -172,6 +180,37 @@ class BlobLatencyFiguresTest {
             assertThat(duplicates).hasValue(0);
         }
         System.out.println("Latency against Azurite, " + OPS + " operations per thread, milliseconds:\n"
+                + "| operation | threads | p50 | p95 | p99 | ops/s |\n| --- | --- | --- | --- | --- | --- |\n"
+                + String.join("\n", rows));
+    }
+
+    /**
+     * The engines' operations on blobs (each a full engine call: lock lease, refresh, write or read,
+     * release): log append ({@code put}), log get, queue claim. Run with
+     * {@code -Dstorh.blob.figures=true}; one log and one queue shared by all threads.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "storh.blob.figures", matches = "true")
+    void latencyOfTheEnginesOperationsWithOneAndEightThreads() throws Exception {
+        List<String> rows = new ArrayList<>();
+        Path root = java.nio.file.Files.createTempDirectory("storh-figures");
+        for (int threads : new int[] {1, 8}) {
+            String name = "figures-" + threads;
+            try (SegmentedLog log = SegmentedLog.open(root, name, SegmentedLogOptions.builder().files(cached.under(root)).build());
+                    Queue queue = Queue.open(root, name + "-jobs", QueueOptions.builder().files(cached.under(root)).build())) {
+                String[][] ids = new String[threads][OPS];
+                rows.add(figures("log append", threads, (t, i) -> ids[t][i] = log.put(Map.of("t", (long) t, "i", (long) i)).id()));
+                rows.add(figures("log get", threads, (t, i) -> assertThat(log.get(ids[t][i])).isPresent()));
+                List<Map<String, Object>> jobs = new ArrayList<>();
+                for (int j = 0; j < threads * OPS; j++) {
+                    jobs.add(Map.of("j", (long) j));
+                }
+                queue.enqueueMany(jobs);
+                rows.add(figures("queue claim", threads, (t, i) -> assertThat(queue.claim()).isPresent()));
+                assertThat(queue.counts().processing()).isEqualTo(threads * OPS);
+            }
+        }
+        System.out.println("Engine latency against Azurite, " + OPS + " operations per thread, milliseconds:\n"
                 + "| operation | threads | p50 | p95 | p99 | ops/s |\n| --- | --- | --- | --- | --- | --- |\n"
                 + String.join("\n", rows));
     }

@@ -8,9 +8,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
-import java.io.BufferedReader;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,9 +20,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,20 +37,10 @@ class BlobLogTest {
     @TempDir
     Path root;
 
-    private String container;
-    private AzureBlobBackend backend;
+    @RegisterExtension
+    final Azurite.Fresh blob = new Azurite.Fresh();
 
-    @BeforeEach
-    void connect() {
-        container = Azurite.freshContainer();
-        backend = Azurite.backend(container);
-    }
 
-    @AfterEach
-    void close() {
-        backend.container().delete();
-        backend.close();
-    }
 
     /**
      * @param backend the container
@@ -66,13 +53,13 @@ class BlobLogTest {
     }
 
     private List<String> blobs() {
-        return backend.container().listBlobs().stream().map(b -> b.getName()).collect(Collectors.toList());
+        return blob.backend().container().listBlobs().stream().map(b -> b.getName()).collect(Collectors.toList());
     }
 
     @Test
     void segmentsAreNamedHashFirstAndTheLogReadsBackWhole() {
         List<String> ids = new ArrayList<>();
-        try (SegmentedLog log = open(backend, root)) {
+        try (SegmentedLog log = open(blob.backend(), root)) {
             for (int i = 0; i < 20; i++) {
                 ids.add(log.put(Map.of("i", (long) i, "pad", "p".repeat(40))).id());
             }
@@ -84,7 +71,7 @@ class BlobLogTest {
         assertThat(segments.stream().map(n -> n.charAt(0)).distinct().count()).as("first characters of %s", segments)
                 .isGreaterThan(1);
         assertThat(blobs()).anySatisfy(n -> assertThat(n).matches("[0-9a-f]{3}/audit/manifest\\.jsonc"));
-        try (AzureBlobBackend other = Azurite.backend(container); SegmentedLog reopened = open(other, root)) {
+        try (AzureBlobBackend other = Azurite.backend(blob.name()); SegmentedLog reopened = open(other, root)) {
             assertThat(reopened.stream().map(StorageRecord::id).collect(Collectors.toList())).isEqualTo(ids);
             assertThat(reopened.verify().ok()).isTrue();
         }
@@ -95,8 +82,8 @@ class BlobLogTest {
         byte[] first = "{\"v\":1}\n".getBytes(StandardCharsets.UTF_8);
         byte[] theirs = "{\"v\":2}\n".getBytes(StandardCharsets.UTF_8);
         byte[] stale = "{\"v\":3}\n".getBytes(StandardCharsets.UTF_8);
-        try (AzureBlobBackend otherBackend = Azurite.backend(container)) {
-            BlobFiles mine = backend.files(root, root.resolve("audit"));
+        try (AzureBlobBackend otherBackend = Azurite.backend(blob.name())) {
+            BlobFiles mine = blob.backend().files(root, root.resolve("audit"));
             BlobFiles other = otherBackend.files(root, root.resolve("audit"));
             AtomicFiles.writeAtomic(mine, BlobFiles.SWAPPED, first);
             AtomicFiles.writeAtomic(other, BlobFiles.SWAPPED, theirs);
@@ -115,20 +102,16 @@ class BlobLogTest {
 
     @Test
     void twoJvmsAppendWithNoLostOrDuplicatedRecordAndReadTheSameLog() throws Exception {
-        int each = 20;
-        try (SegmentedLog log = open(backend, root)) {
+        int each = 12;
+        try (SegmentedLog log = open(blob.backend(), root)) {
             assertThat(log.count()).isZero(); // created before the children race to open it
         }
         List<Process> children = new ArrayList<>();
         List<CompletableFuture<List<String>>> outputs = new ArrayList<>();
         for (String tag : List.of("a", "b")) {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    BlobChildProcess.class.getName(), "append", container, root.toString(), tag, Integer.toString(each))
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process child = BlobChildProcess.start("append", blob.name(), root.toString(), tag, Integer.toString(each));
             children.add(child);
-            outputs.add(CompletableFuture.supplyAsync(() -> new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8)).lines().collect(Collectors.toList())));
+            outputs.add(BlobChildProcess.lines(child));
         }
         Map<String, String> written = new HashMap<>();
         try {
@@ -147,7 +130,7 @@ class BlobLogTest {
             children.forEach(Process::destroyForcibly);
         }
         assertThat(written).hasSize(2 * each);
-        try (AzureBlobBackend second = Azurite.backend(container); SegmentedLog one = open(backend, root);
+        try (AzureBlobBackend second = Azurite.backend(blob.name()); SegmentedLog one = open(blob.backend(), root);
                 SegmentedLog two = open(second, root)) {
             List<StorageRecord> read = one.stream().collect(Collectors.toList());
             Map<String, String> found = new HashMap<>();

@@ -6,9 +6,6 @@ import dev.storh.StorageRecord;
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueCounts;
 import dev.storh.queue.QueueOptions;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,9 +16,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The queue engine on blob storage, unchanged: its events go to an append blob, its lock is a
@@ -32,20 +28,10 @@ class BlobQueueTest {
     /** Where the engines believe their folders are; nothing is written there. */
     static final Path ROOT = Path.of("/storh-on-blobs");
 
-    private String container;
-    private AzureBlobBackend backend;
+    @RegisterExtension
+    final Azurite.Fresh blob = new Azurite.Fresh();
 
-    @BeforeEach
-    void connect() {
-        container = Azurite.freshContainer();
-        backend = Azurite.backend(container);
-    }
 
-    @AfterEach
-    void close() {
-        backend.container().delete();
-        backend.close();
-    }
 
     static QueueOptions options(AzureBlobBackend backend) {
         return QueueOptions.builder().files(backend.under(ROOT)).build();
@@ -53,7 +39,7 @@ class BlobQueueTest {
 
     @Test
     void jobsGoThroughTheStateMachineOnBlobs() {
-        try (Queue queue = Queue.open(ROOT, "jobs", options(backend))) {
+        try (Queue queue = Queue.open(ROOT, "jobs", options(blob.backend()))) {
             List<String> ids = queue.enqueueMany(List.of(Map.of("n", 1L), Map.of("n", 2L), Map.of("n", 3L)));
             assertThat(queue.counts()).isEqualTo(new QueueCounts(3, 0, 0));
             Optional<StorageRecord> first = queue.claim();
@@ -61,9 +47,9 @@ class BlobQueueTest {
             queue.complete(ids.get(0));
             assertThat(queue.counts()).isEqualTo(new QueueCounts(2, 0, 1));
         }
-        assertThat(backend.container().listBlobs().stream().map(b -> b.getName()).collect(Collectors.toList()))
+        assertThat(blob.backend().container().listBlobs().stream().map(b -> b.getName()).collect(Collectors.toList()))
                 .anySatisfy(n -> assertThat(n).matches("[0-9a-f]{3}/jobs/queue\\.log"));
-        try (Queue reopened = Queue.open(ROOT, "jobs", options(backend))) {
+        try (Queue reopened = Queue.open(ROOT, "jobs", options(blob.backend()))) {
             assertThat(reopened.counts()).isEqualTo(new QueueCounts(2, 0, 1));
             assertThat(reopened.claimMany(5)).hasSize(2);
             assertThat(reopened.verify().ok()).isTrue();
@@ -72,8 +58,8 @@ class BlobQueueTest {
 
     @Test
     void twoJvmsClaimEveryJobExactlyOnce() throws Exception {
-        int total = 60;
-        try (Queue queue = Queue.open(ROOT, "jobs", options(backend))) {
+        int total = 40;
+        try (Queue queue = Queue.open(ROOT, "jobs", options(blob.backend()))) {
             List<Map<String, Object>> jobs = new ArrayList<>();
             for (int i = 0; i < total; i++) {
                 jobs.add(Map.of("i", (long) i));
@@ -83,12 +69,9 @@ class BlobQueueTest {
         List<Process> children = new ArrayList<>();
         List<CompletableFuture<List<String>>> outputs = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    BlobChildProcess.class.getName(), "claim", container).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process child = BlobChildProcess.start("claim", blob.name());
             children.add(child);
-            outputs.add(CompletableFuture.supplyAsync(() -> new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8)).lines().collect(Collectors.toList())));
+            outputs.add(BlobChildProcess.lines(child));
         }
         List<String> claimed = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
@@ -99,7 +82,7 @@ class BlobQueueTest {
         Set<String> distinct = new HashSet<>(claimed);
         assertThat(claimed).as("no job claimed twice").hasSize(distinct.size());
         assertThat(distinct).as("every job claimed").hasSize(total);
-        try (Queue queue = Queue.open(ROOT, "jobs", options(backend))) {
+        try (Queue queue = Queue.open(ROOT, "jobs", options(blob.backend()))) {
             assertThat(queue.counts()).isEqualTo(new QueueCounts(0, 0, total));
         }
         System.out.println("claims by the first JVM: " + outputs.get(0).get().stream().filter(l -> l.startsWith("CLAIM ")).count()

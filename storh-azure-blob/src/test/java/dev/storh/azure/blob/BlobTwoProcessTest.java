@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two JVMs on one Azurite container: compare-and-set loses no update and gives every unique value
@@ -30,38 +30,19 @@ class BlobTwoProcessTest {
 
     private static final Path ROOT = Path.of("/stores");
 
-    private String container;
-    private AzureBlobBackend backend;
+    @RegisterExtension
+    final Azurite.Fresh blob = new Azurite.Fresh();
     private final List<Process> children = new ArrayList<>();
-
-    @BeforeEach
-    void connect() {
-        container = Azurite.freshContainer();
-        backend = Azurite.backend(container);
-    }
 
     @AfterEach
     void close() {
         children.forEach(Process::destroyForcibly);
-        if (backend != null) {
-            backend.container().delete();
-            backend.close();
-        }
     }
 
     private Process child(String... args) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                BlobChildProcess.class.getName()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = BlobChildProcess.start(args);
         children.add(p);
         return p;
-    }
-
-    private static CompletableFuture<List<String>> lines(InputStream in) {
-        return CompletableFuture.supplyAsync(() -> new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
-                .lines().collect(Collectors.toList()));
     }
 
     private static String awaitLine(BufferedReader reader, String expected) throws IOException {
@@ -76,13 +57,13 @@ class BlobTwoProcessTest {
 
     @Test
     void twoJvmsRaceWithNoLostUpdateNoDuplicateUniqueValueAndNoDuplicateClaim() throws Exception {
-        BlobFiles files = backend.files(ROOT, ROOT.resolve("shared"));
+        BlobFiles files = blob.backend().files(ROOT, ROOT.resolve("shared"));
         files.writeIfVersion("counter", "0".getBytes(StandardCharsets.UTF_8), null);
         int rounds = 25;
-        Process a = child("race", container, "1", Integer.toString(rounds));
-        Process b = child("race", container, "2", Integer.toString(rounds));
-        CompletableFuture<List<String>> outA = lines(a.getInputStream());
-        CompletableFuture<List<String>> outB = lines(b.getInputStream());
+        Process a = child("race", blob.name(), "1", Integer.toString(rounds));
+        Process b = child("race", blob.name(), "2", Integer.toString(rounds));
+        CompletableFuture<List<String>> outA = BlobChildProcess.lines(a);
+        CompletableFuture<List<String>> outB = BlobChildProcess.lines(b);
         assertThat(a.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(b.waitFor(180, TimeUnit.SECONDS)).isTrue();
         List<String> all = new ArrayList<>(outA.get());
@@ -108,13 +89,13 @@ class BlobTwoProcessTest {
 
     @Test
     void aLeaseOutlivesItsDurationWhileRenewedAndEndsAfterTheHolderCrashes() throws Exception {
-        Process holder = child("hold", container);
+        Process holder = child("hold", blob.name());
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
         awaitLine(out, "LOCKED");
-        BlobFiles files = backend.files(ROOT, ROOT.resolve("shared"));
+        BlobFiles files = blob.backend().files(ROOT, ROOT.resolve("shared"));
         try (CollectionLock lock = files.lock(".storh/write.lock")) {
-            Duration longerThanALease = backend.leaseDuration().plusSeconds(5);
-            assertThatThrownBy(() -> lock.lock(longerThanALease)).as("renewed past its %s", backend.leaseDuration())
+            Duration longerThanALease = blob.backend().leaseDuration().plusSeconds(5);
+            assertThatThrownBy(() -> lock.lock(longerThanALease)).as("renewed past its %s", blob.backend().leaseDuration())
                     .isInstanceOf(LockTimeoutException.class).hasMessageContaining("write.lock");
             holder.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             long start = System.nanoTime();
@@ -122,7 +103,7 @@ class BlobTwoProcessTest {
             try {
                 assertThat(lock.isHeldByCurrentThread()).isTrue();
                 System.out.println("lock taken " + (System.nanoTime() - start) / 1_000_000 + " ms after the holder was killed"
-                        + " (lease " + backend.leaseDuration() + ")");
+                        + " (lease " + blob.backend().leaseDuration() + ")");
             } finally {
                 lock.unlock();
             }
@@ -131,17 +112,17 @@ class BlobTwoProcessTest {
 
     @Test
     void aClosedHoldersLeaseIsReleasedAtOnce() throws Exception {
-        Process holder = child("hold", container);
+        Process holder = child("hold", blob.name());
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
         awaitLine(out, "LOCKED");
-        BlobFiles files = backend.files(ROOT, ROOT.resolve("shared"));
+        BlobFiles files = blob.backend().files(ROOT, ROOT.resolve("shared"));
         try (CollectionLock lock = files.lock(".storh/write.lock")) {
             assertThatThrownBy(() -> lock.lock(Duration.ofMillis(500))).isInstanceOf(LockTimeoutException.class);
             holder.getOutputStream().write("release\n".getBytes(StandardCharsets.UTF_8));
             holder.getOutputStream().flush();
             awaitLine(out, "RELEASED");
             // released, not expired: the lease is free now, long before it could have ended by itself
-            assertThat(backend.container().getBlobClient(files.blobName(".storh/write.lock")).getProperties().getLeaseState())
+            assertThat(blob.backend().container().getBlobClient(files.blobName(".storh/write.lock")).getProperties().getLeaseState())
                     .hasToString("available");
             lock.lock(Duration.ofSeconds(60));
             lock.unlock();

@@ -5,7 +5,6 @@ import dev.storh.doc.DocStore;
 import dev.storh.query.Direction;
 import dev.storh.query.RecordQuery;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -29,15 +28,9 @@ final class DocWorkload {
         Rows rows = b.rows();
         Path dir = b.dir();
         long s = Rows.PUBLISHED_START;
-        List<String> ids = new ArrayList<>(n);
         DocStore store = DocStore.open(dir, "docs");
         try {
-            b.time("put", n, () -> {
-                for (int i = 0; i < n; i++) {
-                    ids.add(store.put(rows.row(i)).id());
-                }
-                return null;
-            });
+            List<String> ids = b.timePuts("put", store::put);
             int gets = Math.min(1000, n);
             b.time("get", gets, () -> {
                 int found = 0;
@@ -59,12 +52,7 @@ final class DocWorkload {
                 }
             });
             int deletes = Math.min(100, n);
-            b.time("delete", deletes, () -> {
-                for (int i = 0; i < deletes; i++) {
-                    store.delete(ids.get(i));
-                }
-                return null;
-            });
+            b.timeEach("delete", deletes, (i) -> store.delete(ids.get(i)));
             int left = n - deletes;
             b.time("index_build", left, () -> store.indexes()
                     .field("kind").index().field("bucket").index().field("publishedAt").range().sync());

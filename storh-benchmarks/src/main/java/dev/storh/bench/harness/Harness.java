@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -78,10 +79,26 @@ public final class Harness {
             return 2;
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            err.println("storh-benchmarks: failed: " + cause);
-            cause.printStackTrace(err);
+            err.println("storh-benchmarks: failed: " + describe(cause));
             return 1;
         }
+    }
+
+    /**
+     * @param failure what stopped the run
+     * @return the failure and each cause ({@code Class: message}), each with the first frames that
+     *     locate it, on one line with {@code |} between the parts
+     */
+    static String describe(Throwable failure) {
+        StringJoiner line = new StringJoiner(" | ");
+        for (Throwable t = failure; t != null; t = (t.getCause() == t) ? null : t.getCause()) {
+            line.add((t == failure ? "" : "caused by ") + t);
+            StackTraceElement[] frames = t.getStackTrace();
+            for (int i = 0; i < Math.min(frames.length, 5); i++) {
+                line.add("at " + frames[i]);
+            }
+        }
+        return line.toString().replace('\n', ' ');
     }
 
     static String usage() {

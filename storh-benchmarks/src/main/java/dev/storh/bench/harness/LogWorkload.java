@@ -8,7 +8,6 @@ import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,14 +41,8 @@ final class LogWorkload {
         Rows rows = b.rows();
         Path dir = b.dir();
         long s = Rows.PUBLISHED_START;
-        List<String> ids = new ArrayList<>(n);
         try (SegmentedLog log = SegmentedLog.open(dir, "log", options())) {
-            b.time("append", n, () -> {
-                for (int i = 0; i < n; i++) {
-                    ids.add(log.put(rows.row(i)).id());
-                }
-                return null;
-            });
+            List<String> ids = b.timePuts("append", log::put);
             String mid = ids.get(n / 2);
             String midStatus = Rows.status(n / 2);
             RecordQuery published = RecordQuery.all().whereEqual("status", "published");
@@ -66,10 +59,7 @@ final class LogWorkload {
             b.time("query_count", 1, () -> log.count(published));
             b.time("query_limit_count", 1, () -> log.count(published.limit(100)));
             b.time("stats", 1, log::stats);
-            b.time("compact", n, () -> {
-                log.compact();
-                return null;
-            });
+            b.time("compact", n, log::compact);
         }
         AtomicLong next = new AtomicLong();
         Supplier<String> explicit = () -> UuidV7.generate(s + next.getAndIncrement());
@@ -82,10 +72,7 @@ final class LogWorkload {
             b.time("bulk_cursor", 1,
                     () -> materialise(bulk, RecordQuery.all().after(UuidV7.maxForTimestampMs(s + n / 2)).limit(100)));
             b.time("bulk_range", 1, () -> materialise(bulk, range));
-            b.time("bulk_compact", n, () -> {
-                bulk.compact();
-                return null;
-            });
+            b.time("bulk_compact", n, bulk::compact);
             b.time("bulk_compacted_range", 1, () -> materialise(bulk, range));
         }
         for (int threads : b.threads()) {

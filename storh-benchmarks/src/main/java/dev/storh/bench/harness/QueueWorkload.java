@@ -32,19 +32,10 @@ final class QueueWorkload {
         int n = b.n();
         Rows rows = b.rows();
         try (Queue queue = Queue.open(b.dir(), "queue", options())) {
-            b.time("enqueue", n, () -> {
-                for (int i = 0; i < n; i++) {
-                    queue.enqueue(rows.row(i));
-                }
-                return null;
-            });
+            b.timeEach("enqueue", n, (i) -> queue.enqueue(rows.row(i)));
             List<String> claimed = new ArrayList<>(n);
-            b.time("claim", n, () -> {
-                for (int i = 0; i < n; i++) {
-                    claimed.add(queue.claim().orElseThrow(() -> new IllegalStateException("queue ran dry")).id());
-                }
-                return null;
-            });
+            b.timeEach("claim", n,
+                    (i) -> claimed.add(queue.claim().orElseThrow(() -> new IllegalStateException("queue ran dry")).id()));
             b.time("complete", n, () -> {
                 for (String id : claimed) {
                     queue.complete(id);

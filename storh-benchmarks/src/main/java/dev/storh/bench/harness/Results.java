@@ -144,19 +144,27 @@ public final class Results {
      * @throws UncheckedIOException when the file cannot be read
      * @throws IllegalArgumentException naming the file when it is not a JSON object
      */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> header(Path file) {
-        Map<String, Object> doc;
+        Map<String, Object> out = new LinkedHashMap<>(readDocument(file));
+        out.keySet().removeAll(List.of("results", "ops", "summary"));
+        return out;
+    }
+
+    /**
+     * @param file a results JSON file
+     * @return its top-level object, in the file's order ({@code null} for a file holding {@code null})
+     * @throws UncheckedIOException when the file cannot be read
+     * @throws IllegalArgumentException naming the file when it is not JSON
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> readDocument(Path file) {
         try {
-            doc = JSON.readValue(Files.readString(file), LinkedHashMap.class);
+            return JSON.readValue(Files.readString(file), LinkedHashMap.class);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not read results file " + file, e);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(file + ": not a JSON results file (" + e.getMessage() + ")", e);
         }
-        Map<String, Object> out = new LinkedHashMap<>(doc);
-        out.keySet().removeAll(List.of("results", "ops", "summary"));
-        return out;
     }
 
     /**
@@ -170,14 +178,7 @@ public final class Results {
      */
     @SuppressWarnings("unchecked")
     public static Results read(Path file) {
-        Map<String, Object> doc;
-        try {
-            doc = JSON.readValue(Files.readString(file), Map.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not read results file " + file, e);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(file + ": not a JSON results file (" + e.getMessage() + ")", e);
-        }
+        Map<String, Object> doc = readDocument(file);
         if (doc == null || !(doc.get("results") instanceof Map<?, ?> results)) {
             throw new IllegalArgumentException(file + ": has no \"results\" object.");
         }

@@ -1,11 +1,15 @@
 package dev.storh.bench.harness;
 
+import dev.storh.StorageRecord;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
@@ -16,8 +20,15 @@ import java.util.function.IntConsumer;
  * one closure, the metric is the closure's wall time in seconds, everything outside is untimed
  * setup. Values a closure returns go to a sink, so the JIT cannot drop the work. Used from the
  * section's thread only; {@link #concurrently} starts its own threads and joins them.
+ *
+ * @param section the section name
+ * @param n records per workload (the dataset size)
+ * @param rows the records
+ * @param dir a fresh, empty temp folder for this section's stores
+ * @param options the run's options
+ * @param results where metrics go
  */
-public final class SectionRun {
+public record SectionRun(String section, int n, Rows rows, Path dir, HarnessOptions options, Results results) {
 
     /** A timed piece of work. */
     @FunctionalInterface
@@ -29,58 +40,18 @@ public final class SectionRun {
         Object run() throws Exception;
     }
 
-    private final String section;
-    private final int n;
-    private final Rows rows;
-    private final Path dir;
-    private final HarnessOptions options;
-    private final Results results;
-    private volatile int sink;
-
-    /**
-     * @param section the section name
-     * @param n records per workload
-     * @param rows the records
-     * @param dir a fresh, empty temp folder for this section's stores
-     * @param options the run's options
-     * @param results where metrics go
-     */
-    public SectionRun(String section, int n, Rows rows, Path dir, HarnessOptions options, Results results) {
-        this.section = section;
-        this.n = n;
-        this.rows = rows;
-        this.dir = dir;
-        this.options = options;
-        this.results = results;
+    /** One step of a timed loop. */
+    @FunctionalInterface
+    public interface Step {
+        /**
+         * @param i the step's index, from 0
+         * @throws Exception any failure, which fails the run
+         */
+        void run(int i) throws Exception;
     }
 
-    /**
-     * @return records per workload (the dataset size)
-     */
-    public int n() {
-        return n;
-    }
-
-    /**
-     * @return the records
-     */
-    public Rows rows() {
-        return rows;
-    }
-
-    /**
-     * @return the section's temp folder
-     */
-    public Path dir() {
-        return dir;
-    }
-
-    /**
-     * @return the run's options
-     */
-    public HarnessOptions options() {
-        return options;
-    }
+    /** What the timed closures returned, hashed, so that the JIT cannot drop their work. */
+    private static volatile int sink;
 
     /**
      * @return thread counts for the concurrent-write variants (empty: none)
@@ -112,6 +83,39 @@ public final class SectionRun {
     }
 
     /**
+     * Times {@code step(0)} to {@code step(count - 1)}, one after the other on this thread, and
+     * records the loop as {@code <section>.<metric>} with {@code count} operations.
+     *
+     * @param metric the metric name within the section
+     * @param count the steps
+     * @param step one step
+     * @throws Exception whatever a step threw
+     */
+    public void timeEach(String metric, int count, Step step) throws Exception {
+        time(metric, count, () -> {
+            for (int i = 0; i < count; i++) {
+                step.run(i);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Times {@code put} of every row, in order, and records it as {@code <section>.<metric>} with
+     * {@code n} operations.
+     *
+     * @param metric the metric name within the section
+     * @param put stores one row
+     * @return the stored records' ids, in row order
+     * @throws Exception whatever a put threw
+     */
+    public List<String> timePuts(String metric, Function<Map<String, Object>, StorageRecord> put) throws Exception {
+        List<String> ids = new ArrayList<>(n);
+        timeEach(metric, n, (i) -> ids.add(put.apply(rows.row(i)).id()));
+        return ids;
+    }
+
+    /**
      * Runs {@code op(i)} for {@code i = 0..count-1} on {@code threads} threads (thread {@code t}
      * takes {@code t, t+threads, ...}), all released at once; returns when every call returned.
      * Only the calls are inside the caller's timer: threads start before and are released by a latch.
@@ -129,7 +133,7 @@ public final class SectionRun {
     public static final class ConcurrentWork implements Work, AutoCloseable {
         private final ExecutorService pool;
         private final CountDownLatch go = new CountDownLatch(1);
-        private final List<Future<?>> futures = new java.util.ArrayList<>();
+        private final List<Future<?>> futures = new ArrayList<>();
 
         private ConcurrentWork(int threads, int count, IntConsumer op) {
             pool = Executors.newFixedThreadPool(threads);

@@ -6,8 +6,6 @@ import dev.storh.cache.CacheValidation;
 import dev.storh.doc.DocStore;
 import dev.storh.doc.DocStoreOptions;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,17 +13,11 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -37,13 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocStoreGetBenchmark
  * </pre>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(1)
-public class DocStoreGetBenchmark {
+public class DocStoreGetBenchmark extends StorhBenchmark {
 
     @Param("10000")
     public int records;
@@ -52,13 +41,12 @@ public class DocStoreGetBenchmark {
     @Param({"none", "stat-warm", "stat-cold", "hash-warm", "trust-warm"})
     public String cache;
 
-    private Path root;
     private DocStore store;
     private String[] ids;
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        root = Files.createTempDirectory("storh-bench-get");
+        createRoot("storh-bench-get");
         Cache c = switch (cache) {
             case "none" -> Cache.none();
             case "stat-cold" -> Cache.memory(1);
@@ -66,7 +54,7 @@ public class DocStoreGetBenchmark {
         };
         CacheValidation mode = cache.startsWith("hash") ? CacheValidation.HASH
                 : cache.startsWith("trust") ? CacheValidation.TRUST : CacheValidation.STAT;
-        store = DocStore.open(root, "pages", DocStoreOptions.builder().cache(c).cacheValidation(mode).build());
+        store = onRoot(DocStore.open(root, "pages", DocStoreOptions.builder().cache(c).cacheValidation(mode).build()));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < records; i++) {
             rows.add(Map.of("slug", "page-" + i, "title", "Title " + i, "weight", i * 0.5, "body", "x".repeat(200)));
@@ -77,12 +65,6 @@ public class DocStoreGetBenchmark {
                 store.get(id);
             }
         }
-    }
-
-    @TearDown(Level.Trial)
-    public void delete() throws IOException {
-        store.close();
-        dev.storh.fs.AtomicFiles.deleteTree(root);
     }
 
     @Benchmark

@@ -4,8 +4,6 @@ import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
 import dev.storh.query.Direction;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,16 +13,12 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -38,24 +32,20 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocStoreQueryBenchmark
  * </pre>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
-@Fork(1)
-public class DocStoreQueryBenchmark {
+public class DocStoreQueryBenchmark extends StorhBenchmark {
 
     @Param("100000")
     public int records;
 
-    private Path root;
     private DocStore store;
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        root = Files.createTempDirectory("storh-bench-query");
-        store = DocStore.open(root, "places");
+        createRoot("storh-bench-query");
+        store = onRoot(DocStore.open(root, "places"));
         store.indexes().field("country").field("admin1").field("population").range().sync();
         Random random = new Random(42);
         List<Map<String, Object>> batch = new ArrayList<>();
@@ -72,12 +62,6 @@ public class DocStoreQueryBenchmark {
             }
         }
         store.putStream(batch);
-    }
-
-    @TearDown(Level.Trial)
-    public void delete() throws IOException {
-        store.close();
-        dev.storh.fs.AtomicFiles.deleteTree(root);
     }
 
     /** Indexed equality, first 100 records (500 match). */

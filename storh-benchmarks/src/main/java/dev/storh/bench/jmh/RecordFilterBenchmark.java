@@ -8,13 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -26,13 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main RecordFilterBenchmark
  * </pre>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class RecordFilterBenchmark {
+public class RecordFilterBenchmark extends StorhBenchmark {
 
     private final Map<String, Object> row = new LinkedHashMap<>(Map.of("kind", "page", "status", "published",
             "bucket", 4L, "slug", "item-4", "publishedAt", 1_700_000_000_004L));

@@ -4,13 +4,8 @@ import dev.storh.id.UuidV7;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -22,13 +17,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main UuidV7Benchmark
  * </pre>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class UuidV7Benchmark {
+public class UuidV7Benchmark extends StorhBenchmark {
 
     private final String upper = UuidV7.generate(1_700_000_000_000L).toUpperCase(Locale.ROOT);
 

@@ -34,18 +34,28 @@ final class ExpectedIndexes {
     private final Map<String, TreeMap<String, TreeSet<String>>> compound = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> range = new LinkedHashMap<>();
     private final Map<String, TreeSet<String>> unindexed = new LinkedHashMap<>();
+    private final PathIndexes.Expected paths;
 
     ExpectedIndexes(List<IndexDefinition> definitions) {
-        this(definitions, IndexUpdates.compoundPairs(definitions));
+        this(definitions, IndexUpdates.compoundPairs(definitions), List.of());
+    }
+
+    /**
+     * @param definitions the original's definitions
+     * @param pathDefinitions the path indexes to build or compare too
+     */
+    ExpectedIndexes(List<IndexDefinition> definitions, List<PathIndexDefinition> pathDefinitions) {
+        this(definitions, IndexUpdates.compoundPairs(definitions), pathDefinitions);
     }
 
     /**
      * @param definitions the definitions to build
      * @param pairs the compound pairs to build (each of two equality definitions)
      */
-    ExpectedIndexes(List<IndexDefinition> definitions, List<IndexDefinition[]> pairs) {
+    ExpectedIndexes(List<IndexDefinition> definitions, List<IndexDefinition[]> pairs, List<PathIndexDefinition> pathDefinitions) {
         this.definitions = definitions;
         this.pairs = pairs;
+        this.paths = new PathIndexes.Expected(pathDefinitions);
         for (IndexDefinition d : definitions) {
             if (d.range()) {
                 range.put(d.field(), new HashMap<>());
@@ -64,6 +74,7 @@ final class ExpectedIndexes {
     }
 
     void add(StorageRecord r) {
+        paths.add(r);
         Map<String, Object> data = r.data();
         for (IndexDefinition d : definitions) {
             if (!data.containsKey(d.field())) {
@@ -126,6 +137,7 @@ final class ExpectedIndexes {
             }
             rf.writeUnindexed(unindexed.get(field));
         });
+        paths.writeTo(files, entries);
     }
 
     /**
@@ -162,6 +174,7 @@ final class ExpectedIndexes {
             }
         });
         errors.addAll(mismatches);
+        errors.addAll(paths.compareWith(files, entries));
         return errors;
     }
 

@@ -14,11 +14,14 @@ import java.nio.file.Path;
  * range/&lt;hex(field)&gt;.idx.jsonc                         its checkpoints
  * range/&lt;hex(field)&gt;.delta.jsonl                       its appended changes
  * range/&lt;hex(field)&gt;.unindexed.jsonc                   ids of records holding lists or objects
+ * paths/&lt;key&gt;.jsonl                                    a path index: a header line, then one line per record
+ * paths/&lt;key&gt;.delta.jsonl                              its appended record lines
  * </pre>
  *
  * {@code hex} is the lowercase hex of the field name's UTF-8 bytes ({@link IndexKeys#hex}); value
  * keys are {@link IndexKeys#valueKey} and {@link IndexKeys#compoundKey}. These are the original's
- * names, so both implementations read each other's trees. Stateless; no method touches the disk.
+ * names, so both implementations read each other's trees; {@code paths/} and the {@code unindexed}
+ * lists are storh's own (the original neither reads nor checks them). Stateless; no method touches the disk.
  */
 final class IndexLayout {
 
@@ -61,6 +64,16 @@ final class IndexLayout {
     /** @return {@code <entries>/range/<hex(field)>.unindexed.jsonc} */
     static Path rangeUnindexed(Path entries, String field) {
         return rangeFile(entries, field, ".unindexed.jsonc");
+    }
+
+    /** @return {@code <entries>/paths/<key>.jsonl}, the main file of a path index */
+    static Path pathMain(Path entries, PathIndexDefinition d) {
+        return entries.resolve("paths").resolve(d.fileKey() + ".jsonl");
+    }
+
+    /** @return {@code <entries>/paths/<key>.delta.jsonl}, the appended changes of a path index */
+    static Path pathDelta(Path entries, PathIndexDefinition d) {
+        return entries.resolve("paths").resolve(d.fileKey() + ".delta.jsonl");
     }
 
     private static Path rangeFile(Path entries, String field, String ending) {

@@ -68,6 +68,7 @@ public final class IndexManager {
     private final IndexReads reads;
     private final IndexUpdates updates;
     private final IndexRebuilds rebuilds;
+    private final PathIndexes paths;
     private final Object pendingLock = new Object();
     private final TreeMap<String, IndexDefinition> pending = new TreeMap<>(dev.storh.query.Values::compareUtf8);
     private volatile List<IndexDefinition> definitions;
@@ -97,6 +98,7 @@ public final class IndexManager {
         this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records);
         this.updates = new IndexUpdates(files, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
+        this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
         this.stamp = IndexManifest.stamp(manifest);
         this.definitions = IndexManifest.read(manifest);
         definitions.forEach(d -> pending.put(d.field(), d));
@@ -148,6 +150,47 @@ public final class IndexManager {
     }
 
     /**
+     * Adds a path index to the pending set ({@link PathIndexDefinition}): an index on a nested
+     * path, whose entries include every element of the lists the path reaches (multikey), kept in
+     * storh's own files beside the original's; with {@code unique}, {@code null} and a missing path
+     * are never checked; with {@code ignoreCase}, strings are indexed case-folded. A definition of the
+     * same path and case mode merges by ORing {@code unique}. Takes effect with {@link #sync()}.
+     *
+     * <pre>
+     * store.indexes().definePath(FieldPath.of("publisher", "name"), false, false)
+     *      .definePath(FieldPath.of("tags"), false, true).sync();
+     * </pre>
+     *
+     * @param path the path; {@code FieldPath.of("email")} indexes a top-level key
+     * @param unique whether two records may not reach an identical non-null value
+     * @param ignoreCase whether strings are indexed case-folded (per {@code Locale.ROOT})
+     * @return this manager
+     * @throws StorageException {@code "Index field cannot be empty."} without a path
+     */
+    public IndexManager definePath(dev.storh.query.FieldPath path, boolean unique, boolean ignoreCase) {
+        paths.define(new PathIndexDefinition(path, unique, ignoreCase));
+        return this;
+    }
+
+    /**
+     * @return the path indexes in force (re-read when their file changed on disk)
+     */
+    public List<PathIndexDefinition> pathDefinitions() {
+        return paths.definitions();
+    }
+
+    /**
+     * @return every top-level key an index reads (the fields of the original's definitions and the
+     *     first key of every path index); writes keep these of a record's old data for maintenance
+     */
+    public java.util.Set<String> indexedKeys() {
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        definitions().forEach(d -> keys.add(d.field()));
+        pathDefinitions().forEach(d -> keys.add(d.path().segments().get(0)));
+        return keys;
+    }
+
+    /**
      * Writes the pending definitions (merged with any another process wrote) to the manifest and,
      * when the set changed, builds the indexes of the new or re-flagged fields (and new compound
      * pairs) from the records, leaving the others untouched.
@@ -174,8 +217,9 @@ public final class IndexManager {
             IndexManifest.write(files, manifest, after);
             remember(after);
             if (rebuild && !before.equals(after)) {
-                rebuilds.rebuildChanged(before, after);
+                rebuilds.rebuildChanged(before, after, paths.definitions());
             }
+            paths.sync(rebuild);
             return after;
         });
     }
@@ -237,10 +281,10 @@ public final class IndexManager {
     }
 
     /**
-     * @return whether any index is defined
+     * @return whether any index (of the original's kinds or a path index) is defined
      */
     public boolean active() {
-        return !definitions().isEmpty();
+        return !definitions().isEmpty() || !pathDefinitions().isEmpty();
     }
 
     private void remember(List<IndexDefinition> defs) {
@@ -263,7 +307,7 @@ public final class IndexManager {
     private ReindexReport rebuildLocked(boolean skipUnreadable, ProgressTracker progress) {
         List<IndexDefinition> defs = IndexManifest.read(manifest);
         remember(defs);
-        return rebuilds.rebuild(defs, skipUnreadable, progress);
+        return rebuilds.rebuild(defs, paths.definitions(), skipUnreadable, progress);
     }
 
     Path entries() {
@@ -283,6 +327,7 @@ public final class IndexManager {
      */
     public void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues) {
         updates.checkUnique(definitions, id, data, pendingValues);
+        paths.checkUnique(id, data, pendingValues);
     }
 
     /**
@@ -294,6 +339,26 @@ public final class IndexManager {
      */
     public void apply(List<Change> changes) {
         updates.apply(definitions, changes);
+        paths.apply(changes);
+    }
+
+    /**
+     * @param c a query condition
+     * @return the path index that can narrow it down, or {@code null}: one on the condition's path
+     *     whose case mode fits the operator (see {@link PathIndexDefinition})
+     */
+    public PathIndexDefinition pathIndexFor(dev.storh.query.Condition c) {
+        return paths.serving(c);
+    }
+
+    /**
+     * @param d the index {@link #pathIndexFor} returned for {@code c}
+     * @param c the condition
+     * @return the ids of every record that may match {@code c}, ascending (records must be re-checked);
+     *     {@code null} when the index cannot be read or built now (scan instead)
+     */
+    public java.util.SortedSet<String> pathCandidates(PathIndexDefinition d, dev.storh.query.Condition c) {
+        return paths.candidates(d, c);
     }
 
     /**
@@ -389,7 +454,7 @@ public final class IndexManager {
      */
     public List<String> verify(Stream<StorageRecord> recordsOnDisk) {
         List<IndexDefinition> defs = definitions();
-        ExpectedIndexes expected = new ExpectedIndexes(defs);
+        ExpectedIndexes expected = new ExpectedIndexes(defs, pathDefinitions());
         recordsOnDisk.forEach(expected::add);
         return expected.compareWith(files, entries());
     }

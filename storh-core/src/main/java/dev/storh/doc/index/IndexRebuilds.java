@@ -63,14 +63,15 @@ final class IndexRebuilds {
      * @throws StorageException when a record is corrupt (unless skipped) or the tree cannot be
      *     written; the old indexes then stay in place
      */
-    ReindexReport rebuild(List<IndexDefinition> defs, boolean skipUnreadable, ProgressTracker progress) {
+    ReindexReport rebuild(List<IndexDefinition> defs, List<PathIndexDefinition> pathDefs, boolean skipUnreadable,
+            ProgressTracker progress) {
         cleanLeftovers();
         String suffix = HexFormat.of().formatHex(randomBytes());
         Path building = layout.indexEntriesBuilding(suffix);
         long scanned = 0;
         List<String> skipped = new ArrayList<>();
         try {
-            ExpectedIndexes expected = new ExpectedIndexes(defs);
+            ExpectedIndexes expected = new ExpectedIndexes(defs, pathDefs);
             try (Stream<StorageRecord> all = records.records(skipUnreadable ? (id, e) -> skipped.add(e.getMessage()) : null)) {
                 Iterator<StorageRecord> it = all.iterator();
                 while (it.hasNext()) {
@@ -88,7 +89,7 @@ final class IndexRebuilds {
             throw e;
         }
         reads.forgetAll();
-        return new ReindexReport(defs.size(), scanned, skipped);
+        return new ReindexReport(defs.size() + pathDefs.size(), scanned, skipped);
     }
 
     /**
@@ -96,7 +97,7 @@ final class IndexRebuilds {
      * the compound buckets of new pairs; buckets of pairs that no longer exist are removed. Other
      * indexes are left as they are.
      */
-    void rebuildChanged(List<IndexDefinition> before, List<IndexDefinition> after) {
+    void rebuildChanged(List<IndexDefinition> before, List<IndexDefinition> after, List<PathIndexDefinition> pathDefs) {
         List<IndexDefinition> changed = after.stream().filter(d -> !before.contains(d)).toList();
         java.util.Set<String> beforePairs = new java.util.HashSet<>();
         IndexUpdates.compoundPairs(before).forEach(p -> beforePairs.add(p[0].field() + "\t" + p[1].field()));
@@ -106,13 +107,13 @@ final class IndexRebuilds {
         List<IndexDefinition[]> newPairs = afterPairs.stream()
                 .filter(p -> !beforePairs.contains(p[0].field() + "\t" + p[1].field())).toList();
         if (!Files.isDirectory(entries) && !before.isEmpty()) {
-            rebuild(after, false, ProgressTracker.none());
+            rebuild(after, pathDefs, false, ProgressTracker.none());
             return;
         }
         cleanLeftovers();
         Path building = layout.indexEntriesBuilding(HexFormat.of().formatHex(randomBytes()));
         try {
-            ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs);
+            ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs, List.of());
             try (Stream<StorageRecord> all = records.records(null)) {
                 all.forEach(expected::add);
             }

@@ -66,13 +66,8 @@ class ActivityController {
         return ResponseEntity.noContent().build();
     }
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException e) {
-        return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(Map.of("error", e.getMessage()));
-    }
-
     @ExceptionHandler(StorageException.class)
     ResponseEntity<Map<String, String>> conflict(StorageException e) {
-        return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("error", e.getMessage()));
+        return ErrorResponses.error(HttpStatus.CONFLICT, e);
     }
 }

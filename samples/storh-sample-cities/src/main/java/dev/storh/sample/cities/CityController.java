@@ -105,13 +105,8 @@ class CityController {
         return ResponseEntity.noContent().build();
     }
 
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException e) {
-        return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(Map.of("error", e.getMessage()));
-    }
-
     @ExceptionHandler(StorageException.class)
     ResponseEntity<Map<String, String>> storageError(StorageException e) {
-        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(Map.of("error", e.getMessage()));
+        return ErrorResponses.error(HttpStatus.INTERNAL_SERVER_ERROR, e);
     }
 }

@@ -4,7 +4,6 @@ import com.azure.core.credential.AzureSasCredential;
 import com.azure.core.credential.TokenCredential;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import dev.storh.azure.blob.AzureBlobBackend;
-import dev.storh.spring.boot.stores.StoreFilesFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,9 +18,8 @@ import org.springframework.util.StringUtils;
  * With {@code storh.backend=azure-blob}: an {@link AzureBlobBackend} on
  * {@code storh.azure.blob.container}, connected by {@code storh.azure.blob.connection-string} or
  * {@code storh.azure.blob.endpoint} with a key, a SAS token or azure-identity's default credential;
- * a {@link StoreFilesFactory} that puts every collection, log and queue storh's Boot registry opens
- * into that container (when the storh starter is present); and the {@code storhAzureBlob} health
- * indicator, which checks the container answers.
+ * and the {@code storhAzureBlob} health indicator, which checks the container answers.
+ * {@link StorhAzureBlobStoresAutoConfiguration} then puts Boot's stores into the container.
  */
 @AutoConfiguration(beforeName = "dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration")
 @ConditionalOnClass(AzureBlobBackend.class)
@@ -65,23 +63,6 @@ public class StorhAzureBlobAutoConfiguration {
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new IllegalStateException("storh.azure.blob.endpoint needs storh.azure.blob.account-name and account-key,"
                     + " storh.azure.blob.sas-token, or com.azure:azure-identity on the class path", e);
-        }
-    }
-
-    /** The backend hook of storh's Boot stores, when the storh starter is present. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "dev.storh.spring.boot.stores.StoreFilesFactory")
-    static class Stores {
-
-        /**
-         * @param backend the backend
-         * @return puts every collection, log and queue Boot opens in the backend's container: the store
-         *     below the collections folder is named by its folder relative to it
-         */
-        @Bean
-        @ConditionalOnMissingBean
-        StoreFilesFactory storhBlobStoreFiles(AzureBlobBackend backend) {
-            return backend::files;
         }
     }
 

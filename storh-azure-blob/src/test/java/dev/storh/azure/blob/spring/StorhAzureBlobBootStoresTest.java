@@ -9,8 +9,11 @@ import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import dev.storh.queue.QueueCounts;
 import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
+import dev.storh.spring.boot.autoconfigure.metrics.StorhMetricsAutoConfiguration;
 import dev.storh.spring.boot.stores.StoreFilesFactory;
 import dev.storh.spring.boot.stores.StorhStores;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +22,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -33,11 +37,19 @@ class StorhAzureBlobBootStoresTest {
 
     private ApplicationContextRunner runner(String container) {
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class, StorhAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class,
+                        StorhAzureBlobStoresAutoConfiguration.class, StorhAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        StorhMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class)
                 .withPropertyValues("storh.backend=azure-blob", "storh.azure.blob.connection-string="
                         + Azurite.connectionString(), "storh.azure.blob.container=" + container,
                         "storh.root=" + root.resolve("storh"), "storh.logs.audit.max-segment-bytes=1KB",
                         "storh.queues.jobs.processing-timeout=10m");
+    }
+
+    private static long timed(MeterRegistry registry, String type, String name, String operation) {
+        return registry.get("storh.operation").tags("type", type, "name", name, "operation", operation, "outcome", "success")
+                .timer().count();
     }
 
     @Test
@@ -57,6 +69,11 @@ class StorhAzureBlobBootStoresTest {
             assertThat(claimed).isPresent();
             jobs.complete(claimed.get().id());
             assertThat(context.getBean(StorhStores.class).stores()).hasSize(2);
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(timed(registry, "log", "audit", "append")).as("metrics as for files").isEqualTo(30);
+            assertThat(timed(registry, "queue", "jobs", "claim")).isEqualTo(1);
+            assertThat(registry.get("storh.queue.jobs").tags("name", "jobs", "state", "pending").gauge().value()).isEqualTo(1.0);
+            assertThat(registry.get("storh.log.segments").tags("name", "audit").gauge().value()).isGreaterThan(1.0);
         });
         AzureBlobBackend backend = Azurite.backend(container);
         try {

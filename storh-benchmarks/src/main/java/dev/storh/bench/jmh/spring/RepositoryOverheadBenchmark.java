@@ -1,17 +1,14 @@
 package dev.storh.bench.jmh.spring;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
+import dev.storh.bench.jmh.StorhBenchmark;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
 import dev.storh.spring.data.core.StorhTemplate;
@@ -19,16 +16,10 @@ import dev.storh.spring.data.mapping.Document;
 import dev.storh.spring.data.repository.StorhRepository;
 import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.data.annotation.Id;
 
@@ -48,17 +39,13 @@ import org.springframework.data.annotation.Id;
  * ({@code mvn -pl storh-benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt}
  * writes the class path.)
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class RepositoryOverheadBenchmark {
+public class RepositoryOverheadBenchmark extends StorhBenchmark {
 
     private static final int RECORDS = 1_000;
 
-    private Path root;
     private StorhTemplate template;
     private PlaceRepository repository;
     private DocStore store;
@@ -76,8 +63,8 @@ public class RepositoryOverheadBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        root = Files.createTempDirectory("storh-bench");
-        template = new StorhTemplate(root);
+        createRoot("storh-bench");
+        template = onRoot(new StorhTemplate(root));
         repository = new StorhRepositoryFactory(template).getRepository(PlaceRepository.class);
         store = template.docStore("places");
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -85,14 +72,6 @@ public class RepositoryOverheadBenchmark {
             rows.add(data("place-" + i));
         }
         ids = store.putMany(rows).stream().map(StorageRecord::id).toList();
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        template.close();
-        try (Stream<Path> files = Files.walk(root)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 
     private static Map<String, Object> data(String name) {

@@ -1,27 +1,18 @@
 package dev.storh.bench.jmh.spring;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
+import dev.storh.bench.jmh.StorhBenchmark;
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.mapping.Document;
 import dev.storh.spring.transaction.StorhTransactionManager;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.data.annotation.Id;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -40,19 +31,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  *     org.openjdk.jmh.Main TransactionCommitBenchmark
  * </pre>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 2)
-@Fork(1)
-public class TransactionCommitBenchmark {
+public class TransactionCommitBenchmark extends StorhBenchmark {
 
     /** Records written per operation. */
     @Param({ "1", "100" })
     public int records;
 
-    private Path root;
     private StorhTemplate template;
     private TransactionTemplate transactions;
 
@@ -63,19 +50,11 @@ public class TransactionCommitBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        root = Files.createTempDirectory("storh-bench-txn");
-        template = new StorhTemplate(root);
+        createRoot("storh-bench-txn");
+        template = onRoot(new StorhTemplate(root));
         StorhTransactionManager manager = new StorhTransactionManager(template);
         manager.afterPropertiesSet();
         transactions = new TransactionTemplate(manager);
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        template.close();
-        try (Stream<Path> files = Files.walk(root)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 
     /** One transaction saving {@code records} records. */

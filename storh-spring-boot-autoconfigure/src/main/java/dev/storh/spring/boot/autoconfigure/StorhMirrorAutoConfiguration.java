@@ -32,10 +32,6 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.scheduling.Trigger;
-import org.springframework.scheduling.support.CronTrigger;
-import org.springframework.scheduling.support.PeriodicTrigger;
-import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of the SQL mirror ({@link StorhMirror}) on the application's
@@ -72,16 +68,7 @@ public final class StorhMirrorAutoConfiguration {
     @ConditionalOnMissingBean
     @Conditional(ScheduleConfigured.class)
     StorhMirrorScheduler storhMirrorScheduler(StorhMirror storhMirror, StorhMirrorProperties properties) {
-        Trigger trigger;
-        if (StringUtils.hasText(properties.getCron())) {
-            trigger = new CronTrigger(properties.getCron());
-        }
-        else {
-            PeriodicTrigger periodic = new PeriodicTrigger(properties.getInterval());
-            periodic.setInitialDelay(properties.getInterval());
-            trigger = periodic;
-        }
-        return new StorhMirrorScheduler(storhMirror, trigger);
+        return new StorhMirrorScheduler(storhMirror, properties.trigger());
     }
 
     @Bean

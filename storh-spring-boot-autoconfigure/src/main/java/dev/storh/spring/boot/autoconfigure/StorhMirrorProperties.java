@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * tables of the application's {@code DataSource}, and when.
  */
 @ConfigurationProperties("storh.mirror")
-public class StorhMirrorProperties {
+public class StorhMirrorProperties extends StorhScheduleProperties {
 
     /**
      * Collections (and configured logs) to mirror, one table each; the mirror is off when empty.
@@ -40,16 +40,6 @@ public class StorhMirrorProperties {
      * once, on the writing thread.
      */
     private boolean pushOnWrite = false;
-
-    /**
-     * Cron expression of a periodic push, e.g. "0 *&#47;5 * * * *".
-     */
-    private String cron;
-
-    /**
-     * Interval of a periodic push, used when no cron is set, e.g. 5m.
-     */
-    private Duration interval;
 
     /**
      * How old the verify shown by the health endpoint may be (a verify reads every row and
@@ -95,22 +85,6 @@ public class StorhMirrorProperties {
 
     public void setPushOnWrite(boolean pushOnWrite) {
         this.pushOnWrite = pushOnWrite;
-    }
-
-    public String getCron() {
-        return this.cron;
-    }
-
-    public void setCron(String cron) {
-        this.cron = cron;
-    }
-
-    public Duration getInterval() {
-        return this.interval;
-    }
-
-    public void setInterval(Duration interval) {
-        this.interval = interval;
     }
 
     public Duration getHealthVerifyMaxAge() {

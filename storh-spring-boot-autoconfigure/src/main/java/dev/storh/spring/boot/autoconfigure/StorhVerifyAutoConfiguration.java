@@ -10,10 +10,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.scheduling.Trigger;
-import org.springframework.scheduling.support.CronTrigger;
-import org.springframework.scheduling.support.PeriodicTrigger;
-import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of the scheduled verify of every store ({@link StorhVerifyScheduler}) when
@@ -30,16 +26,7 @@ public final class StorhVerifyAutoConfiguration {
     @ConditionalOnMissingBean
     StorhVerifyScheduler storhVerifyScheduler(StorhStores storhStores, StorhProperties properties) {
         StorhVerifyProperties verify = properties.getVerify();
-        Trigger trigger;
-        if (StringUtils.hasText(verify.getCron())) {
-            trigger = new CronTrigger(verify.getCron());
-        }
-        else {
-            PeriodicTrigger periodic = new PeriodicTrigger(verify.getInterval());
-            periodic.setInitialDelay(verify.getInterval());
-            trigger = periodic;
-        }
-        return new StorhVerifyScheduler(storhStores, trigger, verify.isRepair());
+        return new StorhVerifyScheduler(storhStores, verify.trigger(), verify.isRepair());
     }
 
     /**

@@ -5,7 +5,6 @@ import java.util.List;
 import dev.storh.mirror.MirrorSource;
 import dev.storh.schema.Schema;
 import dev.storh.spring.boot.stores.LogStore;
-import dev.storh.spring.boot.stores.StoreType;
 import dev.storh.spring.boot.stores.StorhStores;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 import org.apache.commons.logging.Log;
@@ -56,9 +55,9 @@ public class StorhMirrorInitializer implements SmartInitializingSingleton {
     @Override
     public void afterSingletonsInstantiated() {
         for (String name : this.collections) {
-            var log = this.stores.find(StoreType.LOG, name);
+            var log = this.stores.find(LogStore.class, name);
             if (log.isPresent()) {
-                this.mirror.sqlMirror().collection(MirrorSource.of(((LogStore) log.get()).log()), name, null);
+                this.mirror.sqlMirror().collection(MirrorSource.of(log.get().log()), name, null);
                 continue;
             }
             Schema schema = (this.mappingContext != null) ? EntitySchemas.of(this.mappingContext, name) : null;

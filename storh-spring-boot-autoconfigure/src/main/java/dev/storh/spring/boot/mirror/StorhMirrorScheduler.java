@@ -1,9 +1,9 @@
 package dev.storh.spring.boot.mirror;
 
+import dev.storh.spring.boot.stores.DaemonScheduledLifecycle;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.Trigger;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.Assert;
@@ -13,7 +13,7 @@ import org.springframework.util.Assert;
  * application needs no {@code @EnableScheduling}). A failed push is logged at WARN and retried at
  * the next run. Started and stopped with the application context.
  */
-public class StorhMirrorScheduler implements SmartLifecycle {
+public class StorhMirrorScheduler extends DaemonScheduledLifecycle {
 
     private static final Log logger = LogFactory.getLog(StorhMirrorScheduler.class);
 
@@ -21,13 +21,12 @@ public class StorhMirrorScheduler implements SmartLifecycle {
 
     private final Trigger trigger;
 
-    private volatile ThreadPoolTaskScheduler scheduler;
-
     /**
      * @param mirror the mirror to push
      * @param trigger when, e.g. a {@code CronTrigger} or a {@code PeriodicTrigger}
      */
     public StorhMirrorScheduler(StorhMirror mirror, Trigger trigger) {
+        super("storh-mirror-");
         Assert.notNull(mirror, "'mirror' must not be null");
         Assert.notNull(trigger, "'trigger' must not be null");
         this.mirror = mirror;
@@ -48,28 +47,8 @@ public class StorhMirrorScheduler implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
-        scheduler.setPoolSize(1);
-        scheduler.setThreadNamePrefix("storh-mirror-");
-        scheduler.setDaemon(true);
-        scheduler.initialize();
+    protected void schedule(ThreadPoolTaskScheduler scheduler) {
         scheduler.schedule(this::runOnce, this.trigger);
-        this.scheduler = scheduler;
-    }
-
-    @Override
-    public void stop() {
-        ThreadPoolTaskScheduler scheduler = this.scheduler;
-        if (scheduler != null) {
-            scheduler.shutdown();
-            this.scheduler = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return this.scheduler != null;
     }
 
 }

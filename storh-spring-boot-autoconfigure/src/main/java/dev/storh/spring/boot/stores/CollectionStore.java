@@ -1,7 +1,6 @@
 package dev.storh.spring.boot.stores;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.storh.doc.DocStore;
@@ -51,14 +50,6 @@ public final class CollectionStore extends StorhStore {
             return last.sizes();
         }
         return bucketSizes();
-    }
-
-    @Override
-    Map<String, Object> doRepair() {
-        int stale = removeStaleWriters();
-        Map<String, Object> report = new LinkedHashMap<>(super.doRepair());
-        report.put("staleWritersRemoved", stale);
-        return report;
     }
 
     @Override

@@ -21,7 +21,6 @@ import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.log.LogPartition;
 import dev.storh.log.SegmentedLog;
-import dev.storh.progress.ProgressListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -39,8 +38,6 @@ import org.apache.commons.logging.LogFactory;
 public final class LogStore extends StorhStore {
 
     private static final Log logger = LogFactory.getLog(LogStore.class);
-
-    private volatile SegmentedLog log;
 
     private final Integer retentionDays;
 
@@ -64,8 +61,7 @@ public final class LogStore extends StorhStore {
      */
     LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned, LogPartition partition, Clock clock,
             Supplier<SegmentedLog> opener) {
-        super(StoreType.LOG, name, owned, null);
-        this.log = log;
+        super(StoreType.LOG, name, owned, log);
         this.retentionDays = retentionDays;
         this.partition = partition;
         this.clock = clock;
@@ -76,7 +72,7 @@ public final class LogStore extends StorhStore {
      * @return the log: for a partitioned log, the partition of the last roll
      */
     public SegmentedLog log() {
-        return this.log;
+        return (SegmentedLog) engine();
     }
 
     /**
@@ -103,8 +99,8 @@ public final class LogStore extends StorhStore {
             }
             SegmentedLog next = this.opener.get();
             SegmentedLog older = this.previous;
-            this.previous = this.log;
-            this.log = next;
+            this.previous = log();
+            replaceEngine(next);
             logger.info("storh log '" + name() + "' rolled to partition " + next.collectionDir());
             if (older != null) {
                 closeQuietly(older);
@@ -120,7 +116,7 @@ public final class LogStore extends StorhStore {
      */
     private List<String> deleteExpiredPartitions() {
         Instant cutoff = this.clock.instant().minus(Duration.ofDays(this.retentionDays));
-        Path partitions = this.log.collectionDir().getParent();
+        Path partitions = log().collectionDir().getParent();
         List<String> deleted = new ArrayList<>();
         SegmentedLog older;
         synchronized (this) {
@@ -136,7 +132,7 @@ public final class LogStore extends StorhStore {
         for (Path folder : folders) {
             String name = folder.getFileName().toString();
             Instant end = partitionEnd(name);
-            boolean open = folder.equals(this.log.collectionDir())
+            boolean open = folder.equals(log().collectionDir())
                     || (older != null && folder.equals(older.collectionDir()));
             if (end != null && !end.isAfter(cutoff) && !open) {
                 AtomicFiles.deleteTree(folder);
@@ -165,7 +161,7 @@ public final class LogStore extends StorhStore {
 
     private boolean isCurrent() {
         String due = this.partition.folderFor(this.clock.millis());
-        return due.equals(this.log.collectionDir().getFileName().toString());
+        return due.equals(log().collectionDir().getFileName().toString());
     }
 
     @Override
@@ -198,45 +194,21 @@ public final class LogStore extends StorhStore {
     }
 
     @Override
-    public Path path() {
-        return this.log.collectionDir().toAbsolutePath();
-    }
-
-    @Override
-    public AutoCloseable engine() {
-        return this.log;
-    }
-
-    @Override
-    VerifyResult doVerify(ProgressListener progress) {
-        long start = System.nanoTime();
-        var report = this.log.verify(progress);
-        return result(report.ok(), report.errors(), start);
-    }
-
-    @Override
-    Map<String, Object> doRepair() {
-        int stale = removeStaleWriters();
-        Map<String, Object> report = new LinkedHashMap<>(this.log.repair().toMap());
-        report.put("staleWritersRemoved", stale);
-        return report;
-    }
-
-    @Override
     Map<String, Object> doCompact() {
+        SegmentedLog log = log();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("ok", true);
         if (this.retentionDays != null) {
             report.put("retentionDays", this.retentionDays);
-            report.put("expired", this.log.retain().olderThanDays(this.retentionDays).compact());
+            report.put("expired", log.retain().olderThanDays(this.retentionDays).compact());
             if (this.opener != null) {
                 report.put("expiredPartitions", deleteExpiredPartitions());
             }
         }
         else {
-            this.log.compact();
+            log.compact();
         }
-        report.put("stats", this.log.stats().toMap());
+        report.put("stats", log.stats().toMap());
         return report;
     }
 

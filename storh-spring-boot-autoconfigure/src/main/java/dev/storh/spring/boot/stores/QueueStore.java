@@ -1,9 +1,9 @@
 package dev.storh.spring.boot.stores;
 
 import java.time.Duration;
-import java.util.Map;
 
 import dev.storh.queue.Queue;
+import dev.storh.store.RepairReport;
 
 /**
  * A job queue in a {@link StorhStores} registry. Queues keep no writer markers.
@@ -35,8 +35,8 @@ public final class QueueStore extends StorhStore {
     }
 
     @Override
-    Map<String, Object> doRepair() {
-        return this.queue.repair(this.processingTimeout).toMap();
+    RepairReport<?> repairEngine() {
+        return this.queue.repair(this.processingTimeout);
     }
 
     @Override

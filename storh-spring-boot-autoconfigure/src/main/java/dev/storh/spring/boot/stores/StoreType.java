@@ -9,13 +9,27 @@ import java.util.Locale;
 public enum StoreType {
 
     /** A DocStore collection: one JSONC file per record. */
-    COLLECTION,
+    COLLECTION(true),
 
     /** A segmented log. */
-    LOG,
+    LOG(true),
 
-    /** A job queue. */
-    QUEUE;
+    /** A job queue; queues keep no writer markers. */
+    QUEUE(false);
+
+    private final boolean writerMarkers;
+
+    StoreType(boolean writerMarkers) {
+        this.writerMarkers = writerMarkers;
+    }
+
+    /**
+     * @return whether stores of this kind keep writer markers in {@code .storh/writers/}, which a
+     * repair first clears of crashed writers
+     */
+    public boolean writerMarkers() {
+        return this.writerMarkers;
+    }
 
     /**
      * @return the singular lowercase word, e.g. {@code collection}

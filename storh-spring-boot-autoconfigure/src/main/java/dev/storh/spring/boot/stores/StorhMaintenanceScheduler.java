@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -65,26 +67,14 @@ public class StorhMaintenanceScheduler extends DaemonScheduledLifecycle {
      * @return records deleted per log name, for the logs whose retention ran
      */
     public Map<String, Long> applyRetention() {
-        Map<String, Long> expired = new LinkedHashMap<>();
-        for (StorhStore store : this.stores.stores(StoreType.LOG)) {
-            LogStore log = (LogStore) store;
-            if (log.retentionDays() == null) {
-                continue;
+        return eachStore(LogStore.class, "retention of", (log) -> log.retentionDays() != null, (log) -> {
+            long count = (log.compact().get("expired") instanceof Number deleted) ? deleted.longValue() : 0;
+            if (count > 0) {
+                logger.info("storh retention of " + log + ": " + count + " record(s) older than "
+                        + log.retentionDays() + " days deleted");
             }
-            try {
-                Object deleted = log.compact().get("expired");
-                long count = (deleted instanceof Number number) ? number.longValue() : 0;
-                expired.put(log.name(), count);
-                if (count > 0) {
-                    logger.info("storh retention of " + log + ": " + count + " record(s) older than "
-                            + log.retentionDays() + " days deleted");
-                }
-            }
-            catch (RuntimeException ex) {
-                logger.warn("storh retention of " + log + " failed: " + ex.getMessage(), ex);
-            }
-        }
-        return expired;
+            return count;
+        });
     }
 
     /**
@@ -92,22 +82,14 @@ public class StorhMaintenanceScheduler extends DaemonScheduledLifecycle {
      * @return jobs requeued per queue name
      */
     public Map<String, Integer> requeueTimedOut() {
-        Map<String, Integer> requeued = new LinkedHashMap<>();
-        for (StorhStore store : this.stores.stores(StoreType.QUEUE)) {
-            QueueStore queue = (QueueStore) store;
-            try {
-                int count = queue.queue().requeueTimedOut(queue.processingTimeout());
-                requeued.put(queue.name(), count);
-                if (count > 0) {
-                    logger.info("storh requeued " + count + " job(s) of " + queue + " claimed more than "
-                            + queue.processingTimeout() + " ago");
-                }
+        return eachStore(QueueStore.class, "requeue of", (queue) -> true, (queue) -> {
+            int count = queue.queue().requeueTimedOut(queue.processingTimeout());
+            if (count > 0) {
+                logger.info("storh requeued " + count + " job(s) of " + queue + " claimed more than "
+                        + queue.processingTimeout() + " ago");
             }
-            catch (RuntimeException ex) {
-                logger.warn("storh requeue of " + queue + " failed: " + ex.getMessage(), ex);
-            }
-        }
-        return requeued;
+            return count;
+        });
     }
 
     /**
@@ -115,18 +97,31 @@ public class StorhMaintenanceScheduler extends DaemonScheduledLifecycle {
      * @return the number of logs that moved
      */
     public int rollPartitions() {
-        int rolled = 0;
-        for (StorhStore store : this.stores.stores(StoreType.LOG)) {
+        Map<String, Boolean> rolled = eachStore(LogStore.class, "move to the next partition of", (log) -> true,
+                LogStore::rollIfDue);
+        return (int) rolled.values().stream().filter(Boolean::booleanValue).count();
+    }
+
+    /**
+     * Runs a task on every store of a kind it applies to; a store whose task fails is logged at
+     * WARN and left out of the result.
+     * @return the task's result per store name, in the registry's order
+     */
+    private <S extends StorhStore, T> Map<String, T> eachStore(Class<S> kind, String task, Predicate<S> applies,
+            Function<S, T> action) {
+        Map<String, T> results = new LinkedHashMap<>();
+        for (S store : this.stores.stores(kind)) {
+            if (!applies.test(store)) {
+                continue;
+            }
             try {
-                if (((LogStore) store).rollIfDue()) {
-                    rolled++;
-                }
+                results.put(store.name(), action.apply(store));
             }
             catch (RuntimeException ex) {
-                logger.warn("storh could not move " + store + " to its next partition: " + ex.getMessage(), ex);
+                logger.warn("storh " + task + " " + store + " failed: " + ex.getMessage(), ex);
             }
         }
-        return rolled;
+        return results;
     }
 
     @Override

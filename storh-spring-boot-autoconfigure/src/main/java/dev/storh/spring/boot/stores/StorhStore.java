@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import java.util.function.Supplier;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.progress.Progress;
 import dev.storh.progress.ProgressListener;
+import dev.storh.store.RepairReport;
 import dev.storh.store.Store;
 import dev.storh.store.VerifyReport;
 
@@ -38,7 +40,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
     private final boolean owned;
 
-    private final Store contract;
+    private volatile Store contract;
 
     private final AtomicReference<VerifyResult> lastVerify = new AtomicReference<>();
 
@@ -50,7 +52,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
     /**
      * @param contract the engine as the core store contract, which the maintenance operations
-     * go through; {@code null} for an engine that overrides them all
+     * go through
      */
     StorhStore(StoreType type, String name, boolean owned, Store contract) {
         this.type = type;
@@ -78,14 +80,24 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
      * or the queue folder; writer markers live in its {@code .storh/writers/}
      */
     public Path path() {
-        return this.contract.directory();
+        return this.contract.directory().toAbsolutePath();
     }
 
     /**
-     * @return the engine: a {@code DocStore}, {@code SegmentedLog} or {@code Queue}
+     * @return the engine as the store contract: a {@code DocStore}, {@code SegmentedLog} (for a
+     * partitioned log, the partition in use) or {@code Queue}
      */
-    public AutoCloseable engine() {
+    public Store engine() {
         return this.contract;
+    }
+
+    /**
+     * Puts another engine in the place of the current one, for a log that moves to its next
+     * partition; callers that already hold the old engine keep using it.
+     * @param next the engine from now on
+     */
+    void replaceEngine(Store next) {
+        this.contract = next;
     }
 
     /**
@@ -310,10 +322,25 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
     }
 
     /**
-     * @return the engine's {@link Store#repair()} in its JSON shape
+     * @return the engine's repair ({@link #repairEngine()}) in its JSON shape; for stores with
+     * writer markers, after removing the markers of crashed writers, with
+     * {@code staleWritersRemoved}
      */
     Map<String, Object> doRepair() {
-        return this.contract.repair().toMap();
+        if (!this.type.writerMarkers()) {
+            return repairEngine().toMap();
+        }
+        int stale = removeStaleWriters();
+        Map<String, Object> report = new LinkedHashMap<>(repairEngine().toMap());
+        report.put("staleWritersRemoved", stale);
+        return report;
+    }
+
+    /**
+     * @return the engine's {@link Store#repair()}
+     */
+    RepairReport<?> repairEngine() {
+        return this.contract.repair();
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -18,6 +19,7 @@ import dev.storh.log.LogPartition;
 import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
 import dev.storh.queue.Queue;
+import dev.storh.store.Store;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -101,43 +103,25 @@ public class StorhStores implements AutoCloseable {
      */
     public DocStore docStore(String collection) {
         Assert.hasText(collection, "'collection' must not be empty");
-        StorhStore known = this.stores.get(collection);
-        if (known instanceof CollectionStore store) {
-            return store.docStore();
+        return obtain(collection, StoreType.COLLECTION, CollectionStore.class, () -> openCollection(collection))
+            .docStore();
+    }
+
+    /**
+     * Opens a collection, or borrows it from the {@linkplain #useDocStoreOpener opener}, and
+     * registers it; under the open lock.
+     */
+    private void openCollection(String collection) {
+        Function<String, DocStore> opener = this.docStoreOpener;
+        if (opener != null) {
+            DocStore borrowed = opener.apply(collection);
+            this.options.prepare(collection, borrowed);
+            add(new CollectionStore(collection, borrowed, false));
+            return;
         }
-        synchronized (this.openLock) {
-            checkOpen();
-            StorhStore existing = checkName(collection, StoreType.COLLECTION);
-            if (existing != null) {
-                return ((CollectionStore) existing).docStore();
-            }
-            Function<String, DocStore> opener = this.docStoreOpener;
-            if (opener != null) {
-                DocStore borrowed = opener.apply(collection);
-                this.options.prepare(collection, borrowed);
-                add(new CollectionStore(collection, borrowed, false));
-                return borrowed;
-            }
-            Path folder = claim(StoreType.COLLECTION, collection);
-            DocStore store;
-            try {
-                store = DocStore.open(this.collectionsFolder, collection, this.options.collection(collection));
-            }
-            catch (RuntimeException ex) {
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            try {
-                this.options.prepare(collection, store);
-            }
-            catch (RuntimeException ex) {
-                store.close();
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            add(new CollectionStore(collection, store, true));
-            return store;
-        }
+        openOwned(StoreType.COLLECTION, collection,
+                () -> DocStore.open(this.collectionsFolder, collection, this.options.collection(collection)),
+                (store) -> this.options.prepare(collection, store), (store) -> new CollectionStore(collection, store, true));
     }
 
     /**
@@ -154,18 +138,10 @@ public class StorhStores implements AutoCloseable {
             requireFree(name, StoreType.LOG);
             SegmentedLogOptions logOptions = this.options.log(name);
             Supplier<SegmentedLog> opener = () -> SegmentedLog.open(this.collectionsFolder, name, this.options.log(name));
-            Path folder = claim(StoreType.LOG, name);
-            SegmentedLog log;
-            try {
-                log = SegmentedLog.open(this.collectionsFolder, name, logOptions);
-            }
-            catch (RuntimeException ex) {
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            add(new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
-                    logOptions.clock(), opener));
-            return log;
+            return openOwned(StoreType.LOG, name, () -> SegmentedLog.open(this.collectionsFolder, name, logOptions),
+                    (log) -> { },
+                    (log) -> new LogStore(name, log, this.options.logRetentionDays(name), true, logOptions.partition(),
+                            logOptions.clock(), opener));
         }
     }
 
@@ -179,10 +155,11 @@ public class StorhStores implements AutoCloseable {
     public PartitionedLog partitionedLog(String name) {
         Assert.hasText(name, "'name' must not be empty");
         synchronized (this.openLock) {
-            if (!(this.stores.get(name) instanceof LogStore)) {
+            LogStore store = known(name, LogStore.class);
+            if (store == null) {
                 openLog(name);
+                store = known(name, LogStore.class);
             }
-            LogStore store = (LogStore) this.stores.get(name);
             if (store.partition() == LogPartition.NONE || !store.owned()) {
                 throw new IllegalStateException("storh log '" + name + "' is not a partitioned log opened by the registry");
             }
@@ -202,17 +179,9 @@ public class StorhStores implements AutoCloseable {
         synchronized (this.openLock) {
             checkOpen();
             requireFree(name, StoreType.QUEUE);
-            Path folder = claim(StoreType.QUEUE, name);
-            Queue queue;
-            try {
-                queue = Queue.open(this.collectionsFolder, name, this.options.queue(name));
-            }
-            catch (RuntimeException ex) {
-                OpenFolders.release(folder, this);
-                throw ex;
-            }
-            add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
-            return queue;
+            return openOwned(StoreType.QUEUE, name,
+                    () -> Queue.open(this.collectionsFolder, name, this.options.queue(name)), (queue) -> { },
+                    (queue) -> new QueueStore(name, queue, this.options.queueProcessingTimeout(name), true));
         }
     }
 
@@ -228,15 +197,7 @@ public class StorhStores implements AutoCloseable {
      */
     public Queue queue(String name) {
         Assert.hasText(name, "'name' must not be empty");
-        StorhStore known = this.stores.get(name);
-        if (known instanceof QueueStore store) {
-            return store.queue();
-        }
-        synchronized (this.openLock) {
-            checkOpen();
-            StorhStore existing = checkName(name, StoreType.QUEUE);
-            return (existing != null) ? ((QueueStore) existing).queue() : openQueue(name);
-        }
+        return obtain(name, StoreType.QUEUE, QueueStore.class, () -> openQueue(name)).queue();
     }
 
     /**
@@ -290,6 +251,25 @@ public class StorhStores implements AutoCloseable {
      */
     public List<StorhStore> stores(StoreType type) {
         return stores().stream().filter((store) -> store.type() == type).toList();
+    }
+
+    /**
+     * @param <S> the kind of store
+     * @param kind {@code CollectionStore}, {@code LogStore} or {@code QueueStore}
+     * @return the stores of that kind, by name
+     */
+    public <S extends StorhStore> List<S> stores(Class<S> kind) {
+        return stores().stream().filter(kind::isInstance).map(kind::cast).toList();
+    }
+
+    /**
+     * @param <S> the kind of store
+     * @param kind {@code CollectionStore}, {@code LogStore} or {@code QueueStore}
+     * @param name the store's name
+     * @return the store, if one of that kind is registered under the name
+     */
+    public <S extends StorhStore> Optional<S> find(Class<S> kind, String name) {
+        return Optional.ofNullable(known(name, kind));
     }
 
     /**
@@ -363,6 +343,57 @@ public class StorhStores implements AutoCloseable {
     private boolean isRegistered(String name, Object engine) {
         StorhStore existing = this.stores.get(name);
         return existing != null && existing.engine() == engine;
+    }
+
+    /**
+     * Opens an engine this registry owns on a claimed folder and registers it; when opening or
+     * preparing fails, the engine is closed again and the folder released.
+     */
+    private <E extends Store> E openOwned(StoreType type, String name, Supplier<E> open, Consumer<E> prepare,
+            Function<E, StorhStore> wrap) {
+        Path folder = claim(type, name);
+        E engine = null;
+        try {
+            engine = open.get();
+            prepare.accept(engine);
+        }
+        catch (RuntimeException ex) {
+            if (engine != null) {
+                engine.close();
+            }
+            OpenFolders.release(folder, this);
+            throw ex;
+        }
+        add(wrap.apply(engine));
+        return engine;
+    }
+
+    /**
+     * @return the store of that name when it is of that kind, else {@code null}; no lock taken
+     */
+    private <S extends StorhStore> S known(String name, Class<S> kind) {
+        StorhStore store = this.stores.get(name);
+        return kind.isInstance(store) ? kind.cast(store) : null;
+    }
+
+    /**
+     * The registered store of a name, opening it first when there is none.
+     * @param open opens and registers the store; called under the open lock
+     * @throws IllegalStateException when the registry is closed, or the name is used by a store of
+     * another type
+     */
+    private <S extends StorhStore> S obtain(String name, StoreType type, Class<S> kind, Runnable open) {
+        S known = known(name, kind);
+        if (known != null) {
+            return known;
+        }
+        synchronized (this.openLock) {
+            checkOpen();
+            if (checkName(name, type) == null) {
+                open.run();
+            }
+            return kind.cast(this.stores.get(name));
+        }
     }
 
     private StorhStore checkName(String name, StoreType type) {

@@ -2,8 +2,10 @@ package dev.storh.spring.data.core;
 
 import java.io.UncheckedIOException;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -41,6 +43,16 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  */
 public class StorhExceptionTranslator implements PersistenceExceptionTranslator {
 
+    /** The translations, tried in order: the subclasses of {@link StorageException} before it. */
+    private static final List<Translation> TRANSLATIONS = List.of(
+            new Translation(CorruptRecordException.class, DataRetrievalFailureException::new),
+            new Translation(LockTimeoutException.class, CannotAcquireLockException::new),
+            new Translation(VersionConflictException.class, OptimisticLockingFailureException::new),
+            new Translation(UniqueConstraintException.class, DuplicateKeyException::new),
+            new Translation(SchemaViolationException.class, DataIntegrityViolationException::new),
+            new Translation(StorageException.class, DataAccessResourceFailureException::new),
+            new Translation(UncheckedIOException.class, DataAccessResourceFailureException::new));
+
     /**
      * @param ex the failure
      * @return the translated exception; {@code ex} itself when it already is a
@@ -51,26 +63,10 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
         if (ex instanceof DataAccessException dataAccessException) {
             return dataAccessException;
         }
-        if (ex instanceof CorruptRecordException) {
-            return new DataRetrievalFailureException(ex.getMessage(), ex);
-        }
-        if (ex instanceof LockTimeoutException) {
-            return new CannotAcquireLockException(ex.getMessage(), ex);
-        }
-        if (ex instanceof VersionConflictException) {
-            return new OptimisticLockingFailureException(ex.getMessage(), ex);
-        }
-        if (ex instanceof UniqueConstraintException) {
-            return new DuplicateKeyException(ex.getMessage(), ex);
-        }
-        if (ex instanceof SchemaViolationException) {
-            return new DataIntegrityViolationException(ex.getMessage(), ex);
-        }
-        if (ex instanceof StorageException) {
-            return new DataAccessResourceFailureException(ex.getMessage(), ex);
-        }
-        if (ex instanceof UncheckedIOException) {
-            return new DataAccessResourceFailureException(ex.getMessage(), ex);
+        for (Translation translation : TRANSLATIONS) {
+            if (translation.failure().isInstance(ex)) {
+                return translation.translated().apply(ex.getMessage(), ex);
+            }
         }
         return null;
     }
@@ -122,6 +118,14 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
         return StreamSupport
             .stream(Spliterators.spliteratorUnknownSize(translating, Spliterator.ORDERED | Spliterator.NONNULL), false)
             .onClose(source::close);
+    }
+
+    /**
+     * @param failure the storh failure type
+     * @param translated makes its Spring exception from the message and the cause
+     */
+    private record Translation(Class<? extends RuntimeException> failure,
+            BiFunction<String, Throwable, DataAccessException> translated) {
     }
 
 }

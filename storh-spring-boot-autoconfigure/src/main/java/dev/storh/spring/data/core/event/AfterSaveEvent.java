@@ -7,7 +7,7 @@ import java.util.Map;
  *
  * @param <T> the entity type
  */
-public class AfterSaveEvent<T> extends StorhMappingEvent<T> {
+public class AfterSaveEvent<T> extends StorhEntityEvent<T> {
 
     /**
      * @param entity the entity
@@ -17,14 +17,6 @@ public class AfterSaveEvent<T> extends StorhMappingEvent<T> {
      */
     public AfterSaveEvent(T entity, Class<T> type, String collection, Map<String, Object> data) {
         super(entity, type, collection, data);
-    }
-
-    /**
-     * @return the entity
-     */
-    @SuppressWarnings("unchecked")
-    public T getEntity() {
-        return (T) getSource();
     }
 
 }

@@ -8,7 +8,7 @@ import java.util.Map;
  *
  * @param <T> the entity type
  */
-public class BeforeSaveEvent<T> extends StorhMappingEvent<T> {
+public class BeforeSaveEvent<T> extends StorhEntityEvent<T> {
 
     /**
      * @param entity the entity
@@ -18,14 +18,6 @@ public class BeforeSaveEvent<T> extends StorhMappingEvent<T> {
      */
     public BeforeSaveEvent(T entity, Class<T> type, String collection, Map<String, Object> data) {
         super(entity, type, collection, data);
-    }
-
-    /**
-     * @return the entity
-     */
-    @SuppressWarnings("unchecked")
-    public T getEntity() {
-        return (T) getSource();
     }
 
 }

@@ -1,0 +1,251 @@
+package dev.storh.doc.index;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
+import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The files of one path index, storh's own (the original neither reads nor checks them):
+ *
+ * <pre>
+ * entries/paths/&lt;key&gt;.jsonl         a header, then one line per record with entries, ascending id
+ *   {"path":["publisher","name"],"ignoreCase":false}\n
+ *   {"id":"&lt;id&gt;","values":["Acme"],"containers":false}\n
+ * entries/paths/&lt;key&gt;.delta.jsonl   record lines appended by writes; a later line of an id replaces
+ *                                  the earlier one, {@code "values":[]} without containers removes it
+ * </pre>
+ *
+ * {@code key} is {@link PathIndexDefinition#fileKey()}. The main file exists from the first build on
+ * (also with no entries), so a missing main file means the index is not built (for example after the
+ * original rebuilt {@code entries/}). A line that cannot be decoded is skipped by readers and reported
+ * by {@code verify()}. Stateless apart from its paths.
+ */
+final class PathIndexFiles {
+
+    private final StoreFiles files;
+    private final PathIndexDefinition definition;
+    private final Path main;
+    private final Path delta;
+
+    PathIndexFiles(StoreFiles files, Path entries, PathIndexDefinition definition) {
+        this.files = files;
+        this.definition = definition;
+        this.main = IndexLayout.pathMain(entries, definition);
+        this.delta = IndexLayout.pathDelta(entries, definition);
+    }
+
+    Path main() {
+        return main;
+    }
+
+    Path delta() {
+        return delta;
+    }
+
+    static byte[] encodeLine(String id, PathIndexDefinition.Entries e) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("id", id);
+        doc.put("values", new ArrayList<>(e.values()));
+        doc.put("containers", e.containers());
+        return CanonicalJson.encodeCompact(doc);
+    }
+
+    private byte[] header() {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("path", new ArrayList<Object>(definition.path().segments()));
+        doc.put("ignoreCase", definition.ignoreCase());
+        return CanonicalJson.encodeCompact(doc);
+    }
+
+    /**
+     * Writes the main file from a complete state (ids ascending) and removes the delta, the delta last.
+     *
+     * @param state id → entries, in ascending id order
+     */
+    void writeMain(Map<String, PathIndexDefinition.Entries> state) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(header());
+        state.forEach((id, e) -> {
+            if (!e.isEmpty()) {
+                out.writeBytes(encodeLine(id, e));
+            }
+        });
+        AtomicFiles.ensureDirectory(files, files.nameOf(main.getParent()));
+        AtomicFiles.writeAtomic(files, files.nameOf(main), out.toByteArray());
+        AtomicFiles.deleteQuietly(files, files.nameOf(delta));
+        AtomicFiles.syncDirectory(files, files.nameOf(delta.getParent()));
+    }
+
+    /**
+     * Appends record lines with one fsync; first ends a torn last line (a crashed append) so the new
+     * lines stay readable.
+     *
+     * @param lines encoded lines
+     */
+    void appendDelta(List<byte[]> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        if (!endsWithNewline(delta)) {
+            out.write('\n');
+        }
+        lines.forEach(out::writeBytes);
+        AtomicFiles.append(files, files.nameOf(delta), out.toByteArray());
+    }
+
+    private static boolean endsWithNewline(Path file) {
+        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
+            long size = ch.size();
+            if (size == 0) {
+                return true;
+            }
+            ByteBuffer last = ByteBuffer.allocate(1);
+            ch.position(size - 1);
+            ch.read(last);
+            return last.get(0) == '\n';
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException e) {
+            throw new StorageException("Could not read path index file: " + file, e);
+        }
+    }
+
+    /**
+     * @return the size of the delta in bytes (0 when absent)
+     */
+    long deltaBytes() {
+        try {
+            return Files.size(delta);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * @return the size of the main file in bytes (0 when absent)
+     */
+    long mainBytes() {
+        try {
+            return Files.size(main);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Reads the main file: its header must name this index.
+     *
+     * @param onLine receives each record line's id and entries
+     * @param errors receives problems (or {@code null} to skip bad lines silently)
+     * @return whether the main file exists (and names this index)
+     */
+    boolean readMain(BiConsumer<String, PathIndexDefinition.Entries> onLine, List<String> errors) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(main);
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            if (errors != null) {
+                errors.add("Unreadable path index file: " + main + " (" + e.getMessage() + ")");
+            }
+            return false;
+        }
+        int firstEnd = indexOf(bytes, 0);
+        if (firstEnd < 0 || !java.util.Arrays.equals(java.util.Arrays.copyOfRange(bytes, 0, firstEnd + 1), header())) {
+            if (errors != null) {
+                errors.add("Malformed path index file: " + main + " (the header does not name " + definition.label() + ")");
+            }
+            return false;
+        }
+        lines(bytes, firstEnd + 1, bytes.length, onLine, errors, main);
+        return true;
+    }
+
+    /**
+     * Reads the delta from a byte offset, complete lines only.
+     *
+     * @param from the offset of the first unread byte
+     * @param onLine receives each record line
+     * @param errors receives problems, or {@code null}
+     * @return the offset after the last complete line read
+     */
+    long readDelta(long from, BiConsumer<String, PathIndexDefinition.Entries> onLine, List<String> errors) {
+        byte[] bytes;
+        try (SeekableByteChannel ch = Files.newByteChannel(delta)) {
+            long size = ch.size();
+            if (size <= from) {
+                return from;
+            }
+            ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(size - from));
+            ch.position(from);
+            while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                // fill
+            }
+            bytes = java.util.Arrays.copyOf(buf.array(), buf.position());
+        } catch (NoSuchFileException e) {
+            return from;
+        } catch (IOException e) {
+            if (errors != null) {
+                errors.add("Unreadable path index file: " + delta + " (" + e.getMessage() + ")");
+            }
+            return from;
+        }
+        int end = bytes.length;
+        while (end > 0 && bytes[end - 1] != '\n') {
+            end--;
+        }
+        lines(bytes, 0, end, onLine, errors, delta);
+        return from + end;
+    }
+
+    private static int indexOf(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void lines(byte[] bytes, int from, int to, BiConsumer<String, PathIndexDefinition.Entries> onLine,
+            List<String> errors, Path file) {
+        int start = from;
+        for (int i = from; i < to; i++) {
+            if (bytes[i] != '\n') {
+                continue;
+            }
+            if (i > start) {
+                try {
+                    Map<String, Object> doc = Jsonc.decodeObject(java.util.Arrays.copyOfRange(bytes, start, i));
+                    if (!(doc.get("id") instanceof String id) || !(doc.get("values") instanceof List<?> values)
+                            || !(doc.get("containers") instanceof Boolean containers)
+                            || !values.stream().allMatch(IndexKeys::isIndexable)) {
+                        throw new StorageException("not a record line");
+                    }
+                    onLine.accept(id, new PathIndexDefinition.Entries(new ArrayList<>(values), containers));
+                } catch (StorageException e) {
+                    if (errors != null) {
+                        errors.add("Malformed path index line: " + file);
+                    }
+                }
+            }
+            start = i + 1;
+        }
+    }
+}
