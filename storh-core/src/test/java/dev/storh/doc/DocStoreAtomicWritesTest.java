@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -218,18 +217,8 @@ class DocStoreAtomicWritesTest {
         return id;
     }
 
-    /** @return every regular file under the root (writer markers and the lock aside), name to hex bytes */
     private Map<String, String> snapshot() throws IOException {
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> all = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
-                String name = root.relativize(p).toString();
-                if (!name.contains("/" + DocLayout.META + "/writers/") && !name.endsWith("write.lock")) {
-                    files.put(name, java.util.HexFormat.of().formatHex(Files.readAllBytes(p)));
-                }
-            }
-        }
-        return files;
+        return DocStoreFaultTest.snapshot(root);
     }
 
     private List<String> folders() throws IOException {
