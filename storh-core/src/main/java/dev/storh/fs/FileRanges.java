@@ -82,7 +82,12 @@ public final class FileRanges {
             throw new StorageException("Could not keep damaged bytes aside: " + files.path(target)
                     + ReadOnlyFileSystem.hint(e), e);
         }
-        AtomicFiles.syncDirectory(files, AtomicFiles.parentName(target));
+        try {
+            AtomicFiles.syncDirectory(files, AtomicFiles.parentName(target));
+        } catch (StorageException e) {
+            AtomicFiles.deleteQuietly(files, target);
+            throw e;
+        }
     }
 
     /**

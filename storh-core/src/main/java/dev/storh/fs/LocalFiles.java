@@ -18,7 +18,8 @@ import java.util.List;
  * The byte seam over the local file system: names resolve under {@link #root()}, bytes go through
  * {@link FileChannel}s, {@code fsync} is {@link FileChannel#force(boolean) force(true)}, renames are
  * {@code ATOMIC_MOVE}, folder syncs open the folder read-only and force it (skipped silently where
- * the platform cannot). Reads do not follow a symbolic link in the last name component. Stateless
+ * the platform cannot). Reads and writes do not follow a symbolic link in the last name component (a
+ * link there fails with an {@link IOException}: nothing behind it is read or written). Stateless
  * apart from its root; thread-safe.
  */
 public final class LocalFiles implements StoreFiles {
@@ -62,12 +63,13 @@ public final class LocalFiles implements StoreFiles {
     @Override
     public Output create(String name) throws IOException {
         return output(path(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+                StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
     }
 
     @Override
     public Output append(String name) throws IOException {
-        return output(path(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        return output(path(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND,
+                LinkOption.NOFOLLOW_LINKS);
     }
 
     @Override

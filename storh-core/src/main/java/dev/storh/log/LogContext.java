@@ -123,7 +123,7 @@ final class LogContext {
      */
     void refreshIfStale() {
         Segment a = state.active;
-        if (Manifest.same(Manifest.stamp(state.files), state.stamp)) {
+        if (!state.rebuild && Manifest.same(Manifest.stamp(state.files), state.stamp)) {
             long size = state.size(a.file);
             if (size == a.end || writer.isOwnWrite(a.file, size)) {
                 return;

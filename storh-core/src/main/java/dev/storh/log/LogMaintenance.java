@@ -1,5 +1,6 @@
 package dev.storh.log;
 
+import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.id.UuidV7;
 import dev.storh.progress.ProgressListener;
@@ -87,22 +88,25 @@ final class LogMaintenance {
         ProgressTracker progress = ProgressTracker.start("verify", state.sealed.size() + 1L, state.bytes(), listener);
         try {
             log.refreshIfStale();
-            StateIndex fresh = new StateIndex();
             List<Segment> segments = log.allSegments();
             progress.total(segments.size(), state.bytes());
-            for (Segment s : segments) {
-                Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
-                SegmentScanner.scan(state, copy, fresh, false, true);
-                progress.advance(1, state.size(s.file));
+            List<String> suspect = new ArrayList<>();
+            StateIndex fresh = scan(state, segments, progress, copy -> {
                 for (Segment.Damage d : copy.damaged) {
-                    damagedAt.add(state.path(s.file) + ":" + d.offset());
-                    errors.add("Damaged log line at " + state.path(s.file) + ":" + d.offset() + " (" + d.length()
+                    damagedAt.add(state.path(copy.file) + ":" + d.offset());
+                    errors.add("Damaged log line at " + state.path(copy.file) + ":" + d.offset() + " (" + d.length()
                             + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
                 }
-            }
-            String differs = state.index.firstDifference(fresh);
-            if (differs != null) {
-                errors.add("Segmented log state index drift. First difference: id " + differs);
+            });
+            addDrift(state, fresh, suspect);
+            if (!suspect.isEmpty()) {
+                // appends may have landed between the scan and the comparison: look again with writers held off
+                suspect.clear();
+                log.withLock(() -> {
+                    state.refresh(false, -1);
+                    addDrift(state, scan(state, log.allSegments(), ProgressTracker.none(), copy -> { }), suspect);
+                });
+                errors.addAll(suspect);
             }
         } catch (RuntimeException e) {
             errors.add(String.valueOf(e.getMessage()));
@@ -137,30 +141,84 @@ final class LogMaintenance {
             List<String> removed = new ArrayList<>();
             log.withWriteLock("repair log", () -> {
                 Leftovers.sweepTemps(state);
-                state.load(true);
+                state.load(false); // bad tails stay, to leave each segment in one rewrite with its other damage
                 List<Segment> damaged = new ArrayList<>();
                 for (Segment s : log.allSegments()) {
-                    if (!s.damaged.isEmpty()) {
-                        removed.addAll(Quarantine.removeDamage(state, s.file, s.damaged));
-                        damaged.add(s);
+                    List<Segment.Damage> stretches = new ArrayList<>(s.damaged);
+                    if (s.badTail != null) {
+                        stretches.add(s.badTail);
                     }
+                    if (stretches.isEmpty()) {
+                        continue;
+                    }
+                    try {
+                        removed.addAll(Quarantine.removeDamage(state, s.file, stretches));
+                    } catch (StorageException e) {
+                        if (removed.isEmpty()) {
+                            throw e; // nothing changed yet
+                        }
+                        throw new StorageException(e.getMessage() + " (this repair had already removed: " + removed
+                                + ")", e);
+                    }
+                    if (s.badTail != null) {
+                        state.bytesCut += s.badTail.length();
+                    }
+                    damaged.add(s);
+                }
+                if (damaged.isEmpty()) {
+                    state.load(true); // cuts torn tails (without a complete line: nothing to keep aside)
+                    state.writeManifest();
+                    return;
+                }
+                // past undoing: the segments are cut; what follows only refreshes derived files
+                try {
+                    afterCut(state, damaged);
+                } catch (StorageException e) {
+                    state.rebuild = true;
+                    LOG.warn("Repaired log {} (removed {}), but could not rewrite its sparse indexes or manifest"
+                            + " (the next open rebuilds them from the segments): {}", log.dir, removed, e.getMessage());
                 }
                 if (!damaged.isEmpty()) {
-                    state.load(true);
-                    for (Segment s : state.sealed) {
-                        if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
-                            SparseIndex.write(state.files, LogFiles.segment(s.index), s.sparse); // the offsets moved
-                        }
-                    }
                     LOG.warn("Removed {} damaged stretch(es) from log {}: {}", removed.size(), log.dir, removed);
                 }
-                state.writeManifest(!damaged.isEmpty());
             });
             progress.advance(1, state.bytes());
             log.refreshIfStale();
             return new RepairReport<>(true, removed, new LogRepair(state.bytesCut - before, log.stats()));
         } finally {
             progress.finish();
+        }
+    }
+
+    /** Rescans the rewritten segments, rewrites their sparse indexes (their offsets moved) and the manifest. */
+    private static void afterCut(LogState state, List<Segment> damaged) {
+        state.load(true);
+        for (Segment s : state.sealed) {
+            if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
+                SparseIndex.write(state.files, LogFiles.segment(s.index), s.sparse);
+            }
+        }
+        state.writeManifest(true);
+    }
+
+    /** Scans copies of the segments into a fresh state index, cutting nothing; each copy goes to {@code scanned}. */
+    private static StateIndex scan(LogState state, List<Segment> segments, ProgressTracker progress,
+            java.util.function.Consumer<Segment> scanned) {
+        StateIndex fresh = new StateIndex();
+        for (Segment s : segments) {
+            Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
+            SegmentScanner.scan(state, copy, fresh, false, true);
+            progress.advance(1, state.size(s.file));
+            scanned.accept(copy);
+        }
+        return fresh;
+    }
+
+    /** Adds the state index's first difference from a fresh scan to {@code found}. */
+    private static void addDrift(LogState state, StateIndex fresh, List<String> found) {
+        String differs = state.index.firstDifference(fresh);
+        if (differs != null) {
+            found.add("Segmented log state index drift. First difference: id " + differs);
         }
     }
 }

@@ -39,6 +39,8 @@ final class LogState {
     volatile Object stamp;
     /** Bytes of torn tails cut by this instance so far. */
     volatile long bytesCut;
+    /** Set when segments were rewritten but the picture could not be rebuilt: the next refresh rebuilds it. */
+    volatile boolean rebuild;
     /** Bumped by every full rebuild: files may have been replaced, so cached read handles are stale. */
     volatile long generation;
     private long nextSegment = 1;
@@ -136,6 +138,7 @@ final class LogState {
             extra = m.extra();
             stamp = readStamp;
             generation++;
+            rebuild = false;
         }
         if (fresh) {
             writeManifest();
@@ -150,6 +153,10 @@ final class LogState {
      * @return whether anything changed
      */
     boolean refresh(boolean truncate, long activeSize) {
+        if (rebuild) {
+            load(truncate);
+            return true;
+        }
         Object now = Manifest.stamp(files);
         if (!Manifest.same(now, stamp)) {
             Manifest.Data m = Manifest.read(files);

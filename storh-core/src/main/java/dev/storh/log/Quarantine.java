@@ -2,6 +2,7 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FileRanges;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
@@ -21,6 +22,8 @@ import java.util.List;
  * Every byte goes through the log's byte seam. Called under the collection lock. Stateless.
  */
 final class Quarantine {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Quarantine.class);
 
     private static final int COPY_BUFFER = 64 * 1024;
 
@@ -48,7 +51,7 @@ final class Quarantine {
         for (int i = 0; i < read && !completeLine; i++) {
             completeLine = probe[i] == '\n';
         }
-        return completeLine ? keepAside(state, segment, in, from, size - from) : null;
+        return completeLine ? keepAside(state, segment, from, size - from) : null;
     }
 
     /**
@@ -57,26 +60,11 @@ final class Quarantine {
      * @return the side file
      * @throws StorageException {@code "Could not keep damaged bytes aside: <side file>"}; the side file is removed
      */
-    private static Path keepAside(LogState state, String segment, StoreFiles.Input in, long offset, long length) {
+    private static Path keepAside(LogState state, String segment, long offset, long length) {
         StoreFiles files = state.files;
         String keep = LogFiles.quarantineName(segment, offset, System.currentTimeMillis());
         LogState.mkdirs(files, LogFiles.QUARANTINE);
-        try {
-            if (files.exists(keep)) {
-                throw new java.nio.file.FileAlreadyExistsException(files.path(keep).toString());
-            }
-            try (StoreFiles.Output out = files.create(keep)) {
-                copy(in, offset, length, out);
-                out.sync();
-            } catch (IOException | RuntimeException e) {
-                AtomicFiles.deleteQuietly(files, keep);
-                throw e;
-            }
-            files.syncDirectory(LogFiles.QUARANTINE);
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not keep damaged bytes aside: " + files.path(keep)
-                    + ReadOnlyFileSystem.hint(e), e);
-        }
+        FileRanges.copyAside(files, LogFiles.segment(segment), new FileRanges.Range(offset, length), keep);
         return files.path(keep);
     }
 
@@ -102,7 +90,7 @@ final class Quarantine {
         List<Path> keptAside = new ArrayList<>();
         try (StoreFiles.Input in = state.open(segment)) {
             for (Segment.Damage d : damaged) {
-                Path kept = keepAside(state, segment, in, d.offset(), d.length());
+                Path kept = keepAside(state, segment, d.offset(), d.length());
                 keptAside.add(kept);
                 removed.add(path + ":" + d.offset() + ": " + d.length() + " bytes (" + d.problem() + "), kept in "
                         + state.dir.relativize(kept));
@@ -134,7 +122,12 @@ final class Quarantine {
             throw e instanceof StorageException se ? se
                     : new StorageException("Could not rewrite log segment without its damaged lines: " + path, e);
         }
-        AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
+        try {
+            AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
+        } catch (StorageException e) {
+            // past undoing: the segment is rewritten and its damage kept aside; the rename is atomic
+            LOG.warn("Rewrote {} without its damaged lines, but could not fsync its folder: {}", path, e.getMessage());
+        }
         return removed;
     }
 

@@ -32,6 +32,12 @@ final class Segment {
     List<SparseIndex.Entry> sparse = new ArrayList<>();
     /** Damaged stretches the scan skipped, in file order (removed by a repair). */
     List<Damage> damaged = new ArrayList<>();
+    /**
+     * A bad tail holding a complete line that a scan without cutting found after {@link #end}, or
+     * {@code null}: the next write or open cuts it, keeping it aside; a repair removes it with the
+     * segment's other damage.
+     */
+    Damage badTail;
 
     /**
      * Bytes inside a segment that do not decode, followed by a valid line.
@@ -75,6 +81,7 @@ final class Segment {
         end = 0;
         sparse = new ArrayList<>();
         damaged = new ArrayList<>();
+        badTail = null;
     }
 
     /**

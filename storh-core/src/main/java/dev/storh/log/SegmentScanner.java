@@ -1,7 +1,9 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.FramedLine;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -26,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A bad run that reaches EOF is a torn tail. With {@code truncate} (open, recover, compact,
  *       repair, and before every append, all under the collection lock) the file is cut to the end of
  *       the last good line and fsynced; when the cut bytes hold a complete line they are first copied
- *       aside ({@link Quarantine}). Without it (readers) the tail is left alone and stays invisible.</li>
+ *       aside ({@link Quarantine}). Without it the tail is left alone (and invisible to the state);
+ *       when it holds a complete line it is recorded in {@link Segment#badTail} for a repair.</li>
  *   <li>A valid last line without LF (PHP accepts it) gets its LF appended when truncating, so the next
  *       append cannot glue two lines together; without truncating it stays invisible, as it may be a
  *       write in flight.</li>
@@ -73,6 +76,7 @@ final class SegmentScanner {
             SegmentReader reader = new SegmentReader(channel, segment.end, size, 64 * 1024);
             long badStart = -1;
             String badProblem = null;
+            boolean badComplete = false;
             while (reader.next()) {
                 long offset = reader.lineOffset();
                 byte[] line = reader.line();
@@ -83,7 +87,9 @@ final class SegmentScanner {
                     if (badStart < 0) {
                         badStart = offset;
                         badProblem = e.getMessage();
+                        badComplete = false;
                     }
+                    badComplete |= reader.terminated();
                     // Damage that swallowed a line feed hides a valid line at the end of this one.
                     int p = reader.terminated() ? FramedLine.resync(line, false) : -1;
                     env = p > 0 ? decodeOrNull(Arrays.copyOfRange(line, p, line.length), file, offset + p) : null;
@@ -116,20 +122,44 @@ final class SegmentScanner {
             if (badStart >= 0 && truncate) {
                 long cut = size - badStart;
                 Path kept = Quarantine.keepTailAside(state, segment.file, channel, badStart, size);
-                try (StoreFiles.Output out = state.files.append(LogFiles.segment(segment.file))) {
-                    out.truncate(badStart);
-                    out.sync();
-                }
+                cutTail(state, segment.file, badStart, kept);
                 LOG.warn("Cut a bad tail of {} bytes from log segment {} at offset {} ({}){}", cut, file, badStart,
                         badProblem, kept == null ? "" : "; kept in " + kept);
                 segment.end = badStart;
                 return cut;
             }
+            segment.badTail = badStart >= 0 && badComplete ? new Segment.Damage(badStart, size - badStart, badProblem) : null;
             return 0;
         } catch (NoSuchFileException e) {
             return 0;
         } catch (IOException e) {
             throw new StorageException("Could not read segment: " + file, e);
+        }
+    }
+
+    /**
+     * Cuts a segment at {@code at}. When the cut itself fails the side copy is removed (the segment is
+     * as it was); when only its fsync fails the cut is done and stays (the side copy is durable, and a
+     * cut lost to a power loss is cut again by the next open), so it is logged, not thrown.
+     *
+     * @throws StorageException {@code "Could not cut the bad tail of <path> at byte <at>"}
+     */
+    private static void cutTail(LogState state, String segment, long at, Path kept) {
+        boolean cut = false;
+        try (StoreFiles.Output out = state.files.append(LogFiles.segment(segment))) {
+            out.truncate(at);
+            cut = true;
+            out.sync();
+        } catch (IOException | RuntimeException e) {
+            if (!cut) {
+                if (kept != null) {
+                    AtomicFiles.deleteQuietly(state.files, state.files.nameOf(kept));
+                }
+                throw new StorageException("Could not cut the bad tail of " + state.path(segment) + " at byte " + at
+                        + ReadOnlyFileSystem.hint(e), e);
+            }
+            LOG.warn("Cut the bad tail of {} at byte {}, but could not fsync the cut (the next open cuts it again"
+                    + " if it is lost): {}", state.path(segment), at, e.toString());
         }
     }
 

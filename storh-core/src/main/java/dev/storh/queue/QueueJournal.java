@@ -225,7 +225,7 @@ final class QueueJournal implements AutoCloseable {
             checkWritable();
         }
         cutFailedAppend();
-        if (state == null || !log.isCurrent()) {
+        if (state == null || !log.isCurrent() || (forWrite && !log.appendable())) {
             reload(forWrite);
             return;
         }
@@ -294,13 +294,24 @@ final class QueueJournal implements AutoCloseable {
         return cut;
     }
 
+    /** @return whether the held log has bytes past {@code at}; true when its size cannot be read */
+    private boolean fileLongerThan(long at) {
+        try {
+            return log.size() > at;
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
     /** Cuts the bytes of a failed append whose roll back failed, before anything reads them as events. */
     private void cutFailedAppend() {
         if (failedAppendAt < 0) {
             return;
         }
         try {
-            log.rollBack(failedAppendAt);
+            if (log.size() > failedAppendAt) { // else nothing of the failed write reached the file (an immutable log)
+                log.rollBack(failedAppendAt);
+            }
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not cut the failed write at byte " + failedAppendAt + " from "
                     + log.path() + "; the queue refuses to read it until the cut succeeds", e);
@@ -329,7 +340,7 @@ final class QueueJournal implements AutoCloseable {
             try {
                 log.rollBack(offset);
             } catch (IOException | RuntimeException rollBackFailure) {
-                failedAppendAt = offset;
+                failedAppendAt = fileLongerThan(offset) ? offset : -1;
                 failure.addSuppressed(new StorageException("Could not roll back " + log.path() + " to byte " + offset
                         + "; the next call cuts it there before reading", rollBackFailure));
             }

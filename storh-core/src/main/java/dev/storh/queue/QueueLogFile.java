@@ -21,8 +21,9 @@ import java.util.function.Consumer;
  * append, keeping damaged bytes aside, and replacing the whole file by temp file and rename.
  *
  * <p>A writer holds the log open for appending ({@link StoreFiles#append}); a read-only instance
- * holds it open for reading. The held file always belongs to the file that {@code queue.log} named
- * when it was opened. {@link #isCurrent()} compares that file's identity
+ * holds it open for reading, and so does a writer whose log cannot be opened for appending (an
+ * immutable file): its reads go on, its writes refuse until a reopen for a write succeeds. The
+ * held file always belongs to the file that {@code queue.log} named when it was opened. {@link #isCurrent()} compares that file's identity
  * ({@link StoreFiles#identity}: device and inode on Unix) with what the name points at now; holding
  * the old file open also keeps its inode from being reused, so a renamed-over file can never look
  * current again.
@@ -30,6 +31,8 @@ import java.util.function.Consumer;
  * <p>Not thread-safe; every method but {@link #unchangedSince} must be called under the queue lock.
  */
 final class QueueLogFile implements AutoCloseable {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueueLogFile.class);
 
     private static final String LOG_NAME = QueueFiles.LOG_NAME;
 
@@ -42,6 +45,8 @@ final class QueueLogFile implements AutoCloseable {
     /** The log held open for reading (read-only instances), or null. */
     private InputStream pin;
     private Object identity;
+    /** Why the held file could not be opened for appending (it is held for reading), or null. */
+    private IOException appendRefused;
 
     /**
      * What {@link #cut} removed.
@@ -68,8 +73,8 @@ final class QueueLogFile implements AutoCloseable {
 
     /**
      * (Re)opens the file {@code queue.log} names now, creating it empty when missing (and fsyncing
-     * the folder, so a new log survives a power loss: W13); on a read-only file system it is opened
-     * for reading and must exist.
+     * the folder, so a new log survives a power loss: W13); on a read-only file system, or when an
+     * existing log cannot be opened for appending, it is opened for reading and must exist.
      *
      * @throws StorageException {@code "Could not open log queue file: <path>"}
      */
@@ -83,7 +88,15 @@ final class QueueLogFile implements AutoCloseable {
             if (readOnly) {
                 pin = files.open(LOG_NAME);
             } else {
-                out = files.append(LOG_NAME);
+                try {
+                    out = files.append(LOG_NAME);
+                } catch (IOException e) {
+                    if (entry.isEmpty()) {
+                        throw e;
+                    }
+                    pin = files.open(LOG_NAME); // it can be read (an immutable file): reads go on, writes refuse
+                    appendRefused = e;
+                }
                 if (entry.isEmpty()) {
                     files.syncDirectory("");
                 }
@@ -218,7 +231,9 @@ final class QueueLogFile implements AutoCloseable {
     /**
      * Truncates the log to {@code at} and fsyncs it. Bytes after {@code at} that contain a complete
      * line are first copied to {@code queue.log.cut-<at>-<ms>} (synced), so a corrupt line is never
-     * silently destroyed (W6); a mere torn tail (no line feed) is dropped.
+     * silently destroyed (W6); a mere torn tail (no line feed) is dropped. When the truncate fails
+     * the side file is removed again (the log is as it was); when only the fsync of the cut fails the
+     * cut stands and is returned (logged).
      *
      * @param at the offset of the first bad line of the tail
      * @return what was cut
@@ -237,8 +252,20 @@ final class QueueLogFile implements AutoCloseable {
                 keep = QueueFiles.cutName(at, System.currentTimeMillis());
                 FileRanges.copyAside(files, LOG_NAME, new FileRanges.Range(at, size - at), keep);
             }
-            log.truncate(at);
-            log.sync();
+            try {
+                log.truncate(at);
+            } catch (IOException | RuntimeException e) {
+                if (keep != null) {
+                    AtomicFiles.deleteQuietly(files, keep); // the log still holds the bytes
+                }
+                throw e;
+            }
+            try {
+                log.sync();
+            } catch (IOException | RuntimeException e) {
+                // The cut is done and its bytes are kept aside; a cut lost to a power loss is made again.
+                LOG.warn("Cut {} at byte {}, but could not fsync the cut: {}", path(), at, e.toString());
+            }
             return new Cut(size - at, keep == null ? null : files.path(keep));
         } catch (IOException e) {
             throw new StorageException("Could not truncate log queue file: " + path() + " at byte " + at, e);
@@ -266,9 +293,15 @@ final class QueueLogFile implements AutoCloseable {
 
     private StoreFiles.Output writable() throws IOException {
         if (out == null) {
-            throw new IOException("no open log on " + path());
+            throw appendRefused != null ? new IOException("could not open " + path() + " for appending: "
+                    + appendRefused.getMessage(), appendRefused) : new IOException("no open log on " + path());
         }
         return out;
+    }
+
+    /** @return whether the held file is open for appending (a writer whose log could be opened so) */
+    boolean appendable() {
+        return out != null;
     }
 
     /**
@@ -349,6 +382,7 @@ final class QueueLogFile implements AutoCloseable {
         out = null;
         pin = null;
         identity = null;
+        appendRefused = null;
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.DevFullFiles;
 import dev.storh.store.VerifyReport;
 import dev.storh.store.RepairReport;
 import java.nio.file.Files;
@@ -112,10 +113,13 @@ class SegmentedLogFilesGoneTest {
     void aFailedAppendWhoseRollbackFailsTooReportsBoth() throws Exception {
         Path full = Path.of("/dev/full");
         Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is needed (Linux) to make writes fail for real");
-        try (SegmentedLog log = SegmentedLog.open(root, "events")) {
+        // appends to the segments reach /dev/full: writes fail with ENOSPC; truncating a device fails too
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+        SegmentedLogOptions options = SegmentedLogOptions.builder()
+                .files(dir -> DevFullFiles.at(dir, name -> armed.get() && name.startsWith(LogFiles.SEGMENTS + "/"))).build();
+        try (SegmentedLog log = SegmentedLog.open(root, "events", options)) {
             Path active = log.state().path(log.state().active.file);
-            Files.delete(active);
-            Files.createSymbolicLink(active, full); // writes fail with ENOSPC; truncating a device fails too
+            armed.set(true);
             assertThatThrownBy(() -> log.put(Map.of("n", 0L), id(0))).isInstanceOf(StorageException.class)
                     .hasMessageContaining(active.toString()).hasMessageContaining("No space left")
                     .satisfies(e -> assertThat(e.getSuppressed()).singleElement().satisfies(s -> assertThat(s)

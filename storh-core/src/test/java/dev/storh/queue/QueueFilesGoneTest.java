@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.DevFullFiles;
 import dev.storh.store.VerifyReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,8 +63,10 @@ class QueueFilesGoneTest {
         Assumptions.assumeTrue(Files.isWritable(full), "/dev/full is needed (Linux) to make writes fail for real");
         Path log = root.resolve("jobs/queue.log");
         Files.createDirectories(log.getParent());
-        Files.createSymbolicLink(log, full); // writes fail with ENOSPC; truncating a device fails too
-        try (Queue q = Queue.open(root, "jobs")) {
+        Files.createFile(log);
+        // appends to queue.log reach /dev/full: writes fail with ENOSPC; truncating a device fails too
+        QueueOptions options = QueueOptions.builder().files(dir -> DevFullFiles.at(dir, QueueFiles.LOG_NAME::equals)).build();
+        try (Queue q = Queue.open(root, "jobs", options)) {
             assertThatThrownBy(() -> q.enqueue(Map.of("n", 0L), id(0))).isInstanceOf(StorageException.class)
                     .hasMessageContaining("Could not write log queue file: " + log)
                     .hasRootCauseMessage("No space left on device")

@@ -24,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -143,12 +142,11 @@ class ConcurrencyTest {
     }
 
     /**
-     * Found by {@link #sixteenThreads}: {@code SegmentedLog.verify()} compares a fresh scan with the
-     * live state index without the write lock, so appends that land between the two are reported as
-     * "Segmented log state index drift" although nothing is wrong.
+     * Found by {@link #sixteenThreads}: {@code SegmentedLog.verify()} compared a fresh scan with the
+     * live state index without the write lock, so appends that landed between the two were reported
+     * as "Segmented log state index drift" although nothing was wrong.
      */
     @Test
-    @Disabled("known defect: SegmentedLog.verify() reports state index drift while appends run (a false report)")
     void sixteenThreadsOfLogWritesAndReadsAgainstCompactionAndVerify() throws Exception {
         assertThat(sixteenThreads("L")).isEmpty();
     }

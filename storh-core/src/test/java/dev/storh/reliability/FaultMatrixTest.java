@@ -39,28 +39,7 @@ class FaultMatrixTest {
      * Cases that found a defect not fixed yet: skipped (printing the reason) until the owner fixes it
      * and removes the entry.
      */
-    private static final Map<String, String> KNOWN_DEFECTS = Map.ofEntries(
-            Map.entry("L COMPACTION TEMP_WRITE", Defects.LOG_ROLL),
-            Map.entry("L COMPACTION FSYNC", Defects.LOG_ROLL),
-            Map.entry("L COMPACTION RENAME", Defects.LOG_ROLL),
-            Map.entry("L REPAIR TEMP_WRITE", Defects.LOG_REPAIR),
-            Map.entry("L REPAIR FSYNC", Defects.LOG_REPAIR),
-            Map.entry("L REPAIR RENAME", Defects.LOG_REPAIR),
-            Map.entry("L REPAIR APPEND_FSYNC", Defects.LOG_REPAIR),
-            Map.entry("L REPAIR MKDIR", Defects.LOG_REPAIR),
-            Map.entry("L REPAIR TRUNCATE", Defects.LOG_REPAIR),
-            Map.entry("Q REPAIR APPEND_FSYNC", Defects.QUEUE_REPAIR),
-            Map.entry("Q REPAIR TRUNCATE", Defects.QUEUE_REPAIR));
-
-    /** The reasons of {@link #KNOWN_DEFECTS}. */
-    private static final class Defects {
-        static final String LOG_ROLL = "known defect: a compaction that fails while sealing the active segment leaves"
-                + " the next segment file and the sealed segment's sparse index behind, not named by the manifest";
-        static final String LOG_REPAIR = "known defect: a repair that fails after moving the damaged bytes to"
-                + " .storh/corrupt reports failure although the segment is already cut";
-        static final String QUEUE_REPAIR = "known defect: a queue repair whose cut of the bad tail fails (its"
-                + " truncate, or the fsync of the cut) leaves the queue.log.cut-* copy of the bytes beside the log";
-    }
+    private static final Map<String, String> KNOWN_DEFECTS = Map.of();
 
     @TempDir
     Path root;

@@ -237,9 +237,26 @@ abstract class FaultSubject implements AutoCloseable {
             log().put(Map.of("n", 11L), ids.get(2));
             log().delete(ids.get(1));
             if (path == WritePath.REPAIR) {
+                // damage inside the segment, which only a repair removes (an open would cut a bad tail
+                // alone), and a bad tail after it
+                store.close();
+                Path segment;
                 try (Stream<Path> segs = Files.list(folder().resolve("segments"))) {
-                    damage(segs.filter(p -> p.toString().endsWith(".ndjson")).sorted().reduce((a, b) -> b).orElseThrow());
+                    segment = segs.filter(p -> p.toString().endsWith(".ndjson")).sorted().reduce((a, b) -> b).orElseThrow();
                 }
+                byte[] bytes = Files.readAllBytes(segment);
+                int lastLine = bytes.length - 1;
+                while (lastLine > 0 && bytes[lastLine - 1] != '\n') {
+                    lastLine--;
+                }
+                byte[] garbage = "{\"torn\":tr\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                java.io.ByteArrayOutputStream damaged = new java.io.ByteArrayOutputStream();
+                damaged.write(bytes, 0, lastLine);
+                damaged.write(garbage);
+                damaged.write(bytes, lastLine, bytes.length - lastLine);
+                Files.write(segment, damaged.toByteArray());
+                open();
+                damage(segment);
             }
         }
 
