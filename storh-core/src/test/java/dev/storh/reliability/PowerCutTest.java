@@ -19,11 +19,23 @@ import org.junit.jupiter.params.provider.ValueSource;
  * disk" before each cut is opened as a store and must hold the crash invariants of
  * {@link CrashChecks}. Half the cuts also tear unsynced writes at a sector boundary. Short run: one
  * seed, single-threaded with compaction, reindex and requeue in the op mix, about 200 cuts per
- * engine; long run ({@code -Dstorh.reliability.long=true}): {@code storh.powercut.cuts} (default
- * 1,000) per seed and 3 seeds, the third with 4 threads per engine (group commit). Replay with
+ * engine; long run ({@code -Dstorh.reliability.long=true}, or {@link PowerCutLongRun} outside a
+ * test runner): {@code storh.powercut.cuts} (default 1,000) per seed and 4 seeds, all but the first
+ * with 4 threads per engine (group commit) and a maintenance thread. Replay with
  * {@code -Dstorh.seed=N}.
  */
 class PowerCutTest {
+
+    /**
+     * Checks the cut trees side by side ({@code -Dstorh.powercut.checkers=N}, default 2): each cut is
+     * its own tree, opened and checked alone.
+     */
+    private static final java.util.concurrent.ExecutorService CHECKERS = java.util.concurrent.Executors.newFixedThreadPool(
+            Integer.getInteger("storh.powercut.checkers", 2), r -> {
+                Thread t = new Thread(r, "power-cut-check");
+                t.setDaemon(true);
+                return t;
+            });
 
     @TempDir
     Path temp;
@@ -36,27 +48,44 @@ class PowerCutTest {
     @ParameterizedTest(name = "engine {0}")
     @ValueSource(strings = {"D", "L", "Q"})
     void whatReachedTheDiskBeforeAPowerCutHoldsEveryAcknowledgedWrite(String engine) throws Exception {
-        List<Long> seeds = Seeds.seeds(19_101L, 19_102L, 19_103L);
+        List<Long> seeds = Seeds.seeds(19_101L, 19_102L, 19_103L, 19_104L);
         if (!Seeds.longRun() && System.getProperty("storh.seed") == null) {
             seeds = seeds.subList(0, 1);
         }
         Figures f = run(temp, engine, seeds, Seeds.count("storh.powercut.cuts", 200, 1000), Seeds.longRun() ? 150 : 50);
+        print(f);
+        assertThat(f.failures()).as("replay one seed with -Dstorh.seed=N").isEmpty();
+        assertThat(f.cuts()).isGreaterThan(0);
+    }
+
+    /** Prints an engine's figures and the names its run changed without the seam. */
+    static void print(Figures f) {
+        String engine = f.engine();
         System.out.printf("power cut %s: seeds=%s cuts=%d torn=%d mutations=%d acknowledged_ops=%d failures=%d%n",
                 engine, f.seeds(), f.cuts(), f.torn(), f.mutations(), f.acknowledged(), f.failures().size());
         f.bypasses().forEach(b -> System.out.println("power cut " + engine + ": seam bypassed, not simulated: " + b));
-        assertThat(f.failures()).as("replay one seed with -Dstorh.seed=N").isEmpty();
-        assertThat(f.cuts()).isGreaterThan(0);
+        f.failures().stream().limit(20).forEach(x -> System.out.println("power cut " + engine + ": " + x));
     }
 
     /**
      * @param temp a scratch folder
      * @param engine D, L or Q
-     * @param seeds one child run per seed (the third seed, when there is one, runs 4 threads)
+     * @param seeds one child run per seed: the first single-threaded (compaction, reindex and requeue
+     *     in the op mix), every other with 4 threads per engine (group commit) and a maintenance thread
      * @param cuts cuts wanted per seed, spread over the run
      * @param budget ops per worker thread
      * @return the figures; failures name seed, cut and the mutation the cut came before
      */
     static Figures run(Path temp, String engine, List<Long> seeds, int cuts, int budget) throws Exception {
+        return run(temp, engine, seeds, cuts, budget, 0);
+    }
+
+    /**
+     * {@link #run(Path, String, List, int, int)} with the threads of every seed given.
+     *
+     * @param threads threads per engine for every seed, or 0 for the first seed single-threaded and the others 4
+     */
+    static Figures run(Path temp, String engine, List<Long> seeds, int cuts, int budget, int threads) throws Exception {
         List<String> failures = new ArrayList<>();
         Set<String> bypasses = new TreeSet<>();
         long total = 0;
@@ -67,7 +96,7 @@ class PowerCutTest {
             long seed = seeds.get(s);
             Path out = temp.resolve(engine + "-" + seed);
             String failed = child(temp.resolve(engine + "-" + seed + "-scratch"), out, seed, engine,
-                    s == 2 ? 4 : 1, budget, cuts);
+                    threads > 0 ? threads : s == 0 ? 1 : 4, budget, cuts);
             if (failed != null) {
                 failures.add("seed " + seed + ": child failed: " + failed);
                 continue;
@@ -79,14 +108,19 @@ class PowerCutTest {
             acknowledged += all.acknowledgedOps;
             mutations += Long.parseLong(Files.readString(out.resolve("mutations.txt")).trim());
             bypasses.addAll(Files.readAllLines(out.resolve("bypasses.txt")));
+            List<java.util.concurrent.Future<List<String>>> checks = new ArrayList<>();
             for (String cut : Files.readAllLines(out.resolve("cuts.txt"))) {
                 String[] f = cut.split(" ", 5);
                 total++;
                 boolean isTorn = Boolean.parseBoolean(f[2]);
                 torn += isTorn ? 1 : 0;
                 String where = "seed " + seed + " cut before mutation " + f[1] + " (" + f[4] + (isTorn ? ", torn" : "") + ")";
-                failures.addAll(check(out.resolve("cut-" + f[0]), lines.subList(0, Integer.parseInt(f[3])), engine)
-                        .stream().map(x -> where + ": " + x).toList());
+                List<String> before = lines.subList(0, Integer.parseInt(f[3]));
+                checks.add(CHECKERS.submit(() -> check(out.resolve("cut-" + f[0]), before, engine).stream()
+                        .map(x -> where + ": " + x).toList()));
+            }
+            for (java.util.concurrent.Future<List<String>> check : checks) {
+                failures.addAll(check.get());
             }
             CrashHarnessTest.deleteTree(out);
         }

@@ -20,7 +20,10 @@ import java.util.Random;
  * {@code claim <container>} claims and completes jobs of the blob queue {@code jobs} until none is
  * pending, printing {@code CLAIM <id>} for each; {@code append <container> <root> <tag> <n>} appends
  * {@code n} records {@code {"by": tag, "i": i}} to the blob log {@code audit} (see {@link BlobLogTest}),
- * printing {@code APPEND <id> <i>} for each.
+ * printing {@code APPEND <id> <i>} for each; {@code docs <container> <root> <seed> <n>} puts records with
+ * the unique e-mails {@code e0..e<n-1>} in a shuffled order into the DocStore {@code users} (see
+ * {@link BlobDocStoreTest}), printing {@code UNIQUE <email> <id>} for each it won, then increments
+ * the counter record under the write lock {@code n} times.
  */
 public final class BlobChildProcess {
 
@@ -61,6 +64,8 @@ public final class BlobChildProcess {
                 hold(files);
             } else if (args[0].equals("claim")) {
                 claim(backend);
+            } else if (args[0].equals("docs")) {
+                docs(backend, Path.of(args[2]), Long.parseLong(args[3]), Integer.parseInt(args[4]));
             } else if (args[0].equals("append")) {
                 append(backend, Path.of(args[2]), args[3], Integer.parseInt(args[4]));
             } else {
@@ -82,6 +87,29 @@ public final class BlobChildProcess {
                     System.out.println("CLAIM " + job.id());
                     queue.complete(job.id());
                 }
+            }
+        }
+        System.out.println("DONE");
+    }
+
+    private static void docs(AzureBlobBackend backend, Path docRoot, long seed, int n) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(seed));
+        try (dev.storh.doc.DocStore users = BlobDocStoreTest.open(backend, docRoot)) {
+            System.out.println("READY");
+            for (int i : order) {
+                try {
+                    String id = users.put(java.util.Map.of("email", "e" + i + "@example.org", "by", seed)).id();
+                    System.out.println("UNIQUE e" + i + "@example.org " + id);
+                } catch (dev.storh.UniqueConstraintException e) {
+                    System.out.println("TAKEN e" + i);
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                BlobDocStoreTest.increment(users);
             }
         }
         System.out.println("DONE");

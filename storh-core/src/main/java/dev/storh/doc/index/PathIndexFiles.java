@@ -129,22 +129,14 @@ final class PathIndexFiles {
      * @return the size of the delta in bytes (0 when absent)
      */
     long deltaBytes() {
-        try {
-            return Files.size(delta);
-        } catch (IOException e) {
-            return 0;
-        }
+        return RangeFiles.sizeOf(delta);
     }
 
     /**
      * @return the size of the main file in bytes (0 when absent)
      */
     long mainBytes() {
-        try {
-            return Files.size(main);
-        } catch (IOException e) {
-            return 0;
-        }
+        return RangeFiles.sizeOf(main);
     }
 
     /**

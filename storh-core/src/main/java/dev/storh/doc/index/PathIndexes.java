@@ -170,19 +170,31 @@ final class PathIndexes {
             Map<String, String> batch = pendingValues.computeIfAbsent("\0path " + d.fileKey(), k -> new HashMap<>());
             for (Object v : values) {
                 String inBatch = batch.get(identityKey(v));
-                if (inBatch != null && !inBatch.equals(id)) {
-                    throw new UniqueConstraintException(d.label(), v, inBatch);
-                }
-                if (s != null) {
-                    for (String other : s.identical(v)) {
-                        if (!other.equals(id)) {
-                            throw new UniqueConstraintException(d.label(), v, other);
-                        }
+                String holder = inBatch != null && !inBatch.equals(id) ? inBatch : null;
+                for (String other : s != null && holder == null ? s.identical(v) : java.util.Set.<String>of()) {
+                    if (!other.equals(id)) {
+                        holder = other;
+                        break;
                     }
+                }
+                if (holder != null) {
+                    throw new UniqueConstraintException(d.path().toString(), d.ignoreCase() ? unfolded(d, data, v) : v, holder);
                 }
             }
             values.forEach(v -> batch.put(identityKey(v), id));
         }
+    }
+
+    /** The record's own value (as written, not folded) that the folded entry {@code v} stands for. */
+    private static Object unfolded(PathIndexDefinition d, Map<String, Object> data, Object v) {
+        for (Object reached : d.path().resolve(data)) {
+            for (Object candidate : reached instanceof List<?> list ? list : java.util.Collections.singletonList(reached)) {
+                if (candidate instanceof String text && d.fold(text).equals(v)) {
+                    return text;
+                }
+            }
+        }
+        return v;
     }
 
     /** A text equal for identical values only: kind, then the exact decimal for numbers. */

@@ -213,19 +213,23 @@ final class RangeFiles {
      * @return the delta file's size in bytes (0 when absent)
      */
     long deltaBytes() {
-        try {
-            return Files.size(delta);
-        } catch (IOException e) {
-            return 0;
-        }
+        return sizeOf(delta);
     }
 
     /**
      * @return the main file's size in bytes (0 when absent)
      */
     long mainBytes() {
+        return sizeOf(main);
+    }
+
+    /**
+     * @param file an index file
+     * @return its size in bytes, 0 when it is absent or cannot be read
+     */
+    static long sizeOf(Path file) {
         try {
-            return Files.size(main);
+            return Files.size(file);
         } catch (IOException e) {
             return 0;
         }

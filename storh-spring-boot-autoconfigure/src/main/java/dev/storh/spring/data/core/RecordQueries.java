@@ -53,7 +53,9 @@ final class RecordQueries {
 
     /**
      * @return the matching records after sort, offset and limit. A one-property sort is core's
-     * {@code orderBy} with a limit of offset + limit; a longer sort is applied here to all matches.
+     * {@code orderBy} with a limit of offset + limit; a longer limited sort reads the first offset +
+     * limit by its first key and the records tied with the last of them ({@link #byFirstKey}); an
+     * unlimited longer sort is applied here to all matches.
      */
     List<StorageRecord> records(StorhQuery query, Class<?> type) {
         Assert.notNull(query, "'query' must not be null");
@@ -73,6 +75,9 @@ final class RecordQueries {
             }
             records = this.translator.translated(core::get);
         }
+        else if (query.isLimited() && !orders.get(0).path().isId()) {
+            records = byFirstKey(core, orders, offset + query.getLimit());
+        }
         else {
             records = new ArrayList<>(this.translator.translated(core::get));
             records.sort(comparator(orders));
@@ -84,6 +89,33 @@ final class RecordQueries {
         List<StorageRecord> window = (offset == 0 && end == records.size()) ? records
                 : records.subList((int) offset, (int) end);
         return (query.getFields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
+    }
+
+    /**
+     * The first {@code n} matches of a sort with several keys, without reading every match: core
+     * orders by the first key only (from its range index where it has one) and returns the first
+     * {@code n}; the records that tie with the {@code n}-th on the first key are then read with one
+     * {@code between(v, v)} condition (served by the same index), as they may sort before it on the
+     * next keys. Every record whose first key sorts before the {@code n}-th one's is among the first
+     * {@code n}, so the full sort of both reads starts with the right {@code n}.
+     */
+    private List<StorageRecord> byFirstKey(QueryBuilder core, List<SortKey> orders, long n) {
+        SortKey first = orders.get(0);
+        QueryBuilder head = core.orderBy(first.path(), first.direction()).limit(n);
+        List<StorageRecord> records = new ArrayList<>(this.translator.translated(head::get));
+        if (records.size() == n) {
+            Object boundary = valueOf(records.get(records.size() - 1), first.path());
+            records.removeIf((r) -> Values.compare(valueOf(r, first.path()), boundary) == 0);
+            QueryBuilder tied = core.where(first.path()).between(boundary, boundary);
+            List<StorageRecord> ties = new ArrayList<>(this.translator.translated(tied::get));
+            if (boundary == null) {
+                QueryBuilder missing = core.where(first.path()).missing();
+                ties.addAll(this.translator.translated(missing::get));
+            }
+            ties.stream().filter((r) -> Values.compare(valueOf(r, first.path()), boundary) == 0).forEach(records::add);
+        }
+        records.sort(comparator(orders));
+        return records;
     }
 
     private static StorageRecord project(StorageRecord record, StorhQuery query) {

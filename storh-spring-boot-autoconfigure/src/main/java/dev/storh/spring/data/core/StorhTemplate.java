@@ -25,7 +25,6 @@ import dev.storh.spring.data.core.event.BeforeSaveEvent;
 import dev.storh.spring.data.core.query.StorhQuery;
 import dev.storh.spring.data.mapping.StorhMappingContext;
 import dev.storh.spring.data.mapping.StorhPersistentEntity;
-import dev.storh.spring.data.mapping.StorhPersistentProperty;
 import dev.storh.spring.transaction.CollectionAccess;
 
 import org.springframework.beans.BeansException;
@@ -231,14 +230,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
     }
 
     private Boolean declareIndexes(StorhPersistentEntity<?> entity, DocStore store) {
-        boolean declared = false;
-        for (StorhPersistentProperty property : entity) {
-            if (property.isIndexed() && !property.isIdProperty()) {
-                store.indexes().defineField(property.getName(), property.isUniqueIndex(), property.isRangeIndex());
-                declared = true;
-            }
-        }
-        if (declared) {
+        if (IndexDeclarations.declare(entity, this.converter.getMappingContext(), store.indexes())) {
             this.exceptionTranslator.translated(() -> store.indexes().sync());
         }
         return Boolean.TRUE;

@@ -22,7 +22,9 @@ import org.springframework.data.mapping.MappingException;
  * with a scan.
  * <ul>
  * <li>An equality or unique index needs a property stored as one JSON scalar (text, number,
- * boolean): not a collection, map, array or nested object.</li>
+ * boolean), or a collection or array of them (one index entry per element): not a map or a
+ * nested object (index the nested object's own properties instead).</li>
+ * <li>A case-insensitive index serves no range condition, so it cannot be a range index.</li>
  * <li>A range index also needs the stored JSON value to sort like the Java values: numbers of
  * every width ({@code BigDecimal} and {@code BigInteger} included), {@code String},
  * {@code char}, {@code boolean}, and the ISO-8601 texts that sort by time: {@code LocalDate},
@@ -71,10 +73,17 @@ public final class IndexableTypes {
         Class<?> type = property.getType();
         String name = "@Indexed property '" + property.getName() + "' of " + property.getOwner().getType().getName()
                 + " (" + type.getName() + ")";
-        if (property.isCollectionLike() || property.isMap() || type.isArray() || property.isEntity()) {
-            throw new MappingException(name + " cannot be indexed: storh indexes properties stored as one JSON "
-                    + "text, number or boolean, not lists, maps or nested objects; remove @Indexed or index a "
-                    + "scalar property instead");
+        if (property.isMap() || property.isEntity()) {
+            throw new MappingException(name + " cannot be indexed: storh indexes properties stored as JSON "
+                    + "text, numbers or booleans (or lists of them), not maps or nested objects; remove @Indexed or "
+                    + "put it on the nested object's own properties (indexed at their paths, e.g. publisher.name)");
+        }
+        boolean collection = property.isCollectionLike() || type.isArray();
+        if (property.isRangeIndex() && (collection || property.isIgnoreCaseIndex())) {
+            throw new MappingException(name + " cannot have a range index: "
+                    + (collection ? "a collection has no single value to order by" : "a case-insensitive index keeps no "
+                    + "case-sensitive order") + "; drop range = true (its index still serves equality, In"
+                    + (collection ? " and element queries" : " and StartingWithIgnoreCase") + ")");
         }
         if (!property.isRangeIndex() || sortsLikeValues(type)) {
             return;

@@ -15,7 +15,15 @@ import java.lang.annotation.Target;
  * the collection for that entity type, so derived queries on the property are answered from the
  * index: equality and {@code In} from any index; {@code GreaterThan}, {@code LessThan},
  * {@code Between}, {@code StartingWith} and {@code OrderBy} with a limit from a range index.
- * The index is on the top-level JSON key named like the property.
+ * <p>
+ * On a top-level scalar property the index is the original's, on the JSON key named like the
+ * property. Storh's own path indexes serve the rest: a property of a nested object
+ * ({@code Publisher.name}, queried as {@code findByPublisherName}) is indexed at its path
+ * {@code publisher.name}, also inside a collection of objects ({@code reviews.rating}); a collection
+ * of scalars ({@code List<String> tags}) gets one entry per element, for {@code findByTags("rare")}
+ * and {@code findByTagsContaining("rare")}; {@code ignoreCase = true} indexes text case-folded
+ * (per {@code Locale.ROOT}), for {@code IgnoreCase} equality and {@code StartingWithIgnoreCase}.
+ * See {@code docs/indexes.md}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -25,10 +33,21 @@ public @interface Indexed {
     /**
      * Whether no two records may hold the same value of this property; a save that would break
      * it fails with {@code DuplicateKeyException} naming the field, value and holder, and writes
-     * nothing.
+     * nothing. Any number of records may leave the property {@code null} (a {@code null} top-level
+     * property is not stored) or lack it: the uniqueness is kept by a path index that never checks
+     * {@code null} or a missing value, beside an ordinary index the original can read.
      * @return {@code true} for a unique index
      */
     boolean unique() default false;
+
+    /**
+     * Whether text is indexed case-folded (upper then lower case in {@code Locale.ROOT}), so that
+     * {@code IgnoreCase} equality, {@code In} and {@code StartingWithIgnoreCase} are answered from
+     * the index; with {@code unique}, two values differing only in case collide. Such an index
+     * keeps no case-sensitive order: it serves no range condition.
+     * @return {@code true} for a case-insensitive index
+     */
+    boolean ignoreCase() default false;
 
     /**
      * Whether the index also keeps values in order, for greater-than, less-than, between and

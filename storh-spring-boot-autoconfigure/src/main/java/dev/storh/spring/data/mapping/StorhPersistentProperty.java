@@ -85,6 +85,16 @@ public class StorhPersistentProperty extends AnnotationBasedPersistentProperty<S
         return indexed != null && indexed.range();
     }
 
+    /**
+     * Whether the declared index is case-insensitive.
+     * @return {@code true} for {@code @Indexed(ignoreCase = true)}, {@code false} otherwise or
+     * without {@code @Indexed}
+     */
+    public boolean isIgnoreCaseIndex() {
+        Indexed indexed = findAnnotation(Indexed.class);
+        return indexed != null && indexed.ignoreCase();
+    }
+
     private static boolean hasExplicitId(Class<?> type) {
         AtomicBoolean found = new AtomicBoolean();
         ReflectionUtils.doWithFields(type, (field) -> {

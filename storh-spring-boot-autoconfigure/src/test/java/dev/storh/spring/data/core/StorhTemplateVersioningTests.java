@@ -202,8 +202,12 @@ class StorhTemplateVersioningTests {
             .withMessageContaining("email")
             .withMessageContaining(ada.id());
         assertThat(this.template.count(Login.class)).isEqualTo(1);
+        // The uniqueness is a path index (null and missing unchecked) beside an ordinary index the original reads.
         assertThat(this.template.docStore("login").indexes().definitions()).singleElement()
-            .satisfies((d) -> assertThat(d.unique()).isTrue());
+            .satisfies((d) -> assertThat(d.unique()).isFalse());
+        assertThat(this.template.docStore("login").indexes().pathDefinitions()).singleElement()
+            .satisfies((d) -> assertThat(d.unique()).isTrue())
+            .satisfies((d) -> assertThat(d.path()).isEqualTo(dev.storh.query.FieldPath.of("email")));
     }
 
     @Test

@@ -46,10 +46,25 @@ class IndexableTypesTests {
     }
 
     @Test
-    void indexesOnListsMapsAndNestedObjectsAreRefused() {
-        assertRefused(IndexedList.class, "'tags'", "java.util.List", "not lists, maps or nested objects");
-        assertRefused(IndexedMap.class, "'attributes'", "java.util.Map", "not lists, maps or nested objects");
-        assertRefused(IndexedNested.class, "'address'", "Address", "not lists, maps or nested objects");
+    void indexesOnMapsAndNestedObjectsAreRefused() {
+        assertRefused(IndexedMap.class, "'attributes'", "java.util.Map", "not maps or nested objects");
+        assertRefused(IndexedNested.class, "'address'", "Address", "not maps or nested objects",
+                "put it on the nested object's own properties");
+    }
+
+    @Test
+    void aListGetsAMultikeyIndexButNoRangeIndexAndACaseInsensitiveIndexNoRange() {
+        StorhMappingContext context = new StorhMappingContext();
+        assertThat(context.getRequiredPersistentEntity(IndexedList.class).getRequiredPersistentProperty("tags").isIndexed())
+            .isTrue();
+        assertRefused(RangeList.class, "'tags'", "cannot have a range index", "a collection has no single value");
+        assertRefused(RangeFolded.class, "'name'", "cannot have a range index", "case-insensitive index");
+    }
+
+    record RangeList(@Id String id, @Indexed(range = true) List<String> tags) {
+    }
+
+    record RangeFolded(@Id String id, @Indexed(range = true, ignoreCase = true) String name) {
     }
 
     @Test

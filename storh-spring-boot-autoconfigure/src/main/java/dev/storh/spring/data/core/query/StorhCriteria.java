@@ -26,9 +26,10 @@ import org.springframework.util.Assert;
  * and {@code notIn} also match records missing the key; {@code isNull} matches a missing key
  * or a JSON {@code null}. Fields are top-level JSON keys ({@code where("a.b")} is the key
  * {@code a.b}) or {@link FieldPath}s into nested objects and lists; {@code id} is the record id.
- * String conditions ({@code contains}, {@code endsWith}, {@code like}, {@code regex}), element
- * conditions on lists ({@code hasElement}) and {@link Field#ignoreCase()} are answered by
- * reading records; equality, membership, ranges and {@code startsWith} use indexes. Operand
+ * String conditions ({@code contains}, {@code endsWith}, {@code like}, {@code regex}) are answered
+ * by reading records; equality, membership, ranges and {@code startsWith} use indexes, and so do
+ * element conditions on lists ({@code hasElement}), nested paths and {@link Field#ignoreCase()}
+ * equality and {@code startsWith} where a path index (multikey, case-insensitive) is declared. Operand
  * values should already be in the JSON model (the template converts entity-typed values with
  * {@code StorhEntityConverter.toJsonValue}).
  * <pre>

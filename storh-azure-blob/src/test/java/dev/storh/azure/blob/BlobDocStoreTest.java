@@ -1,0 +1,98 @@
+package dev.storh.azure.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.storh.StorageRecord;
+import dev.storh.doc.DocStore;
+import dev.storh.doc.DocStoreOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The DocStore on blob storage, engine unchanged, shared by two JVMs: a unique index holds across
+ * them (every value taken by exactly one), and read-modify-writes under the collection lock (a
+ * lease) lose no update.
+ */
+class BlobDocStoreTest {
+
+    /** The counter record's id. */
+    static final String COUNTER = "01890000-0000-7000-8000-00000000c0de";
+
+    @TempDir
+    Path root;
+
+    @RegisterExtension
+    final Azurite.Fresh blob = new Azurite.Fresh();
+
+    /**
+     * @param backend the container
+     * @param root where the engine believes the collection's folder is
+     * @return the collection {@code users}, its e-mail index unique
+     */
+    static DocStore open(AzureBlobBackend backend, Path root) {
+        DocStore users = DocStore.open(root, "users", DocStoreOptions.builder().files(backend.under(root)).build());
+        users.indexes().defineField("email", true, false).sync();
+        return users;
+    }
+
+    /** Adds one to the counter record, read and written under the collection's write lock. */
+    static void increment(DocStore users) {
+        users.withWriteLock(() -> {
+            long n = users.get(COUNTER).map(r -> (Long) r.data().get("n")).orElse(0L);
+            return users.put(Map.of("n", n + 1), COUNTER);
+        });
+    }
+
+    @Test
+    @Disabled("known gap: the index package (IndexManifest, EqualityFiles, RangeFiles, ExpectedIndexes, IndexRebuilds,"
+            + " PathIndexFiles) reads its files through java.nio.file, so on blobs a unique check finds no entry and both"
+            + " JVMs win the same value (seen with the doc branch's seam-only DocStore: 'e2@example.org taken twice')")
+    void twoJvmsTakeEveryUniqueValueOnceAndLoseNoUpdate() throws Exception {
+        int n = 10;
+        try (DocStore users = open(blob.backend(), root)) {
+            assertThat(users.count()).isZero();
+        }
+        List<Process> children = new ArrayList<>();
+        List<CompletableFuture<List<String>>> outputs = new ArrayList<>();
+        for (String seed : List.of("1", "2")) {
+            Process child = BlobChildProcess.start("docs", blob.name(), root.toString(), seed, Integer.toString(n));
+            children.add(child);
+            outputs.add(BlobChildProcess.lines(child));
+        }
+        Map<String, String> winners = new HashMap<>();
+        try {
+            for (int p = 0; p < 2; p++) {
+                assertThat(children.get(p).waitFor(240, TimeUnit.SECONDS)).isTrue();
+                assertThat(children.get(p).exitValue()).as("child %d: %s", p, outputs.get(p).get()).isZero();
+                for (String line : outputs.get(p).get()) {
+                    if (line.startsWith("UNIQUE ")) {
+                        String[] parts = line.split(" ");
+                        assertThat(winners.put(parts[1], parts[2])).as("%s taken twice", parts[1]).isNull();
+                    }
+                }
+            }
+        } finally {
+            children.forEach(Process::destroyForcibly);
+        }
+        assertThat(winners).as("every value taken exactly once").hasSize(n);
+        try (AzureBlobBackend other = Azurite.backend(blob.name()); DocStore users = open(other, root)) {
+            assertThat(users.count()).isEqualTo(n + 1);
+            for (Map.Entry<String, String> won : winners.entrySet()) {
+                assertThat(users.query().where("email").eq(won.getKey()).get()).extracting(StorageRecord::id)
+                        .containsExactly(won.getValue());
+            }
+            assertThat(users.get(COUNTER)).hasValueSatisfying(r -> assertThat(r.data()).as("no lost update")
+                    .containsEntry("n", 2L * n));
+            assertThat(users.verify().ok()).isTrue();
+        }
+    }
+}
