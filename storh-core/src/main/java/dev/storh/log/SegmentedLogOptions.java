@@ -45,8 +45,8 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
      */
     public SegmentedLogOptions {
         Objects.requireNonNull(common, "common");
-        Builder.checkedSegmentBytes(maxSegmentBytes);
-        Builder.checkedInterval(sparseIndexInterval);
+        checkedSegmentBytes(maxSegmentBytes);
+        checkedInterval(sparseIndexInterval);
         Objects.requireNonNull(partition, "partition");
         Objects.requireNonNull(durability, "durability");
     }
@@ -65,6 +65,20 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
         return new Builder();
     }
 
+    private static long checkedSegmentBytes(long bytes) {
+        if (bytes < MIN_SEGMENT_BYTES) {
+            throw new StorageException("Segment size must be at least 256 bytes. Got: " + bytes);
+        }
+        return bytes;
+    }
+
+    private static int checkedInterval(int lines) {
+        if (lines < 1) {
+            throw new StorageException("Sparse index interval must be at least 1. Got: " + lines);
+        }
+        return lines;
+    }
+
     /**
      * Builds {@link SegmentedLogOptions}; each setter checks its argument at once. The common
      * setters (id generator, clock for partitions and retention, lock timeout, cache, byte seam) are
@@ -78,14 +92,6 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
         private Durability durability = Durability.FSYNC;
 
         private Builder() {
-        }
-
-        private static long checkedSegmentBytes(long bytes) {
-            return atLeast(bytes, MIN_SEGMENT_BYTES, b -> new StorageException("Segment size must be at least 256 bytes. Got: " + b));
-        }
-
-        private static int checkedInterval(int lines) {
-            return (int) atLeast(lines, 1, n -> new StorageException("Sparse index interval must be at least 1. Got: " + n));
         }
 
         /**

@@ -42,8 +42,8 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
      */
     public QueueOptions {
         Objects.requireNonNull(common, "common");
-        Builder.checkedThreshold(compactionThresholdBytes);
-        Builder.checkedMaxBatch(maxBatch);
+        checkedThreshold(compactionThresholdBytes);
+        checkedMaxBatch(maxBatch);
     }
 
     /**
@@ -61,6 +61,20 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
         return new Builder();
     }
 
+    private static long checkedThreshold(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("compactionThresholdBytes must be at least 0, got " + bytes);
+        }
+        return bytes;
+    }
+
+    private static int checkedMaxBatch(int operations) {
+        if (operations < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, got " + operations);
+        }
+        return operations;
+    }
+
     /** Builds {@link QueueOptions}; each setter checks its argument at once. */
     public static final class Builder extends StoreOptions.Builder<Builder, QueueOptions> {
         private boolean autoCompact = true;
@@ -68,14 +82,6 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
         private int maxBatch = DEFAULT_MAX_BATCH;
 
         private Builder() {
-        }
-
-        private static long checkedThreshold(long bytes) {
-            return atLeast(bytes, 0, b -> new IllegalArgumentException("compactionThresholdBytes must be at least 0, got " + b));
-        }
-
-        private static int checkedMaxBatch(int operations) {
-            return (int) atLeast(operations, 1, n -> new IllegalArgumentException("maxBatch must be at least 1, got " + n));
         }
 
         /**

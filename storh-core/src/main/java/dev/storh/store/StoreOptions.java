@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import dev.storh.cache.Cache;
@@ -125,21 +124,6 @@ public interface StoreOptions {
         @SuppressWarnings("unchecked")
         protected final B self() {
             return (B) this;
-        }
-
-        /**
-         * The range check of an engine's numeric setting.
-         *
-         * @param value the value given
-         * @param min the smallest value allowed
-         * @param error makes the exception naming the value refused
-         * @return the value, when at least {@code min}
-         */
-        protected static long atLeast(long value, long min, LongFunction<? extends RuntimeException> error) {
-            if (value < min) {
-                throw error.apply(value);
-            }
-            return value;
         }
 
         /**
