@@ -13,24 +13,33 @@ import java.util.Objects;
  * DocStoreOptions.builder().lockTimeout(Duration.ofSeconds(5)).idGenerator(myIds).build()
  * </pre>
  *
- * Thread-safe (immutable).
- *
- * @param common the settings every engine shares
- * @param schema the collection's schema, or {@code null}
- * @param cacheValidation how cached records are checked against their files; STAT by default
  * @see DocStore#open(java.nio.file.Path, String, DocStoreOptions)
  */
-public record DocStoreOptions(StoreOptions.Common common, Schema schema, CacheValidation cacheValidation)
-        implements StoreOptions {
+public final class DocStoreOptions extends StoreOptions {
 
     private static final DocStoreOptions DEFAULTS = builder().build();
 
+    private final Schema schema;
+    private final CacheValidation cacheValidation;
+
+    private DocStoreOptions(Builder b) {
+        super(b);
+        this.schema = b.schema;
+        this.cacheValidation = b.cacheValidation;
+    }
+
     /**
-     * @throws NullPointerException when {@code common} or {@code cacheValidation} is null
+     * @return how cached records are checked against their files; STAT by default
      */
-    public DocStoreOptions {
-        Objects.requireNonNull(common, "common");
-        Objects.requireNonNull(cacheValidation, "cacheValidation");
+    public CacheValidation cacheValidation() {
+        return cacheValidation;
+    }
+
+    /**
+     * @return the collection's schema, or {@code null}
+     */
+    public Schema schema() {
+        return schema;
     }
 
     /**
@@ -81,7 +90,7 @@ public record DocStoreOptions(StoreOptions.Common common, Schema schema, CacheVa
          */
         @Override
         public DocStoreOptions build() {
-            return new DocStoreOptions(common(), schema, cacheValidation);
+            return new DocStoreOptions(this);
         }
     }
 }

@@ -54,8 +54,8 @@ public final class AtomicFiles {
         byte[] random = new byte[6];
         RANDOM.nextBytes(random);
         Path targetPath = files.path(target);
-        ensureDirectory(parentOf(targetPath));
         String parent = parentName(target);
+        ensureDirectory(files, parent);
         String temp = "." + targetPath.getFileName() + "." + HexFormat.of().formatHex(random) + ".tmp";
         writeVia(files, parent.isEmpty() ? temp : parent + "/" + temp, target, bytes);
     }
@@ -219,6 +219,73 @@ public final class AtomicFiles {
     }
 
     /**
+     * {@link #ensureDirectory(Path)} through a byte seam: each missing folder from the top down is
+     * created and its parent fsynced, then the folder itself. The seam's root is created when
+     * missing, but its own parent is not the seam's to fsync (a caller that creates a store folder
+     * fsyncs that parent through a seam of its own).
+     *
+     * @param files the seam
+     * @param dir the folder's name, {@code ""} for the root
+     * @return whether anything was created
+     * @throws StorageException {@code "Could not create storage directory: <dir>"}, e.g. when a
+     *     regular file stands where a folder is needed
+     */
+    public static boolean ensureDirectory(StoreFiles files, String dir) {
+        Deque<String> missing = new ArrayDeque<>();
+        try {
+            for (String p = dir; p != null; p = p.isEmpty() ? null : parentName(p)) {
+                java.util.Optional<StoreFiles.Entry> entry = files.stat(p);
+                if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                    break;
+                }
+                if (entry.isPresent()) {
+                    throw new StorageException("Could not create storage directory: " + files.path(dir)
+                            + " (not a directory: " + files.path(p) + ")");
+                }
+                missing.push(p);
+            }
+            if (missing.isEmpty()) {
+                return false;
+            }
+            while (!missing.isEmpty()) {
+                String p = missing.pop();
+                files.createDirectories(p);
+                if (!p.isEmpty()) {
+                    files.syncDirectory(parentName(p));
+                }
+            }
+            files.syncDirectory(dir);
+            return true;
+        } catch (IOException e) {
+            throw new StorageException("Could not create storage directory: " + files.path(dir) + ReadOnlyFileSystem.hint(e), e);
+        }
+    }
+
+    /**
+     * Creates a store's own folder when missing, and fsyncs it and its parent, so a new store
+     * survives a power loss.
+     *
+     * @param parent a seam on the folder that holds the store's folder
+     * @param name the store folder's name in it
+     * @param files the store's own seam
+     * @throws StorageException {@code "Could not create storage directory: <dir>"}
+     */
+    public static void ensureStoreFolder(StoreFiles parent, String name, StoreFiles files) {
+        try {
+            java.util.Optional<StoreFiles.Entry> entry = files.stat("");
+            if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                return;
+            }
+            parent.createDirectories(name);
+            parent.syncDirectory("");
+            files.syncDirectory("");
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not create storage directory: " + files.root()
+                    + ReadOnlyFileSystem.hint(e), e);
+        }
+    }
+
+    /**
      * Best-effort fsync of a folder; never throws (a missing folder is fine), as the original does.
      *
      * @param dir the folder
@@ -355,41 +422,94 @@ public final class AtomicFiles {
      *
      * @param built the complete new folder, in the same folder as {@code live}
      * @param live the folder to replace; may be missing (then {@code built} is just renamed)
-     * @param aside a free name beside {@code live} for the old tree, deleted afterwards
+     * @param aside a free name beside {@code live} for the old tree, deleted afterwards (it stays
+     *     there when it cannot be deleted: the swap is done and not reported failed)
      * @param gap runs the renames that may leave {@code live} missing for a moment
-     * @throws StorageException naming the paths when a rename fails ({@code live} is then still
-     *     the old tree, or {@code built} when only the cleanup failed)
+     * @throws StorageException naming the paths when a rename or the folder fsync fails ({@code live}
+     *     is then still the old tree, or already the new one when only the fsync failed)
      */
     public static void replaceTree(Path built, Path live, Path aside, java.util.function.Consumer<Runnable> gap) {
-        Path parent = parentOf(live);
-        if (Files.isDirectory(live, java.nio.file.LinkOption.NOFOLLOW_LINKS) && DirectoryExchange.exchange(built, live)) {
-            syncDirectory(parent);
-            deleteTree(built); // now the old tree
-            return;
+        StoreFiles files = LocalFiles.at(parentOf(live));
+        replaceTree(files, files.nameOf(built), files.nameOf(live), files.nameOf(aside), gap);
+    }
+
+    /**
+     * {@link #replaceTree(Path, Path, Path, java.util.function.Consumer)} through a byte seam: the
+     * seam's {@link StoreFiles#exchange} where it can, else two renames; the old tree is then
+     * deleted through the seam.
+     *
+     * @param files the seam
+     * @param built the complete new folder's name, in the same folder as {@code live}
+     * @param live the folder to replace; may be missing
+     * @param aside a free name beside {@code live} for the old tree; a tree that cannot be deleted
+     *     after the swap stays there (the swap is not undone for it, nor reported failed)
+     * @param gap runs the renames that may leave {@code live} missing for a moment
+     * @throws StorageException naming the paths when a rename or the folder fsync fails ({@code live}
+     *     is then still the old tree, or already the new one when only the fsync failed)
+     */
+    public static void replaceTree(StoreFiles files, String built, String live, String aside,
+            java.util.function.Consumer<Runnable> gap) {
+        String parent = parentName(live);
+        try {
+            if (isDirectory(files, live) && files.exchange(built, live)) {
+                syncDirectory(files, parent);
+                if (!deleteTreeQuietly(files, built)) { // built now names the old tree
+                    // What could not be deleted is a replaced tree, no longer one being built: it
+                    // takes the replaced tree's name, which the next sweep of leftovers removes.
+                    try {
+                        files.rename(built, aside);
+                        files.syncDirectory(parent);
+                    } catch (IOException | RuntimeException stays) {
+                        // removed by the next sweep under its build name
+                    }
+                }
+                return;
+            }
+        } catch (IOException e) {
+            throw new StorageException("Could not move " + files.path(built) + " into place of " + files.path(live), e);
         }
         StorageException[] failed = {null};
         gap.accept(() -> {
             try {
-                if (Files.exists(live, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    Files.move(live, aside, StandardCopyOption.ATOMIC_MOVE);
+                if (files.exists(live)) {
+                    files.rename(live, aside);
                 }
-                Files.move(built, live, StandardCopyOption.ATOMIC_MOVE);
+                files.rename(built, live);
             } catch (IOException | RuntimeException e) {
-                if (!Files.exists(live, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.exists(aside)) {
-                    try {
-                        Files.move(aside, live, StandardCopyOption.ATOMIC_MOVE);
-                    } catch (IOException restore) {
-                        e.addSuppressed(restore);
+                try {
+                    if (!files.exists(live) && files.exists(aside)) {
+                        files.rename(aside, live);
                     }
+                } catch (IOException restore) {
+                    e.addSuppressed(restore);
                 }
-                failed[0] = new StorageException("Could not move " + built + " into place of " + live, e);
+                failed[0] = new StorageException("Could not move " + files.path(built) + " into place of "
+                        + files.path(live), e);
             }
         });
         if (failed[0] != null) {
             throw failed[0];
         }
-        syncDirectory(parent);
-        deleteTree(aside);
+        syncDirectory(files, parent);
+        deleteTreeQuietly(files, aside);
+    }
+
+    /**
+     * The swap is done: a tree that cannot be removed now stays, for the caller's leftover sweep.
+     *
+     * @return whether it is gone
+     */
+    private static boolean deleteTreeQuietly(StoreFiles files, String name) {
+        try {
+            deleteTree(files, name);
+            return true;
+        } catch (StorageException leftover) {
+            return false;
+        }
+    }
+
+    private static boolean isDirectory(StoreFiles files, String name) throws IOException {
+        return files.stat(name).map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false);
     }
 
     /**
@@ -414,6 +534,35 @@ public final class AtomicFiles {
             }
         } catch (IOException | java.io.UncheckedIOException e) {
             throw new StorageException("Could not delete folder: " + root, e);
+        }
+        return true;
+    }
+
+    /**
+     * {@link #deleteTree(Path)} through a byte seam: every entry below the name, deepest first,
+     * then the name itself; symbolic links are removed, never followed.
+     *
+     * @param files the seam
+     * @param name the folder (or file) to remove
+     * @return whether anything existed
+     * @throws StorageException {@code "Could not delete folder: <path>"} naming the entry that failed
+     */
+    public static boolean deleteTree(StoreFiles files, String name) {
+        try {
+            java.util.Optional<StoreFiles.Entry> entry = files.stat(name);
+            if (entry.isEmpty()) {
+                return false;
+            }
+            if (entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                for (String child : files.list(name)) {
+                    deleteTree(files, name.isEmpty() ? child : name + "/" + child);
+                }
+            }
+            files.delete(name);
+        } catch (NoSuchFileException gone) {
+            // removed meanwhile
+        } catch (IOException e) {
+            throw new StorageException("Could not delete folder: " + files.path(name), e);
         }
         return true;
     }

@@ -14,19 +14,10 @@ import java.util.Objects;
  * </pre>
  *
  * A log reads its records from its segments, so the {@link #cache()} setting is accepted and unused.
- * Thread-safe (immutable).
  *
- * @param common the settings every engine shares
- * @param maxSegmentBytes size in bytes at or past which the active segment is rolled, at least 256
- * @param sparseIndexInterval every how many lines a sparse index entry is kept, at least 1
- * @param partition the date partitioning
- * @param partitionTimestampMs the instant (ms) that picks the partition folder, or {@code null} for
- *     "now" at open
- * @param durability when appends are reported done
  * @see SegmentedLog#open(java.nio.file.Path, String, SegmentedLogOptions)
  */
-public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentBytes, int sparseIndexInterval,
-        LogPartition partition, Long partitionTimestampMs, Durability durability) implements StoreOptions {
+public final class SegmentedLogOptions extends StoreOptions {
 
     /** Default size at which the active segment is rolled: 1 MiB. */
     public static final long DEFAULT_MAX_SEGMENT_BYTES = 1_048_576;
@@ -37,18 +28,19 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
 
     private static final SegmentedLogOptions DEFAULTS = builder().build();
 
-    /**
-     * Checks the same rules as the builder's setters.
-     *
-     * @throws NullPointerException when {@code common}, {@code partition} or {@code durability} is null
-     * @throws StorageException when a size or interval is out of its range
-     */
-    public SegmentedLogOptions {
-        Objects.requireNonNull(common, "common");
-        Builder.checkedSegmentBytes(maxSegmentBytes);
-        Builder.checkedInterval(sparseIndexInterval);
-        Objects.requireNonNull(partition, "partition");
-        Objects.requireNonNull(durability, "durability");
+    private final long maxSegmentBytes;
+    private final int sparseIndexInterval;
+    private final LogPartition partition;
+    private final Long partitionTimestampMs;
+    private final Durability durability;
+
+    private SegmentedLogOptions(Builder b) {
+        super(b);
+        this.maxSegmentBytes = b.maxSegmentBytes;
+        this.sparseIndexInterval = b.sparseIndexInterval;
+        this.partition = b.partition;
+        this.partitionTimestampMs = b.partitionTimestampMs;
+        this.durability = b.durability;
     }
 
     /**
@@ -63,6 +55,31 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** @return size in bytes at or past which the active segment is rolled */
+    public long maxSegmentBytes() {
+        return maxSegmentBytes;
+    }
+
+    /** @return every how many lines a sparse index entry is kept */
+    public int sparseIndexInterval() {
+        return sparseIndexInterval;
+    }
+
+    /** @return the date partitioning */
+    public LogPartition partition() {
+        return partition;
+    }
+
+    /** @return the instant (ms) that picks the partition folder, or {@code null} for "now" at open */
+    public Long partitionTimestampMs() {
+        return partitionTimestampMs;
+    }
+
+    /** @return when appends are reported done */
+    public Durability durability() {
+        return durability;
     }
 
     /**
@@ -80,21 +97,16 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
         private Builder() {
         }
 
-        private static long checkedSegmentBytes(long bytes) {
-            return atLeast(bytes, MIN_SEGMENT_BYTES, b -> new StorageException("Segment size must be at least 256 bytes. Got: " + b));
-        }
-
-        private static int checkedInterval(int lines) {
-            return (int) atLeast(lines, 1, n -> new StorageException("Sparse index interval must be at least 1. Got: " + n));
-        }
-
         /**
          * @param bytes roll the active segment once its size reaches this many bytes
          * @return this builder
          * @throws StorageException {@code "Segment size must be at least 256 bytes."} naming the value
          */
         public Builder maxSegmentBytes(long bytes) {
-            this.maxSegmentBytes = checkedSegmentBytes(bytes);
+            if (bytes < MIN_SEGMENT_BYTES) {
+                throw new StorageException("Segment size must be at least 256 bytes. Got: " + bytes);
+            }
+            this.maxSegmentBytes = bytes;
             return this;
         }
 
@@ -104,7 +116,10 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
          * @throws StorageException {@code "Sparse index interval must be at least 1."} naming the value
          */
         public Builder sparseIndexInterval(int lines) {
-            this.sparseIndexInterval = checkedInterval(lines);
+            if (lines < 1) {
+                throw new StorageException("Sparse index interval must be at least 1. Got: " + lines);
+            }
+            this.sparseIndexInterval = lines;
             return this;
         }
 
@@ -143,8 +158,7 @@ public record SegmentedLogOptions(StoreOptions.Common common, long maxSegmentByt
          */
         @Override
         public SegmentedLogOptions build() {
-            return new SegmentedLogOptions(common(), maxSegmentBytes, sparseIndexInterval, partition, partitionTimestampMs,
-                    durability);
+            return new SegmentedLogOptions(this);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.storh.queue;
 
 import dev.storh.store.StoreOptions;
-import java.util.Objects;
 
 /**
  * Immutable options of a {@link Queue}, built with {@link #builder()}: the common settings of
@@ -15,16 +14,9 @@ import java.util.Objects;
  * The clock stamps events ({@code ts}, whole seconds) and ages claims and done jobs; the cache is
  * not used by queues. Thread-safe (immutable).
  *
- * @param common the settings every engine shares
- * @param autoCompact whether writes compact {@code queue.log} once it passes the threshold and more
- *     than half of its lines are dead
- * @param compactionThresholdBytes the size in bytes below which {@code queue.log} is never compacted
- *     automatically, at least 0
- * @param maxBatch the most operations one group commit batch holds, at least 1
  * @see Queue#open(java.nio.file.Path, String, QueueOptions)
  */
-public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long compactionThresholdBytes, int maxBatch)
-        implements StoreOptions {
+public final class QueueOptions extends StoreOptions {
 
     /** Default size of {@code queue.log} below which it is never compacted automatically: 1 MiB. */
     public static final long DEFAULT_COMPACTION_THRESHOLD_BYTES = 1L << 20;
@@ -34,16 +26,15 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
 
     private static final QueueOptions DEFAULTS = builder().build();
 
-    /**
-     * Checks the same rules as the builder's setters.
-     *
-     * @throws NullPointerException when {@code common} is null
-     * @throws IllegalArgumentException when a value is out of its range
-     */
-    public QueueOptions {
-        Objects.requireNonNull(common, "common");
-        Builder.checkedThreshold(compactionThresholdBytes);
-        Builder.checkedMaxBatch(maxBatch);
+    private final boolean autoCompact;
+    private final long compactionThresholdBytes;
+    private final int maxBatch;
+
+    private QueueOptions(Builder b) {
+        super(b);
+        this.autoCompact = b.autoCompact;
+        this.compactionThresholdBytes = b.compactionThresholdBytes;
+        this.maxBatch = b.maxBatch;
     }
 
     /**
@@ -61,6 +52,28 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
         return new Builder();
     }
 
+    /**
+     * @return whether writes compact {@code queue.log} once it passes the threshold and more than
+     *     half of its lines are dead
+     */
+    public boolean autoCompact() {
+        return autoCompact;
+    }
+
+    /**
+     * @return the size in bytes below which {@code queue.log} is never compacted automatically
+     */
+    public long compactionThresholdBytes() {
+        return compactionThresholdBytes;
+    }
+
+    /**
+     * @return the most operations one group commit batch holds
+     */
+    public int maxBatch() {
+        return maxBatch;
+    }
+
     /** Builds {@link QueueOptions}; each setter checks its argument at once. */
     public static final class Builder extends StoreOptions.Builder<Builder, QueueOptions> {
         private boolean autoCompact = true;
@@ -68,14 +81,6 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
         private int maxBatch = DEFAULT_MAX_BATCH;
 
         private Builder() {
-        }
-
-        private static long checkedThreshold(long bytes) {
-            return atLeast(bytes, 0, b -> new IllegalArgumentException("compactionThresholdBytes must be at least 0, got " + b));
-        }
-
-        private static int checkedMaxBatch(int operations) {
-            return (int) atLeast(operations, 1, n -> new IllegalArgumentException("maxBatch must be at least 1, got " + n));
         }
 
         /**
@@ -94,7 +99,10 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
          * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder compactionThresholdBytes(long bytes) {
-            this.compactionThresholdBytes = checkedThreshold(bytes);
+            if (bytes < 0) {
+                throw new IllegalArgumentException("compactionThresholdBytes must be at least 0, got " + bytes);
+            }
+            this.compactionThresholdBytes = bytes;
             return this;
         }
 
@@ -104,7 +112,10 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
          * @throws IllegalArgumentException when {@code operations} is below 1
          */
         public Builder maxBatch(int operations) {
-            this.maxBatch = checkedMaxBatch(operations);
+            if (operations < 1) {
+                throw new IllegalArgumentException("maxBatch must be at least 1, got " + operations);
+            }
+            this.maxBatch = operations;
             return this;
         }
 
@@ -113,7 +124,7 @@ public record QueueOptions(StoreOptions.Common common, boolean autoCompact, long
          */
         @Override
         public QueueOptions build() {
-            return new QueueOptions(common(), autoCompact, compactionThresholdBytes, maxBatch);
+            return new QueueOptions(this);
         }
     }
 }

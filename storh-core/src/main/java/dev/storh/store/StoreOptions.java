@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import dev.storh.cache.Cache;
@@ -16,88 +15,75 @@ import dev.storh.observe.StoreObserver;
 
 /**
  * What every engine's options have in common: the id generator, the clock, the lock timeout, the
- * record cache, the byte seam and the observer, kept together in {@link Common}. Each engine's
- * options are an immutable record of {@link #common()} and its own settings, built with a builder
- * whose common setters live in {@link Builder}. Thread-safe (immutable).
+ * record cache and the byte seam. Each engine's options class extends it and adds its own; all
+ * are immutable and built with a builder whose common setters live in {@link Builder}.
  */
-public interface StoreOptions {
+public abstract class StoreOptions {
 
     /** Default longest wait for a store's write lock. */
-    Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Supplier<String> idGenerator;
+    private final Clock clock;
+    private final Duration lockTimeout;
+    private final Cache cache;
+    private final Function<Path, StoreFiles> files;
+    private final StoreObserver observer;
 
     /**
-     * @return the settings every engine shares
+     * @param builder the common settings
      */
-    Common common();
+    protected StoreOptions(Builder<?, ?> builder) {
+        this.idGenerator = builder.idGenerator;
+        this.clock = builder.clock;
+        this.lockTimeout = builder.lockTimeout;
+        this.cache = builder.cache;
+        this.files = builder.files;
+        this.observer = builder.observer;
+    }
 
     /**
      * @return the supplier of ids for records written without one, or {@code null} for the
      *     engine's own UUIDv7 generator
      */
-    default Supplier<String> idGenerator() {
-        return common().idGenerator();
+    public Supplier<String> idGenerator() {
+        return idGenerator;
     }
 
     /**
      * @return the clock for timestamps the engine writes; the system UTC clock by default
      */
-    default Clock clock() {
-        return common().clock();
+    public Clock clock() {
+        return clock;
     }
 
     /**
      * @return the longest wait for the write lock; negative waits without limit
      */
-    default Duration lockTimeout() {
-        return common().lockTimeout();
+    public Duration lockTimeout() {
+        return lockTimeout;
     }
 
     /**
      * @return the record cache for point reads; {@link Cache#none()} by default
      */
-    default Cache cache() {
-        return common().cache();
+    public Cache cache() {
+        return cache;
     }
 
     /**
      * @param folder the store's folder
      * @return the byte seam the engine reaches that folder's files through
      */
-    default StoreFiles files(Path folder) {
-        return Observed.files(common().files().apply(folder), observer());
+    public StoreFiles files(Path folder) {
+        return Observed.files(files.apply(folder), observer);
     }
 
     /**
      * @return told the latency of data operations and fsyncs; {@link StoreObserver#NONE} by default
      */
-    default StoreObserver observer() {
-        return common().observer();
-    }
-
-    /**
-     * The settings every engine shares, as {@link Builder} collects them; see the getters of
-     * {@link StoreOptions} for each.
-     *
-     * @param idGenerator supplies ids for records written without one, or {@code null} for UUIDv7s
-     * @param clock the clock for timestamps the engine writes
-     * @param lockTimeout the longest wait for the write lock; negative waits without limit
-     * @param cache the record cache for point reads
-     * @param files makes the byte seam for a store folder
-     * @param observer told the latency of data operations and fsyncs
-     */
-    record Common(Supplier<String> idGenerator, Clock clock, Duration lockTimeout, Cache cache,
-            Function<Path, StoreFiles> files, StoreObserver observer) {
-
-        /**
-         * @throws NullPointerException when a setting other than {@code idGenerator} is null
-         */
-        public Common {
-            Objects.requireNonNull(clock, "clock");
-            Objects.requireNonNull(lockTimeout, "lockTimeout");
-            Objects.requireNonNull(cache, "cache");
-            Objects.requireNonNull(files, "files");
-            Objects.requireNonNull(observer, "observer");
-        }
+    public StoreObserver observer() {
+        return observer;
     }
 
     /**
@@ -106,7 +92,7 @@ public interface StoreOptions {
      * @param <B> the engine's builder type, returned by every setter
      * @param <O> the engine's options type
      */
-    abstract class Builder<B extends Builder<B, O>, O extends StoreOptions> {
+    public abstract static class Builder<B extends Builder<B, O>, O extends StoreOptions> {
         private Supplier<String> idGenerator;
         private Clock clock = Clock.systemUTC();
         private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
@@ -125,28 +111,6 @@ public interface StoreOptions {
         @SuppressWarnings("unchecked")
         protected final B self() {
             return (B) this;
-        }
-
-        /**
-         * The range check of an engine's numeric setting.
-         *
-         * @param value the value given
-         * @param min the smallest value allowed
-         * @param error makes the exception naming the value refused
-         * @return the value, when at least {@code min}
-         */
-        protected static long atLeast(long value, long min, LongFunction<? extends RuntimeException> error) {
-            if (value < min) {
-                throw error.apply(value);
-            }
-            return value;
-        }
-
-        /**
-         * @return the common settings given so far
-         */
-        protected final Common common() {
-            return new Common(idGenerator, clock, lockTimeout, cache, files, observer);
         }
 
         /**

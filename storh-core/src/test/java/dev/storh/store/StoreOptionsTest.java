@@ -88,17 +88,4 @@ class StoreOptionsTest {
         assertThatThrownBy(() -> QueueOptions.builder().clock(null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("clock");
     }
-
-    @Test
-    void theRecordsCheckTheSameRulesAsTheirBuilders() {
-        StoreOptions.Common common = QueueOptions.defaults().common();
-
-        assertThatThrownBy(() -> new SegmentedLogOptions(common, 10, 64, LogPartition.NONE, null, Durability.FSYNC))
-                .isInstanceOf(StorageException.class).hasMessage("Segment size must be at least 256 bytes. Got: 10");
-        assertThatThrownBy(() -> new QueueOptions(common, true, 0, 0)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("maxBatch must be at least 1, got 0");
-        assertThatThrownBy(() -> new DocStoreOptions(null, null, CacheValidation.STAT)).isInstanceOf(NullPointerException.class)
-                .hasMessage("common");
-        assertThat(new QueueOptions(common, false, 0, 1).autoCompact()).isFalse();
-    }
 }

@@ -80,9 +80,10 @@ final class IndexRebuilds {
                     progress.advance(1, 0);
                 }
             }
-            AtomicFiles.ensureDirectory(building);
+            AtomicFiles.ensureDirectory(files, files.nameOf(building));
             expected.writeTo(files, building);
-            AtomicFiles.replaceTree(building, entries, layout.indexEntriesAside(suffix), swap::swapping);
+            AtomicFiles.replaceTree(files, files.nameOf(building), files.nameOf(entries),
+                    files.nameOf(layout.indexEntriesAside(suffix)), swap::swapping);
         } catch (RuntimeException e) {
             deleteTree(building);
             throw e;
@@ -116,7 +117,7 @@ final class IndexRebuilds {
             try (Stream<StorageRecord> all = records.records(null)) {
                 all.forEach(expected::add);
             }
-            AtomicFiles.ensureDirectory(building);
+            AtomicFiles.ensureDirectory(files, files.nameOf(building));
             expected.writeTo(files, building);
             for (IndexDefinition d : changed) {
                 replace(IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
@@ -150,10 +151,10 @@ final class IndexRebuilds {
             swap.swapping(() -> deleteTree(live));
             return;
         }
-        AtomicFiles.ensureDirectory(live.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
         // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
-        AtomicFiles.replaceTree(built, live, layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes())),
-                swap::swapping);
+        AtomicFiles.replaceTree(files, files.nameOf(built), files.nameOf(live),
+                files.nameOf(layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes()))), swap::swapping);
     }
 
     /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
@@ -162,7 +163,7 @@ final class IndexRebuilds {
             AtomicFiles.deleteQuietly(files, files.nameOf(live));
             return;
         }
-        AtomicFiles.ensureDirectory(live.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
         AtomicFiles.moveAtomic(files, files.nameOf(built), files.nameOf(live));
     }
 
@@ -200,9 +201,9 @@ final class IndexRebuilds {
     }
 
     /** Best-effort removal of a temporary or superseded entries folder. */
-    static void deleteTree(Path root) {
+    private void deleteTree(Path root) {
         try {
-            AtomicFiles.deleteTree(root);
+            AtomicFiles.deleteTree(files, files.nameOf(root));
         } catch (StorageException ignored) {
             // a leftover folder is cleaned by the next rebuild (cleanLeftovers)
         }
