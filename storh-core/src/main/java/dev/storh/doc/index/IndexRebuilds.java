@@ -5,6 +5,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocLayout;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FolderTrees;
 import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -82,7 +83,7 @@ final class IndexRebuilds {
             }
             AtomicFiles.ensureDirectory(files, files.nameOf(building));
             expected.writeTo(files, building);
-            AtomicFiles.replaceTree(files, files.nameOf(building), files.nameOf(entries),
+            FolderTrees.replaceTree(files, files.nameOf(building), files.nameOf(entries),
                     files.nameOf(layout.indexEntriesAside(suffix)), swap::swapping);
         } catch (RuntimeException e) {
             deleteTree(building);
@@ -153,7 +154,7 @@ final class IndexRebuilds {
         }
         AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
         // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
-        AtomicFiles.replaceTree(files, files.nameOf(built), files.nameOf(live),
+        FolderTrees.replaceTree(files, files.nameOf(built), files.nameOf(live),
                 files.nameOf(layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes()))), swap::swapping);
     }
 
@@ -203,7 +204,7 @@ final class IndexRebuilds {
     /** Best-effort removal of a temporary or superseded entries folder. */
     private void deleteTree(Path root) {
         try {
-            AtomicFiles.deleteTree(files, files.nameOf(root));
+            FolderTrees.deleteTree(files, files.nameOf(root));
         } catch (StorageException ignored) {
             // a leftover folder is cleaned by the next rebuild (cleanLeftovers)
         }
