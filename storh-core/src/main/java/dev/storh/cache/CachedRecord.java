@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param record the record, or {@code null} for a negative entry
  * @param size the file size in bytes (-1 when missing)
  * @param modifiedNanos the file's modification time in nanoseconds
- * @param fileKey the file's identity (inode), may be {@code null}
+ * @param fileKey the file's identity (inode), or a token that changes with the file (a DocStore keeps the
+ *     byte seam's version of the file here: size, modification time and identity); may be {@code null}
  * @param hash XXH3-128 of the bytes (HASH mode), or {@code null}
  */
 public record CachedRecord(StorageRecord record, long size, long modifiedNanos, Object fileKey, String hash) {

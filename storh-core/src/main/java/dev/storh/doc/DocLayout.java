@@ -1,6 +1,6 @@
 package dev.storh.doc;
 
-import dev.storh.fs.WriterMarkers;
+import dev.storh.fs.MetaLayout;
 import java.nio.file.Path;
 
 /**
@@ -11,6 +11,8 @@ import java.nio.file.Path;
  * &lt;collection&gt;/data/&lt;bucket&gt;/.&lt;writer&gt;.&lt;n&gt;.tmp        a record write in progress
  * &lt;collection&gt;/.storh/write.lock                     flock(2) target of the write lock
  * &lt;collection&gt;/.storh/writers/&lt;pid&gt;.&lt;8 hex&gt;          marker of a live writing instance
+ * &lt;collection&gt;/.storh/writers/0.index-drift          indexes to rebuild on the next open
+ * &lt;folder&gt;/.&lt;file&gt;.undo-&lt;n&gt;.tmp                     a file's earlier bytes being put back
  * &lt;collection&gt;/.storh/corrupt/&lt;file name&gt;             quarantined record files (repair)
  * &lt;collection&gt;/.storh/indexes/manifest.jsonc          the index manifest
  * &lt;collection&gt;/.storh/indexes/entries/                index files (equality, compound, range)
@@ -33,7 +35,7 @@ public final class DocLayout {
     /** The folder of the bucket folders. */
     public static final String DATA = "data";
     /** The storh metadata folder. */
-    public static final String META = ".storh";
+    public static final String META = MetaLayout.META;
     /** The ending of a record file name. */
     public static final String RECORD_EXTENSION = ".jsonc";
     /** Suffix of every temp file storh writes. */
@@ -86,7 +88,7 @@ public final class DocLayout {
 
     /** @return {@code .storh/writers/} */
     public Path writersDir() {
-        return WriterMarkers.writersDirectory(root);
+        return MetaLayout.writersDirectory(root);
     }
 
     /**
@@ -95,6 +97,26 @@ public final class DocLayout {
      */
     public Path writerMarker(String writerPrefix) {
         return writersDir().resolve(writerPrefix);
+    }
+
+    /**
+     * @return {@code .storh/writers/0.index-drift}: a marker no live process owns (pid 0), left when a
+     *     write could not bring the indexes in line with the records; the next open treats it as a
+     *     crashed writer's and rebuilds the indexes
+     */
+    public Path driftMarker() {
+        return writersDir().resolve("0.index-drift");
+    }
+
+    /**
+     * @param name a file's name relative to the collection folder
+     * @param n a number unique within the instance
+     * @return {@code <folder>/.<file name>.undo-<n>.tmp}: the temp file that puts a file's earlier
+     *     bytes back when a write is undone
+     */
+    public static String undoTemp(String name, long n) {
+        int slash = name.lastIndexOf('/');
+        return name.substring(0, slash + 1) + "." + name.substring(slash + 1) + ".undo-" + n + TEMP_SUFFIX;
     }
 
     /** @return {@code .storh/corrupt/} */

@@ -4,8 +4,8 @@ import dev.storh.StorageException;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,41 +26,43 @@ final class DocRecovery {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param layout the collection's layout
      * @param indexes its indexes
      * @param gate its write side
      * @return what was found and done
      */
-    static RecoveryReport recover(DocLayout layout, IndexManager indexes, WriteGate gate) {
+    static RecoveryReport recover(StoreFiles files, DocLayout layout, IndexManager indexes, WriteGate gate) {
         Path collectionRoot = layout.root();
-        if (!Files.isDirectory(layout.writersDir())) {
+        if (!isDirectory(files, files.nameOf(layout.writersDir()))) {
             // First open, or a collection written before markers: sweep everything once.
-            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(collectionRoot).removedTempFiles(), null);
+            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(files).removedTempFiles(), null);
         }
-        List<Path> stale = WriterMarkers.staleMarkers(collectionRoot);
+        List<String> stale = WriterMarkers.staleMarkers(files);
         if (stale.isEmpty() || !indexes.active()) {
             WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
-                    : WriterMarkers.recoverOnOpen(collectionRoot);
+                    : WriterMarkers.recoverOnOpen(files);
             if (indexes.hasLeftovers()) {
-                gate.ifFreeNow(() -> cleanIndexFolderQuietly(layout, indexes));
+                gate.ifFreeNow(() -> cleanIndexFolderQuietly(files, layout, indexes));
             }
             return new RecoveryReport(swept.crashedWriter(), swept.removedTempFiles(), null);
         }
         return gate.withWriteLock(() -> {
-            int removed = WriterMarkers.sweepTempFiles(collectionRoot) + cleanIndexFolder(layout, indexes);
+            int removed = WriterMarkers.sweepTempFiles(files, "", WriterMarkers.ORPHAN_TEMP_AGE)
+                    + cleanIndexFolder(files, layout, indexes);
             ReindexReport rebuilt = indexes.rebuildSkippingUnreadable();
             if (!rebuilt.skipped().isEmpty()) {
                 LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
                         + " to quarantine them: {}", collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
             }
-            WriterMarkers.removeMarkers(stale);
+            WriterMarkers.removeMarkers(files, stale);
             return new RecoveryReport(true, removed, rebuilt);
         });
     }
 
-    private static void cleanIndexFolderQuietly(DocLayout layout, IndexManager indexes) {
+    private static void cleanIndexFolderQuietly(StoreFiles files, DocLayout layout, IndexManager indexes) {
         try {
-            cleanIndexFolder(layout, indexes);
+            cleanIndexFolder(files, layout, indexes);
         } catch (StorageException linked) {
             // verify() reports a linked storh folder; nothing is deleted through it
         }
@@ -72,9 +74,19 @@ final class DocRecovery {
      *
      * @return the temp files removed
      */
-    private static int cleanIndexFolder(DocLayout layout, IndexManager indexes) {
-        SafePaths.requireNoLinks(layout.root(), layout.indexesDir());
+    private static int cleanIndexFolder(StoreFiles files, DocLayout layout, IndexManager indexes) {
+        String indexesDir = files.nameOf(layout.indexesDir());
+        SafePaths.requireNoLinks(files, indexesDir);
         indexes.cleanLeftovers();
-        return WriterMarkers.sweepTempFiles(layout.indexesDir(), Duration.ZERO);
+        return WriterMarkers.sweepTempFiles(files, indexesDir, Duration.ZERO);
+    }
+
+    /** @return whether the name is a folder (not a link to one); false when it cannot be told */
+    static boolean isDirectory(StoreFiles files, String name) {
+        try {
+            return files.stat(name).map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false);
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 }

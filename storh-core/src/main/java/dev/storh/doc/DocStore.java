@@ -3,12 +3,8 @@ package dev.storh.doc;
 import dev.storh.CorruptRecordException;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.fs.StoreFiles;
-import dev.storh.fs.WriterMarkers;
-import dev.storh.observe.Observed;
 import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
-import dev.storh.progress.ProgressTracker;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
@@ -28,10 +24,10 @@ import java.util.stream.Stream;
 
 /**
  * A collection of JSON documents, one file per record, {@code data/<bucket>/<id>.jsonc} holding
- * {@code {"id":"<id>","data":{...}}\n} in canonical compact JSON ({@link DocLayout} names every
- * file and folder). The bucket is characters 24–25 of the id (the first random byte after the timestamp), so bursts
- * of time-ordered ids spread over 256 folders; {@link #stream()} merges the buckets back into id
- * order, so cursors behave as on one sorted list.
+ * {@code {"id":"<id>","data":{...}}\n} in canonical compact JSON ({@link DocLayout} names every file
+ * and folder). The bucket is characters 24–25 of the id (the first random byte after the timestamp),
+ * so bursts of time-ordered ids spread over 256 folders; {@link #stream()} merges the buckets back
+ * into id order, so cursors behave as on one sorted list.
  *
  * <p><b>Durability.</b> A write returns only after the record's bytes are fsynced, renamed into
  * place and the bucket folder is fsynced: after a crash the file holds the old or the new record,
@@ -42,9 +38,9 @@ import java.util.stream.Stream;
  * original and other JVMs), with a timeout ({@link DocStoreOptions#lockTimeout()}). Reads take no
  * lock and see each record either before or after a concurrent write.
  *
- * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the
- * case, which breaks order and buckets). <b>Errors</b> are {@link StorageException}s
- * naming the id or path; invalid input is rejected before any file is touched.
+ * <p><b>Ids.</b> UUIDv7, accepted in either case and stored lowercase (the original keeps the case,
+ * which breaks order and buckets). <b>Errors</b> are {@link StorageException}s naming the id or
+ * path; invalid input is rejected before any file is touched, and a failed write is undone.
  *
  * <p><b>Links.</b> Nothing below the collection folder is read, written or deleted through a
  * symbolic link, since a link may lead outside the root: {@code data/}, a bucket folder or a
@@ -53,53 +49,13 @@ import java.util.stream.Stream;
  */
 public final class DocStore implements Store {
 
-
-    private final Path collectionRoot;
     private final String collection;
-    private final DocLayout layout;
-    private final Path dataDir;
-    private final DocStoreOptions options;
-    private final StoreFiles files;
-    private final RecordPreparer preparer;
-    private final WriteGate gate;
-    private final JsonlTransfer jsonl;
-    private final RecordReads reads;
-    private final RecordWrites writes;
-    private final IndexManager indexes;
-    private final DocQueryExecutor executor;
+    private final DocParts parts;
     private volatile RecoveryReport recovery = new RecoveryReport(false, 0, null);
 
     private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
-        this.collectionRoot = collectionRoot;
         this.collection = collection;
-        this.layout = DocLayout.of(collectionRoot);
-        this.dataDir = layout.dataDir();
-        this.options = options;
-        String writerPrefix = WriterMarkers.newWriterPrefix();
-        this.preparer = new RecordPreparer(options);
-        this.gate = new WriteGate(layout, writerPrefix, options.lockTimeout());
-        RecordCache cache = new RecordCache(options.cache(), options.cacheValidation(), collectionRoot);
-        ListingCache listing = new ListingCache(dataDir);
-        RecordWrites.Invalidation invalidate = gone -> {
-            cache.invalidate(gone);
-            listing.invalidate(DocLayout.bucketOf(gone));
-        };
-        RecordWriter.Written written = (id, bytes) -> {
-            if (bytes == null) {
-                cache.invalidate(id);
-            } else {
-                cache.fill(id, layout.recordFile(id), bytes); // the cache learns our own writes
-            }
-            listing.invalidate(DocLayout.bucketOf(id));
-        };
-        this.files = options.files(collectionRoot);
-        this.reads = new RecordReads(layout, cache, listing);
-        this.indexes = new IndexManager(files, collectionRoot, this::withWriteLock, onUnreadable -> onUnreadable == null
-                ? stream() : stream(RecordQuery.all().continueOnError(onUnreadable)));
-        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, written),
-                indexes, reads, files, invalidate);
-        this.jsonl = new JsonlTransfer(this, preparer, writes::session, writerPrefix);
-        this.executor = new DocQueryExecutor(reads, indexes);
+        this.parts = new DocParts(this, collectionRoot, options);
     }
 
     /**
@@ -131,21 +87,10 @@ public final class DocStore implements Store {
      *     when the folders cannot be created (e.g. a file stands where the root should be)
      */
     public static DocStore open(Path root, String collection, DocStoreOptions options) {
-        if (root == null) {
-            throw new StorageException("DocStore root must not be null.");
-        }
-        Path collectionRoot = StoreNames.folder(root, "collection", collection);
-        DocStoreOptions opts = options == null ? DocStoreOptions.defaults() : options;
-        if (opts.schema() != null && !opts.schema().collectionName().equals(collection)) {
-            throw new StorageException("Schema collection does not match DocStore collection: schema \""
-                    + opts.schema().collectionName() + "\", collection \"" + collection + "\"");
-        }
-        DocStore store = new DocStore(collectionRoot, collection, opts);
+        DocStoreOptions opts = DocParts.checked(root, collection, options);
+        DocStore store = new DocStore(StoreNames.folder(root, "collection", collection), collection, opts);
         try {
-            store.recovery = DocRecovery.recover(store.layout, store.indexes, store.gate);
-            if (opts.schema() != null) {
-                store.indexes.applySchema(opts.schema()).sync();
-            }
+            store.recovery = store.parts.recover(opts.schema());
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -153,49 +98,34 @@ public final class DocStore implements Store {
         return store;
     }
 
-    /**
-     * @return what opening this store did to recover from a crashed writer (nothing, normally)
-     */
+    /** @return what opening this store did to recover from a crashed writer (nothing, normally) */
     public RecoveryReport recovery() {
         return recovery;
     }
 
-    /**
-     * @return the collection's folder, {@code <root>/<collection>}
-     */
+    /** @return the collection's folder, {@code <root>/<collection>} */
     public Path collectionRoot() {
-        return collectionRoot;
+        return parts.layout.root();
     }
 
-    /**
-     * @return the collection name
-     */
+    /** @return the collection name */
     public String collection() {
         return collection;
     }
 
-    /**
-     * @return {@link StoreKind#COLLECTION}
-     */
     @Override
     public StoreKind kind() {
         return StoreKind.COLLECTION;
     }
 
-    /**
-     * @return the collection name, as {@link #collection()}
-     */
     @Override
     public String name() {
         return collection;
     }
 
-    /**
-     * @return the collection's folder, as {@link #collectionRoot()}
-     */
     @Override
     public Path directory() {
-        return collectionRoot;
+        return collectionRoot();
     }
 
     /**
@@ -217,26 +147,28 @@ public final class DocStore implements Store {
      * @param id a UUIDv7 (either case), or {@code null} to generate one
      * @return the stored record (id lowercase, a copy of the data)
      * @throws StorageException {@code "Invalid UUIDv7 value."} naming the id; an encoding error naming
-     *     the field; a lock or I/O error naming the path. Nothing is written on any of them.
+     *     the field; a lock or I/O error naming the path: nothing is written (a failed write is undone),
+     *     but after {@code "Could not sync storage directory: <folder>"} the write is complete and not
+     *     known to be durable (docs/failures.md)
      */
     public StorageRecord put(Map<String, ?> data, String id) {
-        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.PUT,
-                () -> writes.put(data, id));
+        return parts.observed(StoreOperation.PUT, () -> parts.writes.put(data, id));
     }
 
     /**
      * Stores many records under one lock hold. Each item is interpreted as the original does:
      * {@code id} is the item's {@code id} member when it is a string (else generated), {@code data} is
-     * its {@code data} member when that is an object or array, otherwise the whole item. All items
-     * are encoded and validated before the first file is written.
+     * its {@code data} member when that is an object or array, otherwise the whole item. All or
+     * nothing: every item is checked (schema, unique values in the batch and in the store) before
+     * the first file is written, and an I/O failure undoes the whole batch.
      *
      * @param items the rows
      * @return the stored records, in input order
-     * @throws StorageException on invalid input (nothing written) or I/O failure (earlier items stay)
+     * @throws StorageException on invalid input or I/O failure, nothing written (a failed folder
+     *     fsync as for {@link #put(Map, String)})
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
-        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.PUT,
-                () -> writes.putMany(items));
+        return parts.observed(StoreOperation.PUT, () -> parts.writes.putMany(items));
     }
 
     /**
@@ -248,7 +180,7 @@ public final class DocStore implements Store {
      * @throws StorageException on an invalid item or I/O failure; items before it stay written
      */
     public long putStream(Iterable<? extends Map<String, ?>> items) {
-        return writes.putStream(items);
+        return parts.writes.putStream(items);
     }
 
     /**
@@ -263,8 +195,7 @@ public final class DocStore implements Store {
      *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
-        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.GET,
-                () -> reads.get(id));
+        return parts.observed(StoreOperation.GET, () -> parts.reads.get(id));
     }
 
     /**
@@ -273,7 +204,7 @@ public final class DocStore implements Store {
      * @throws StorageException {@code "Invalid UUIDv7 value."}; a refused symbolic link as in {@link #get}
      */
     public boolean exists(String id) {
-        return reads.exists(id);
+        return parts.reads.exists(id);
     }
 
     /**
@@ -281,12 +212,11 @@ public final class DocStore implements Store {
      *
      * @param id a UUIDv7, either case
      * @return true when a record was deleted, false when none existed
-     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error; a
-     *     refused symbolic link as in {@link #get} (nothing is deleted)
+     * @throws StorageException {@code "Could not delete storage record: <id>"} on an I/O error (the
+     *     record stays, but not after a failed folder fsync); a refused link as in {@link #get}
      */
     public boolean delete(String id) {
-        return Observed.call(options.observer(), StoreKind.COLLECTION, collection, StoreOperation.DELETE,
-                () -> writes.delete(id));
+        return parts.observed(StoreOperation.DELETE, () -> parts.writes.delete(id));
     }
 
     /**
@@ -307,7 +237,7 @@ public final class DocStore implements Store {
      *     error handler, which then receives it and the file is skipped
      */
     public Stream<StorageRecord> stream(RecordQuery query) {
-        return reads.stream(query);
+        return parts.reads.stream(query);
     }
 
     /**
@@ -315,14 +245,14 @@ public final class DocStore implements Store {
      *     read); names that are not valid UUIDv7s are left out. Close the stream.
      */
     public Stream<String> ids() {
-        return reads.ids();
+        return parts.reads.ids();
     }
 
     /**
      * @return the number of record files with a valid UUIDv7 name (no file is read)
      */
     public long count() {
-        return reads.count();
+        return parts.reads.count();
     }
 
     /**
@@ -331,7 +261,7 @@ public final class DocStore implements Store {
      * @throws StorageException {@code "Invalid UUIDv7 value."}
      */
     public Path pathForId(String id) {
-        return reads.pathForId(id);
+        return parts.reads.pathForId(id);
     }
 
     /**
@@ -360,7 +290,7 @@ public final class DocStore implements Store {
      * @return the number of records written
      */
     public long importJsonl(Path file, ProgressListener listener) {
-        return jsonl.importJsonl(file, listener);
+        return parts.jsonl.importJsonl(file, listener);
     }
 
     /**
@@ -387,7 +317,7 @@ public final class DocStore implements Store {
      * @return the number of records exported
      */
     public long exportJsonl(Path file, ProgressListener listener) {
-        return jsonl.exportJsonl(file, listener);
+        return parts.jsonl.exportJsonl(file, listener);
     }
 
     /**
@@ -395,15 +325,14 @@ public final class DocStore implements Store {
      *     {@code indexes().field("slug").unique().field("kind").sync()}
      */
     public IndexManager indexes() {
-        return indexes;
+        return parts.indexes;
     }
 
     /**
      * @return an empty query on this collection, planned with its indexes
-     *
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(Observed.queries(executor, options.observer(), StoreKind.COLLECTION, collection));
+        return QueryBuilder.on(parts.queries());
     }
 
     /**
@@ -437,18 +366,10 @@ public final class DocStore implements Store {
      */
     @Override
     public VerifyReport<StoreStats> verify(ProgressListener listener) {
-        Maintenance.Verification unlocked = Maintenance.verify(dataDir, indexes, listener);
-        if (!unlocked.indexDrift()) {
-            return unlocked.report();
-        }
-        // Closed, or no lock file can be opened (read-only): nobody here writes.
-        return gate.lockedOr(() -> Maintenance.verify(dataDir, indexes, ProgressListener.NONE).report(),
-                unlocked::report);
+        return parts.upkeep.verify(listener);
     }
 
-    /**
-     * @return the same report as {@link #verify()}
-     */
+    /** @return the same report as {@link #verify()} */
     @Override
     public VerifyReport<StoreStats> health() {
         return verify();
@@ -474,14 +395,7 @@ public final class DocStore implements Store {
      * @return {@code fields} and {@code entries}
      */
     public ReindexReport reindex(ProgressListener listener) {
-        return withWriteLock(() -> {
-            ProgressTracker progress = ProgressTracker.start("reindex", count(), ProgressTracker.UNKNOWN_BYTES, listener);
-            try {
-                return indexes.rebuild(progress);
-            } finally {
-                progress.finish();
-            }
-        });
+        return parts.upkeep.reindex(listener);
     }
 
     /**
@@ -492,7 +406,7 @@ public final class DocStore implements Store {
      */
     @Override
     public StoreStats stats() {
-        return Maintenance.stats(dataDir, indexes);
+        return parts.upkeep.stats();
     }
 
     /**
@@ -519,7 +433,7 @@ public final class DocStore implements Store {
      */
     @Override
     public RepairReport<DocRepair> repair(ProgressListener listener) {
-        return withWriteLock(() -> Maintenance.repair(files, collectionRoot, dataDir, indexes, listener));
+        return parts.upkeep.repair(listener);
     }
 
     /**
@@ -542,8 +456,7 @@ public final class DocStore implements Store {
      */
     @Override
     public CompactReport<DocCompact> compact(ProgressListener listener) {
-        StoreStats counted = Maintenance.stats(dataDir, indexes, "compact", listener);
-        return new CompactReport<>(true, counted.bytes(), counted.bytes(), new DocCompact(counted.records()));
+        return parts.upkeep.compact(listener);
     }
 
     /**
@@ -552,12 +465,12 @@ public final class DocStore implements Store {
      */
     @Override
     public void close() {
-        gate.close();
+        parts.gate.close();
     }
 
     @Override
     public String toString() {
-        return "DocStore[" + collectionRoot + "]";
+        return "DocStore[" + collectionRoot() + "]";
     }
 
     /**
@@ -574,6 +487,6 @@ public final class DocStore implements Store {
      *     {@link DocStoreOptions#lockTimeout()}; whatever the action throws, after the lock is released
      */
     public <T> T withWriteLock(Supplier<T> action) {
-        return gate.withWriteLock(action);
+        return parts.gate.withWriteLock(action);
     }
 }

@@ -1,26 +1,22 @@
 package dev.storh.doc;
 
 import dev.storh.StorageException;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the sorted record listing of a collection between calls, so {@code count()}, {@code ids()}
  * and streams of a large collection do not re-read 256 folders of names each time. Each bucket's
- * names are reused while the bucket folder's modification time and identity are unchanged and
- * older than {@value #SETTLE_MS} ms (a folder changed within that window may change again within
+ * names are reused while the bucket folder's modification time and identity (as the byte seam
+ * reports them) are unchanged and older than {@value #SETTLE_MS} ms (a folder changed within that window may change again within
  * the same timestamp tick, so it is read again); writes through the store drop their bucket at
  * once. The top level of {@code data/} is read on every call (256 names). Thread-safe.
  */
@@ -29,17 +25,21 @@ final class ListingCache {
     /** Folders modified more recently than this are always re-read. */
     static final long SETTLE_MS = 2_000;
 
-    private record Bucket(long modifiedNanos, Object fileKey, List<RecordListing.Entry> entries) {
+    private record Bucket(long modifiedMillis, Object fileKey, List<RecordListing.Entry> entries) {
     }
 
+    private final StoreFiles files;
     private final Path dataDir;
+    private final String dataName;
     private final Map<String, Bucket> buckets = new HashMap<>();
     private List<RecordListing.Entry> merged = List.of();
     private List<String> validIds = List.of();
     private List<String> mergedFrom = List.of();
 
-    ListingCache(Path dataDir) {
+    ListingCache(StoreFiles files, Path dataDir) {
+        this.files = files;
         this.dataDir = dataDir;
+        this.dataName = files.nameOf(dataDir);
     }
 
     /** Forgets one bucket's names (after a write or delete in it). */
@@ -53,24 +53,22 @@ final class ListingCache {
      * @throws StorageException naming {@code data/} when it is a symbolic link (never followed)
      */
     synchronized List<RecordListing.Entry> list() {
-        dev.storh.fs.SafePaths.requireNoLinks(dataDir.getParent(), dataDir);
+        dev.storh.fs.SafePaths.requireNoLinks(files, dataName);
         List<RecordListing.Entry> loose = new ArrayList<>();
         List<String> names = new ArrayList<>();
         boolean changed = false;
-        long settledBefore = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis() - SETTLE_MS);
+        long settledBefore = System.currentTimeMillis() - SETTLE_MS;
         Map<String, Bucket> seen = new HashMap<>();
-        try (DirectoryStream<Path> top = Files.newDirectoryStream(dataDir)) {
-            for (Path child : top) {
-                String name = child.getFileName().toString();
-                BasicFileAttributes a;
-                try {
-                    a = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                } catch (NoSuchFileException vanished) {
-                    continue;
+        try {
+            for (String name : files.list(dataName)) {
+                String child = dataName + "/" + name;
+                StoreFiles.Entry a = files.stat(child).orElse(null);
+                if (a == null) {
+                    continue; // vanished
                 }
-                if (!a.isDirectory()) {
-                    if (name.endsWith(DocLayout.RECORD_EXTENSION) && a.isRegularFile()) {
-                        loose.add(new RecordListing.Entry(DocLayout.stripRecordExtension(name), child));
+                if (a.kind() != StoreFiles.Entry.Kind.DIRECTORY) {
+                    if (name.endsWith(DocLayout.RECORD_EXTENSION) && a.kind() == StoreFiles.Entry.Kind.FILE) {
+                        loose.add(new RecordListing.Entry(DocLayout.stripRecordExtension(name), files.path(child)));
                         changed = true; // stray files are rare: never cache around them
                     }
                     continue;
@@ -78,13 +76,14 @@ final class ListingCache {
                 if (name.endsWith(DocLayout.TEMP_SUFFIX)) {
                     continue;
                 }
-                long modified = a.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+                long modified = a.lastModifiedMillis();
                 Bucket cached = buckets.get(name);
-                if (cached == null || cached.modifiedNanos() != modified || !Objects.equals(cached.fileKey(), a.fileKey())
-                        || modified >= settledBefore) {
+                // The folder's identity is asked only when its names could be reused.
+                if (cached == null || cached.modifiedMillis() != modified || modified >= settledBefore
+                        || !Objects.equals(cached.fileKey(), identity(child))) {
                     List<RecordListing.Entry> entries = new ArrayList<>();
-                    RecordListing.collect(child, entries, 1);
-                    cached = new Bucket(modified, a.fileKey(), entries);
+                    RecordListing.collect(files, child, entries, 1);
+                    cached = new Bucket(modified, identity(child), entries);
                     changed = true;
                 }
                 seen.put(name, cached);
@@ -119,6 +118,14 @@ final class ListingCache {
         validIds = java.util.Collections.unmodifiableList(valid);
         mergedFrom = loose.isEmpty() ? names : List.of();
         return merged;
+    }
+
+    private Object identity(String name) {
+        try {
+            return files.identity(name);
+        } catch (IOException e) {
+            return null; // gone: the next list sees it
+        }
     }
 
     /**

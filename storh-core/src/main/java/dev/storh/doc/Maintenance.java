@@ -10,8 +10,6 @@ import dev.storh.fs.WriterMarkers;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.doc.index.ReindexReport;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -50,34 +48,35 @@ final class Maintenance {
     }
 
     /**
-     * @param dataDir the collection's data folder
-     * @param scan counters to fill
-     * @return the valid records, read once each; counters are final when the stream is consumed
-     */
-    static Stream<StorageRecord> scan(Path dataDir, Scan scan) {
-        return scan(listing(dataDir), scan, ProgressTracker.none());
-    }
-
-    /**
+     * @param files the collection's byte seam
      * @param dataDir the collection's data folder
      * @return its record files; none when {@code data/} is a link, which is never followed
      *     ({@link #structureErrors} reports it)
      */
-    static List<RecordListing.Entry> listing(Path dataDir) {
-        return Files.isSymbolicLink(dataDir) ? List.of() : RecordListing.list(dataDir);
+    static List<RecordListing.Entry> listing(StoreFiles files, Path dataDir) {
+        try {
+            if (RecordListing.kind(files, files.nameOf(dataDir)) == StoreFiles.Entry.Kind.OTHER) {
+                return List.of();
+            }
+        } catch (IOException e) {
+            throw new StorageException("Could not list storage folder: " + dataDir, e);
+        }
+        return RecordListing.list(files, dataDir);
     }
 
     /**
+     * @param files the collection's byte seam
      * @param listing the record files to read, in order
      * @param scan counters to fill
      * @param progress advanced by one item (and the file's bytes) per file read
      * @return the valid records, read once each
      */
-    static Stream<StorageRecord> scan(List<RecordListing.Entry> listing, Scan scan, ProgressTracker progress) {
+    static Stream<StorageRecord> scan(StoreFiles files, List<RecordListing.Entry> listing, Scan scan,
+            ProgressTracker progress) {
         return RecordIterator.stream(new RecordIterator(listing.iterator(), entry -> {
             byte[] content;
             try {
-                content = RecordFiles.readBytesOrNull(entry.path());
+                content = RecordFiles.readBytesOrNull(files, entry.path());
             } catch (StorageException e) {
                 progress.advance(1, 0);
                 scan.corrupt.add(new Corrupt(entry.path(), e.getCause() == null || e instanceof CorruptRecordException
@@ -116,13 +115,13 @@ final class Maintenance {
     record Verification(VerifyReport<StoreStats> report, boolean indexDrift) {
     }
 
-    static Verification verify(Path dataDir, IndexManager indexes, ProgressListener listener) {
-        List<String> structure = structureErrors(dataDir.getParent());
+    static Verification verify(StoreFiles files, Path dataDir, IndexManager indexes, ProgressListener listener) {
+        List<String> structure = structureErrors(files, dataDir.getParent());
         Scan scan = new Scan();
         List<String> indexErrors;
-        List<RecordListing.Entry> listing = listing(dataDir);
+        List<RecordListing.Entry> listing = listing(files, dataDir);
         ProgressTracker progress = track("verify", listing, 1, listener);
-        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
+        try (Stream<StorageRecord> records = scan(files, listing, scan, progress)) {
             if (indexes.active()) {
                 indexErrors = indexes.verify(records);
             } else {
@@ -150,26 +149,34 @@ final class Maintenance {
      * lead outside the collection) or a file where a folder belongs. A bucket is a name of two
      * lowercase hex digits directly in {@code data/}.
      *
+     * A collection folder that is missing altogether (deleted while the store is open) is one error.
+     *
+     * @param files the collection's byte seam
      * @param collectionRoot the collection folder
      * @return one error per such path, naming it
      */
-    static List<String> structureErrors(Path collectionRoot) {
+    static List<String> structureErrors(StoreFiles files, Path collectionRoot) {
         List<String> errors = new ArrayList<>();
-        DocLayout layout = DocLayout.of(collectionRoot);
-        for (Path folder : layout.metaFolders()) {
-            checkFolder(folder, "a storh folder", errors);
-        }
-        Path dataDir = layout.dataDir();
-        if (!checkFolder(dataDir, "the records folder", errors)) {
+        if (!DocRecovery.isDirectory(files, "")) {
+            errors.add("Missing store folder: " + collectionRoot + " (the collection's folder is gone)");
             return errors;
         }
-        try (java.nio.file.DirectoryStream<Path> children = Files.newDirectoryStream(dataDir)) {
-            for (Path child : children) {
-                String name = child.getFileName().toString();
-                if (Files.isSymbolicLink(child)) {
-                    errors.add(linkError(child));
+        DocLayout layout = DocLayout.of(collectionRoot);
+        for (Path folder : layout.metaFolders()) {
+            checkFolder(files, folder, "a storh folder", errors);
+        }
+        Path dataDir = layout.dataDir();
+        if (!checkFolder(files, dataDir, "the records folder", errors)) {
+            return errors;
+        }
+        String dataName = files.nameOf(dataDir);
+        try {
+            for (String name : files.list(dataName)) {
+                String child = dataName + "/" + name;
+                if (RecordListing.kind(files, child) == StoreFiles.Entry.Kind.OTHER) {
+                    errors.add(linkError(files.path(child)));
                 } else if (BUCKET.matcher(name).matches()) {
-                    checkFolder(child, "a bucket", errors);
+                    checkFolder(files, files.path(child), "a bucket", errors);
                 }
             }
         } catch (IOException e) {
@@ -181,41 +188,46 @@ final class Maintenance {
     private static final java.util.regex.Pattern BUCKET = java.util.regex.Pattern.compile("[0-9a-f]{2}");
 
     /** @return whether {@code folder} is a real folder; adds an error when it is a link or not a folder */
-    private static boolean checkFolder(Path folder, String what, List<String> errors) {
-        java.nio.file.attribute.BasicFileAttributes a;
+    private static boolean checkFolder(StoreFiles files, Path folder, String what, List<String> errors) {
+        StoreFiles.Entry.Kind kind;
         try {
-            a = Files.readAttributes(folder, java.nio.file.attribute.BasicFileAttributes.class,
-                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException missing) {
-            return false;
+            kind = RecordListing.kind(files, files.nameOf(folder));
         } catch (IOException e) {
             errors.add("Could not check storage path: " + folder + " (" + e.getMessage() + ")");
             return false;
         }
-        if (a.isSymbolicLink()) {
+        if (kind == null) {
+            return false;
+        }
+        if (kind == StoreFiles.Entry.Kind.OTHER) {
             errors.add(linkError(folder));
             return false;
         }
-        if (!a.isDirectory()) {
+        if (kind != StoreFiles.Entry.Kind.DIRECTORY) {
             errors.add("Not a folder: " + folder + " (" + what + " must be a folder, not a file)");
             return false;
         }
         return true;
     }
 
+    private static boolean exists(StoreFiles files, Path path) {
+        try {
+            return files.exists(files.nameOf(path));
+        } catch (IOException e) {
+            throw new StorageException("Could not check storage path: " + path, e);
+        }
+    }
+
     private static String linkError(Path link) {
         return "Unsafe symbolic link: " + SafePaths.describeLink(link) + " (never followed: it may lead outside the collection)";
     }
 
-    static StoreStats stats(Path dataDir, IndexManager indexes) {
-        return stats(dataDir, indexes, "stats", ProgressListener.NONE);
-    }
-
-    static StoreStats stats(Path dataDir, IndexManager indexes, String operation, ProgressListener listener) {
+    static StoreStats stats(StoreFiles files, Path dataDir, IndexManager indexes, String operation,
+            ProgressListener listener) {
         Scan scan = new Scan();
-        List<RecordListing.Entry> listing = listing(dataDir);
+        List<RecordListing.Entry> listing = listing(files, dataDir);
         ProgressTracker progress = track(operation, listing, 1, listener);
-        try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
+        try (Stream<StorageRecord> records = scan(files, listing, scan, progress)) {
             records.forEach(r -> { });
         } finally {
             progress.finish();
@@ -230,12 +242,12 @@ final class Maintenance {
      */
     static RepairReport<DocRepair> repair(StoreFiles files, Path collectionRoot, Path dataDir, IndexManager indexes,
             ProgressListener listener) {
-        int swept = WriterMarkers.sweepTempFiles(collectionRoot);
+        int swept = WriterMarkers.sweepTempFiles(files, "", WriterMarkers.ORPHAN_TEMP_AGE);
         Scan scan = new Scan();
-        List<RecordListing.Entry> listing = listing(dataDir);
+        List<RecordListing.Entry> listing = listing(files, dataDir);
         ProgressTracker progress = track("repair", listing, 2, listener);
         try {
-            try (Stream<StorageRecord> records = scan(listing, scan, progress)) {
+            try (Stream<StorageRecord> records = scan(files, listing, scan, progress)) {
                 records.forEach(r -> { });
             }
             // The rebuild reads only the valid records: the rest of the second pass is skipped.
@@ -254,14 +266,14 @@ final class Maintenance {
     private static RepairReport<DocRepair> quarantineAndRebuild(StoreFiles files, Path collectionRoot,
             IndexManager indexes, Scan scan, int swept, ProgressTracker progress) {
         Path quarantine = DocLayout.of(collectionRoot).corruptDir();
-        SafePaths.requireNoLinks(collectionRoot, quarantine);
+        SafePaths.requireNoLinks(files, files.nameOf(quarantine));
         List<String[]> moved = new ArrayList<>();
         try {
             for (Corrupt c : scan.corrupt) {
-                AtomicFiles.ensureDirectory(quarantine);
+                AtomicFiles.ensureDirectory(files, files.nameOf(quarantine));
                 String name = c.path().getFileName().toString();
                 Path target = quarantine.resolve(name);
-                if (Files.exists(target)) {
+                if (exists(files, target)) {
                     byte[] b = new byte[4];
                     RANDOM.nextBytes(b);
                     target = quarantine.resolve(DocLayout.quarantineAlternative(name, HexFormat.of().formatHex(b)));

@@ -6,27 +6,27 @@ import dev.storh.cache.Cache;
 import dev.storh.cache.CacheValidation;
 import dev.storh.cache.CachedRecord;
 import dev.storh.doc.index.IndexKeys;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Point reads through a {@link Cache}. A file is stat-ed before
- * it is read, so an entry never claims a newer file than the bytes it holds; a mismatch only costs
- * a re-read. Negative entries (missing files) are kept too and re-checked like positive ones,
- * except in TRUST mode.
+ * Point reads through a {@link Cache}. A file's version (size, modification time and identity, as
+ * the byte seam's {@link StoreFiles#version} reports them) is read before the file is, so an entry
+ * never claims a newer file than the bytes it holds; a mismatch only costs a re-read. An entry
+ * keeps that version as its {@link CachedRecord#fileKey()}. Negative entries (missing files) are
+ * kept too and re-checked like positive ones, except in TRUST mode.
  */
 final class RecordCache {
 
+    private final StoreFiles files;
     private final Cache cache;
     private final CacheValidation validation;
     private final String prefix;
 
-    RecordCache(Cache cache, CacheValidation validation, Path collectionRoot) {
+    RecordCache(StoreFiles files, Cache cache, CacheValidation validation, Path collectionRoot) {
+        this.files = files;
         this.cache = cache;
         this.validation = validation;
         this.prefix = collectionRoot.toAbsolutePath().normalize() + "\0";
@@ -86,7 +86,7 @@ final class RecordCache {
             if (look == null && cached.missing()) {
                 return null;
             }
-            if (look != null && !cached.missing() && cached.sameFile(look)) {
+            if (look != null && !cached.missing() && java.util.Objects.equals(cached.fileKey(), look.fileKey())) {
                 if (validation == CacheValidation.STAT) {
                     return cached.record();
                 }
@@ -112,23 +112,29 @@ final class RecordCache {
             return null;
         }
         StorageRecord record = RecordFiles.decode(path, bytes);
-        cache.put(key, new CachedRecord(record, look.size(), look.modifiedNanos(), look.fileKey(),
+        cache.put(key, new CachedRecord(record, bytes.length, look.modifiedNanos(), look.fileKey(),
                 validation == CacheValidation.HASH ? IndexKeys.xxh128(bytes) : null));
         return record;
     }
 
-    private static CachedRecord look(Path path) {
+    /**
+     * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
+     *     link or folder there gets a version of its own: reading it then reports it corrupt)
+     */
+    private CachedRecord look(Path path) {
+        String name = files.nameOf(path);
         try {
-            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            return new CachedRecord(null, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey(), null);
-        } catch (NoSuchFileException e) {
-            return null;
+            java.util.Optional<String> version = files.version(name);
+            if (version.isPresent()) {
+                return new CachedRecord(null, 0, 0, version.get(), null);
+            }
+            return files.exists(name) ? new CachedRecord(null, 0, 0, "not a file", null) : null;
         } catch (IOException e) {
             throw new StorageException("Could not read storage file: " + path, e);
         }
     }
 
-    private static byte[] readOrNull(Path path) {
-        return RecordFiles.readBytesOrNull(path);
+    private byte[] readOrNull(Path path) {
+        return RecordFiles.readBytesOrNull(files, path);
     }
 }

@@ -7,11 +7,9 @@ import dev.storh.id.UuidV7;
 import dev.storh.json.Jsonc;
 import dev.storh.json.JsoncSyntaxException;
 import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.LinkOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -35,36 +33,47 @@ final class RecordFiles {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param file the record file
      * @return the record, or {@code null} when the file does not exist
      * @throws StorageException {@code "Could not read storage file: <path>"} on an I/O error
      * @throws CorruptRecordException when the content fails validation, or the file is a
      *     symbolic link (never followed)
      */
-    static StorageRecord readOrNull(Path file) {
-        byte[] bytes = readBytesOrNull(file);
+    static StorageRecord readOrNull(StoreFiles files, Path file) {
+        byte[] bytes = readBytesOrNull(files, file);
         return bytes == null ? null : decode(file, bytes);
     }
 
     /**
-     * Reads a record file without following a symbolic link in its last component (a link there
-     * could point outside the collection).
+     * Reads a record file through the seam, which does not follow a symbolic link in its last
+     * component (a link there could point outside the collection).
      *
+     * @param files the collection's byte seam
      * @param file the record file
      * @return its bytes, or {@code null} when it does not exist
      * @throws CorruptRecordException naming the path when it is a symbolic link
      * @throws StorageException {@code "Could not read storage file: <path>"} on another I/O error
      */
-    static byte[] readBytesOrNull(Path file) {
-        try (InputStream in = Files.newInputStream(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+    static byte[] readBytesOrNull(StoreFiles files, Path file) {
+        String name = files.nameOf(file);
+        try (InputStream in = files.open(name)) {
             return in.readAllBytes();
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            if (Files.isSymbolicLink(file)) {
+            if (isLink(files, name)) {
                 throw new CorruptRecordException(SafePaths.linkRefused(file).getMessage(), file, e);
             }
             throw new StorageException("Could not read storage file: " + file, e);
+        }
+    }
+
+    private static boolean isLink(StoreFiles files, String name) {
+        try {
+            return files.stat(name).map(e -> e.kind() == StoreFiles.Entry.Kind.OTHER).orElse(false);
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
+import dev.storh.fs.StoreFiles;
 import dev.storh.query.RecordQuery;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -39,18 +40,19 @@ final class RecordIterator implements Iterator<StorageRecord> {
      * reading, files deleted meanwhile are skipped, corrupt files go to the query's error handler
      * or are thrown.
      *
+     * @param files the collection's byte seam
      * @param entries the listed files, in id order
      * @param query the filters and error handler
      * @return the matching records, lazily
      */
-    static Stream<StorageRecord> matching(Iterator<RecordListing.Entry> entries, RecordQuery query) {
+    static Stream<StorageRecord> matching(StoreFiles files, Iterator<RecordListing.Entry> entries, RecordQuery query) {
         return stream(new RecordIterator(entries, entry -> {
             if (!query.matchesId(entry.id())) {
                 return null;
             }
             StorageRecord record;
             try {
-                record = RecordFiles.readOrNull(entry.path());
+                record = RecordFiles.readOrNull(files, entry.path());
             } catch (StorageException e) {
                 if (query.errorHandler() == null) {
                     throw e;

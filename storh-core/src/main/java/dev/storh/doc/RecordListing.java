@@ -1,9 +1,8 @@
 package dev.storh.doc;
 
 import dev.storh.StorageException;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -30,14 +29,15 @@ final class RecordListing {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param dataDir the collection's {@code data/} folder; missing means empty
      * @return entries sorted by id (bytewise for ASCII names); when two folders hold the same name,
      *     the one in the expected bucket wins
      * @throws StorageException when a folder cannot be listed
      */
-    static List<Entry> list(Path dataDir) {
+    static List<Entry> list(StoreFiles files, Path dataDir) {
         List<Entry> entries = new ArrayList<>();
-        collect(dataDir, entries, 0);
+        collect(files, files.nameOf(dataDir), entries, 0);
         return sortUnique(entries);
     }
 
@@ -69,26 +69,32 @@ final class RecordListing {
     }
 
     /**
-     * @param dir a folder
+     * @param files the collection's byte seam
+     * @param dir a folder's name
      * @param out receives the record files at any depth below it
      * @param depth 0 for {@code data/} itself (its files are checked to be regular files)
      */
-    static void collect(Path dir, List<Entry> out, int depth) {
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-            for (Path child : stream) {
-                String name = child.getFileName().toString();
+    static void collect(StoreFiles files, String dir, List<Entry> out, int depth) {
+        try {
+            for (String name : files.list(dir)) {
+                String child = dir + "/" + name;
                 if (name.endsWith(DocLayout.RECORD_EXTENSION)) {
-                    if (depth > 0 || Files.isRegularFile(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                        out.add(new Entry(DocLayout.stripRecordExtension(name), child));
+                    if (depth > 0 || kind(files, child) == StoreFiles.Entry.Kind.FILE) {
+                        out.add(new Entry(DocLayout.stripRecordExtension(name), files.path(child)));
                     }
-                } else if (!name.endsWith(DocLayout.TEMP_SUFFIX) && Files.isDirectory(child, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    collect(child, out, depth + 1);
+                } else if (!name.endsWith(DocLayout.TEMP_SUFFIX) && kind(files, child) == StoreFiles.Entry.Kind.DIRECTORY) {
+                    collect(files, child, out, depth + 1);
                 }
             }
         } catch (NoSuchFileException | NotDirectoryException e) {
             // A missing data folder (or bucket removed while listing) holds no records.
         } catch (IOException e) {
-            throw new StorageException("Could not list storage folder: " + dir, e);
+            throw new StorageException("Could not list storage folder: " + files.path(dir), e);
         }
+    }
+
+    /** @return what the name is (a link is not followed), {@code null} when nothing has it */
+    static StoreFiles.Entry.Kind kind(StoreFiles files, String name) throws IOException {
+        return files.stat(name).map(StoreFiles.Entry::kind).orElse(null);
     }
 }

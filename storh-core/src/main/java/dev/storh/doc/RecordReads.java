@@ -2,11 +2,10 @@ package dev.storh.doc;
 
 import dev.storh.StorageRecord;
 import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -18,11 +17,13 @@ import java.util.stream.Stream;
  */
 final class RecordReads implements ScanQueryExecutor.RecordSource {
 
+    private final StoreFiles files;
     private final DocLayout layout;
     private final RecordCache cache;
     private final ListingCache listing;
 
-    RecordReads(DocLayout layout, RecordCache cache, ListingCache listing) {
+    RecordReads(StoreFiles files, DocLayout layout, RecordCache cache, ListingCache listing) {
+        this.files = files;
         this.layout = layout;
         this.cache = cache;
         this.listing = listing;
@@ -40,25 +41,30 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
 
     Optional<StorageRecord> get(String id) {
         if (!cache.enabled()) {
-            return Optional.ofNullable(RecordFiles.readOrNull(checkedPathForId(id)));
+            return Optional.ofNullable(RecordFiles.readOrNull(files, checkedPathForId(id)));
         }
         // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
         Path path = pathForId(id);
         return Optional.ofNullable(cache.get(UuidV7.normalize(id), path,
-                () -> SafePaths.requireNoLinks(layout.root(), path.getParent())));
+                () -> SafePaths.requireNoLinks(files, files.nameOf(path.getParent()))));
     }
 
     /** @return the record on disk, read past the cache (for index maintenance), or null */
     StorageRecord readFromDisk(String id) {
-        return RecordFiles.readOrNull(checkedPathForId(id));
+        return RecordFiles.readOrNull(files, checkedPathForId(id));
     }
 
     boolean exists(String id) {
-        return Files.exists(checkedPathForId(id), LinkOption.NOFOLLOW_LINKS);
+        String name = files.nameOf(checkedPathForId(id));
+        try {
+            return files.exists(name);
+        } catch (java.io.IOException e) {
+            throw new dev.storh.StorageException("Could not read storage file: " + files.path(name), e);
+        }
     }
 
     Stream<StorageRecord> stream(RecordQuery query) {
-        Stream<StorageRecord> s = RecordIterator.matching(listing.list().iterator(), query);
+        Stream<StorageRecord> s = RecordIterator.matching(files, listing.list().iterator(), query);
         return query.limit() > 0 ? s.limit(query.limit()) : s;
     }
 
@@ -78,7 +84,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     /** {@link #pathForId}, refusing it when {@code data/} or the bucket folder is a symbolic link. */
     Path checkedPathForId(String id) {
         Path path = pathForId(id);
-        SafePaths.requireNoLinks(layout.root(), path.getParent());
+        SafePaths.requireNoLinks(files, files.nameOf(path.getParent()));
         return path;
     }
 }

@@ -4,7 +4,6 @@ import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.SafePaths;
 import dev.storh.fs.StoreFiles;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,9 +52,9 @@ final class RecordWriter {
         String bucket = DocLayout.bucketOf(id);
         Path dir = layout.bucketDir(bucket);
         // A bucket (or data/) that is a link would put the record outside the collection.
-        SafePaths.requireNoLinks(layout.root(), dir);
-        if (!ensuredBuckets.contains(bucket) || (check && !Files.isDirectory(dir))) {
-            AtomicFiles.ensureDirectory(dir);
+        SafePaths.requireNoLinks(files, files.nameOf(dir));
+        if (!ensuredBuckets.contains(bucket) || (check && !DocRecovery.isDirectory(files, files.nameOf(dir)))) {
+            AtomicFiles.ensureDirectory(files, files.nameOf(dir));
             ensuredBuckets.add(bucket);
         }
         return dir;
@@ -70,11 +69,11 @@ final class RecordWriter {
             try {
                 AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
             } catch (StorageException e) {
-                if (Files.isDirectory(dir)) {
+                if (DocRecovery.isDirectory(files, files.nameOf(dir))) {
                     throw e;
                 }
                 // The bucket was removed behind our back: create it again and retry once.
-                AtomicFiles.ensureDirectory(dir);
+                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
                 AtomicFiles.writeVia(files, files.nameOf(temp), files.nameOf(target), p.bytes());
             }
         } catch (RuntimeException e) {
@@ -88,7 +87,7 @@ final class RecordWriter {
         return new Batch();
     }
 
-    /** Bulk rows written by {@link BatchWriter} in groups of {@link BatchWriter#BATCH_SIZE}. */
+    /** Bulk rows written by {@link BatchWriter} in groups of up to {@link BatchWriter#BATCH_SIZE}. */
     final class Batch {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private final List<PreparedRecord> records = new ArrayList<>(BatchWriter.BATCH_SIZE);
@@ -99,9 +98,11 @@ final class RecordWriter {
             items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
             records.add(p);
-            if (items.size() >= BatchWriter.BATCH_SIZE) {
-                flush();
-            }
+        }
+
+        /** @return whether a group of {@link BatchWriter#BATCH_SIZE} records waits: time to {@link #flush} */
+        boolean full() {
+            return items.size() >= BatchWriter.BATCH_SIZE;
         }
 
         void flush() {

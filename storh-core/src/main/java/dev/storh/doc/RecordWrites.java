@@ -5,7 +5,6 @@ import dev.storh.StorageRecord;
 import dev.storh.doc.index.IndexManager;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.GroupCommit;
-import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,8 +25,9 @@ final class RecordWrites {
     private final RecordWriter writer;
     private final IndexManager indexes;
     private final RecordReads reads;
-    private final StoreFiles files;
+    private final UndoFiles files;
     private final Invalidation invalidate;
+    private final WriteSession.Support support;
     private final GroupCommit<PendingPut> puts = new GroupCommit<>(this::writePuts, BatchWriter.BATCH_SIZE);
 
     /** Drops what the caches hold for a record id. */
@@ -39,7 +39,7 @@ final class RecordWrites {
     }
 
     RecordWrites(RecordPreparer preparer, WriteGate gate, RecordWriter writer, IndexManager indexes, RecordReads reads,
-            StoreFiles files, Invalidation invalidate) {
+            UndoFiles files, Invalidation invalidate) {
         this.preparer = preparer;
         this.gate = gate;
         this.writer = writer;
@@ -47,11 +47,17 @@ final class RecordWrites {
         this.reads = reads;
         this.files = files;
         this.invalidate = invalidate;
+        this.support = new WriteSession.Support(reads::readFromDisk, invalidate, gate::markIndexDrift);
     }
 
-    /** @return a write session: unique checks, record batches, then index changes */
+    /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */
     WriteSession session() {
-        return new WriteSession(writer, indexes, reads::readFromDisk);
+        return new WriteSession(writer, indexes, support, null);
+    }
+
+    /** @return an atomic write session, under the write lock: a failure undoes all of it */
+    private WriteSession atomicSession() {
+        return new WriteSession(writer, indexes, support, files.begin());
     }
 
     StorageRecord put(Map<String, ?> data, String id) {
@@ -59,8 +65,13 @@ final class RecordWrites {
         if (gate.heldByCurrentThread()) {
             // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
             // whose leader would need the lock this thread holds.
-            WriteSession session = session();
-            session.put(prepared);
+            WriteSession session = atomicSession();
+            try {
+                session.put(prepared);
+            } catch (RuntimeException e) {
+                session.abort(e);
+                throw e;
+            }
             session.finish();
             return prepared.record();
         }
@@ -84,15 +95,19 @@ final class RecordWrites {
 
     /**
      * Group commit of concurrent single puts (the batch is written like a bulk write: temp files
-     * fsynced in parallel, renamed in order, one fsync per bucket folder).
+     * fsynced in parallel, renamed in order, one fsync per bucket folder). A record refused on its
+     * own fails its caller only; an I/O failure undoes the batch and fails every caller.
      */
     private void writePuts(List<PendingPut> batch) {
         gate.withWriteLock(() -> {
-            WriteSession session = session();
+            WriteSession session = atomicSession();
             for (PendingPut p : batch) {
                 try {
                     session.put(p.record);
                 } catch (RuntimeException e) {
+                    if (session.failure() != null) {
+                        throw e; // undone: every caller of the batch fails
+                    }
                     p.error = e;
                 }
             }
@@ -107,12 +122,9 @@ final class RecordWrites {
             prepared.add(preparer.prepareItem(item));
         }
         gate.withWriteLock(() -> {
-            WriteSession session = session();
-            try {
-                prepared.forEach(session::put);
-            } finally {
-                session.finish();
-            }
+            WriteSession session = atomicSession();
+            session.putAll(prepared);
+            session.finish();
             return null;
         });
         List<StorageRecord> records = new ArrayList<>(prepared.size());
@@ -140,19 +152,20 @@ final class RecordWrites {
         String lower = UuidV7.normalize(id);
         return gate.withWriteLock(() -> {
             Path path = reads.checkedPathForId(lower);
-            WriteSession session = session();
-            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(path) : null;
+            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
+            WriteSession session = atomicSession();
             boolean deleted;
             try {
                 deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
+                if (deleted) {
+                    session.deleted(lower, old);
+                }
+                session.finish();
             } catch (IOException | RuntimeException e) {
+                session.abort(e);
                 throw new StorageException("Could not delete storage record: " + id + " (" + path + ")", e);
             } finally {
                 invalidate.invalidate(lower);
-            }
-            if (deleted) {
-                session.deleted(lower, old);
-                session.finish();
             }
             return deleted;
         });

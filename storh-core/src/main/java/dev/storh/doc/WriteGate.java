@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.SafePaths;
+import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,25 +17,30 @@ import java.util.function.Supplier;
  */
 final class WriteGate {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
+
     private final Path collectionRoot;
     private final DocLayout layout;
+    private final StoreFiles files;
     private final Duration lockTimeout;
-    private final Path marker;
+    private final String marker;
     private final Object lifecycle = new Object();
     private volatile CollectionLock lock;
     private volatile boolean markerRegistered;
     private volatile boolean closed;
 
     /**
+     * @param files the collection's byte seam
      * @param layout the collection's layout
      * @param writerPrefix this instance's {@code <pid>.<8 hex>}, which names its marker
      * @param lockTimeout the longest wait for the lock
      */
-    WriteGate(DocLayout layout, String writerPrefix, Duration lockTimeout) {
+    WriteGate(StoreFiles files, DocLayout layout, String writerPrefix, Duration lockTimeout) {
         this.collectionRoot = layout.root();
         this.layout = layout;
+        this.files = files;
         this.lockTimeout = lockTimeout;
-        this.marker = layout.writerMarker(writerPrefix);
+        this.marker = files.nameOf(layout.writerMarker(writerPrefix));
     }
 
     /**
@@ -42,13 +48,14 @@ final class WriteGate {
      * registering this instance's writer marker (once). Re-entrant.
      */
     <T> T withWriteLock(Supplier<T> action) {
+        requireFolder();
         CollectionLock l = lock();
         l.lock(lockTimeout);
         try {
             // Writes go to data/ and .storh/: never through a link that may leave the collection.
-            SafePaths.requireNoLinks(collectionRoot, layout.dataDir());
-            SafePaths.requireNoLinks(collectionRoot, marker.getParent());
-            SafePaths.requireNoLinks(collectionRoot, layout.indexEntriesDir());
+            SafePaths.requireNoLinks(files, files.nameOf(layout.dataDir()));
+            SafePaths.requireNoLinks(files, AtomicFiles.parentName(marker));
+            SafePaths.requireNoLinks(files, files.nameOf(layout.indexEntriesDir()));
             if (!markerRegistered) {
                 registerMarker();
             }
@@ -121,12 +128,23 @@ final class WriteGate {
                 throw closedError();
             }
             if (lock == null) {
-                Path lockFile = layout.lockFile();
-                SafePaths.requireNoLinks(collectionRoot, lockFile);
-                AtomicFiles.ensureDirectory(lockFile.getParent());
-                lock = CollectionLock.open(lockFile);
+                String lockFile = files.nameOf(layout.lockFile());
+                SafePaths.requireNoLinks(files, lockFile);
+                AtomicFiles.ensureDirectory(files, AtomicFiles.parentName(lockFile));
+                lock = files.lock(lockFile);
             }
             return lock;
+        }
+    }
+
+    /**
+     * A collection folder deleted while the store is open is never recreated by a write: the
+     * records it held are gone, and a write would make that look like a clean, smaller store.
+     */
+    private void requireFolder() {
+        if (!DocRecovery.isDirectory(files, "")) {
+            throw new StorageException("DocStore folder is missing: " + collectionRoot + " (deleted while the store"
+                    + " was open; nothing is written, and reopening starts an empty collection)");
         }
     }
 
@@ -137,9 +155,23 @@ final class WriteGate {
     private void registerMarker() {
         synchronized (lifecycle) {
             if (!markerRegistered) {
-                WriterMarkers.register(marker);
+                WriterMarkers.register(files, marker);
                 markerRegistered = true;
             }
+        }
+    }
+
+    /**
+     * Marks the collection so that its next open rebuilds the indexes (a marker of a writer that no
+     * process owns); logs a warning. Best effort: never throws.
+     */
+    void markIndexDrift() {
+        LOG.warn("{}: a failed write may have left the indexes out of line with the records; the next open"
+                + " rebuilds them (reindex() does now)", collectionRoot);
+        try {
+            WriterMarkers.register(files, files.nameOf(layout.driftMarker()));
+        } catch (StorageException notMarked) {
+            LOG.warn("{}: could not mark the indexes for a rebuild: {}", collectionRoot, notMarked.getMessage());
         }
     }
 
@@ -151,8 +183,12 @@ final class WriteGate {
             }
             closed = true;
             if (markerRegistered) {
-                AtomicFiles.deleteQuietly(marker);
-                AtomicFiles.syncDirectory(marker.getParent());
+                AtomicFiles.deleteQuietly(files, marker);
+                try {
+                    AtomicFiles.syncDirectory(files, AtomicFiles.parentName(marker));
+                } catch (StorageException notSynced) {
+                    // a marker that comes back after a power cut only makes the next open recover
+                }
             }
             if (lock != null) {
                 lock.close();

@@ -54,8 +54,8 @@ public final class AtomicFiles {
         byte[] random = new byte[6];
         RANDOM.nextBytes(random);
         Path targetPath = files.path(target);
-        ensureDirectory(parentOf(targetPath));
         String parent = parentName(target);
+        ensureDirectory(files, parent);
         String temp = "." + targetPath.getFileName() + "." + HexFormat.of().formatHex(random) + ".tmp";
         writeVia(files, parent.isEmpty() ? temp : parent + "/" + temp, target, bytes);
     }
@@ -219,6 +219,73 @@ public final class AtomicFiles {
     }
 
     /**
+     * {@link #ensureDirectory(Path)} through a byte seam: each missing folder from the top down is
+     * created and its parent fsynced, then the folder itself. The seam's root is created when
+     * missing, but its own parent is not the seam's to fsync (a caller that creates a store folder
+     * fsyncs that parent through a seam of its own).
+     *
+     * @param files the seam
+     * @param dir the folder's name, {@code ""} for the root
+     * @return whether anything was created
+     * @throws StorageException {@code "Could not create storage directory: <dir>"}, e.g. when a
+     *     regular file stands where a folder is needed
+     */
+    public static boolean ensureDirectory(StoreFiles files, String dir) {
+        Deque<String> missing = new ArrayDeque<>();
+        try {
+            for (String p = dir; p != null; p = p.isEmpty() ? null : parentName(p)) {
+                java.util.Optional<StoreFiles.Entry> entry = files.stat(p);
+                if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                    break;
+                }
+                if (entry.isPresent()) {
+                    throw new StorageException("Could not create storage directory: " + files.path(dir)
+                            + " (not a directory: " + files.path(p) + ")");
+                }
+                missing.push(p);
+            }
+            if (missing.isEmpty()) {
+                return false;
+            }
+            while (!missing.isEmpty()) {
+                String p = missing.pop();
+                files.createDirectories(p);
+                if (!p.isEmpty()) {
+                    files.syncDirectory(parentName(p));
+                }
+            }
+            files.syncDirectory(dir);
+            return true;
+        } catch (IOException e) {
+            throw new StorageException("Could not create storage directory: " + files.path(dir) + ReadOnlyFileSystem.hint(e), e);
+        }
+    }
+
+    /**
+     * Creates a store's own folder when missing, and fsyncs it and its parent, so a new store
+     * survives a power loss.
+     *
+     * @param parent a seam on the folder that holds the store's folder
+     * @param name the store folder's name in it
+     * @param files the store's own seam
+     * @throws StorageException {@code "Could not create storage directory: <dir>"}
+     */
+    public static void ensureStoreFolder(StoreFiles parent, String name, StoreFiles files) {
+        try {
+            java.util.Optional<StoreFiles.Entry> entry = files.stat("");
+            if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                return;
+            }
+            parent.createDirectories(name);
+            parent.syncDirectory("");
+            files.syncDirectory("");
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not create storage directory: " + files.root()
+                    + ReadOnlyFileSystem.hint(e), e);
+        }
+    }
+
+    /**
      * Best-effort fsync of a folder; never throws (a missing folder is fine), as the original does.
      *
      * @param dir the folder
@@ -343,53 +410,6 @@ public final class AtomicFiles {
         } catch (IOException | RuntimeException e) {
             return false;
         }
-    }
-
-    /**
-     * Puts the folder {@code built} in the place of the folder {@code live} and deletes the tree
-     * that was there, e.g. to swap in a rebuilt index. On Linux the two are exchanged with
-     * {@code renameat2(RENAME_EXCHANGE)}: a reader in any process resolves {@code live} to the
-     * old tree or the new one, never to nothing. Elsewhere {@code live} is first renamed aside,
-     * which leaves a short moment without it: {@code onGap} runs around that moment, so callers
-     * serving readers of this JVM can exclude them (e.g. run it under a write lock).
-     *
-     * @param built the complete new folder, in the same folder as {@code live}
-     * @param live the folder to replace; may be missing (then {@code built} is just renamed)
-     * @param aside a free name beside {@code live} for the old tree, deleted afterwards
-     * @param gap runs the renames that may leave {@code live} missing for a moment
-     * @throws StorageException naming the paths when a rename fails ({@code live} is then still
-     *     the old tree, or {@code built} when only the cleanup failed)
-     */
-    public static void replaceTree(Path built, Path live, Path aside, java.util.function.Consumer<Runnable> gap) {
-        Path parent = parentOf(live);
-        if (Files.isDirectory(live, java.nio.file.LinkOption.NOFOLLOW_LINKS) && DirectoryExchange.exchange(built, live)) {
-            syncDirectory(parent);
-            deleteTree(built); // now the old tree
-            return;
-        }
-        StorageException[] failed = {null};
-        gap.accept(() -> {
-            try {
-                if (Files.exists(live, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    Files.move(live, aside, StandardCopyOption.ATOMIC_MOVE);
-                }
-                Files.move(built, live, StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException | RuntimeException e) {
-                if (!Files.exists(live, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.exists(aside)) {
-                    try {
-                        Files.move(aside, live, StandardCopyOption.ATOMIC_MOVE);
-                    } catch (IOException restore) {
-                        e.addSuppressed(restore);
-                    }
-                }
-                failed[0] = new StorageException("Could not move " + built + " into place of " + live, e);
-            }
-        });
-        if (failed[0] != null) {
-            throw failed[0];
-        }
-        syncDirectory(parent);
-        deleteTree(aside);
     }
 
     /**

@@ -177,6 +177,12 @@ public final class LocalFiles implements StoreFiles {
         Files.delete(path(name));
     }
 
+    /** Linux {@code renameat2(RENAME_EXCHANGE)}; false elsewhere (see {@link DirectoryExchange}). */
+    @Override
+    public boolean exchange(String a, String b) {
+        return DirectoryExchange.exchange(path(a), path(b));
+    }
+
     @Override
     public CollectionLock lock(String name) {
         return CollectionLock.open(path(name));

@@ -56,6 +56,38 @@ public final class SafePaths {
     }
 
     /**
+     * {@link #requireNoLinks(Path, Path)} through a byte seam: no existing component of the name
+     * (the seam's root is not checked) may be a symbolic link, nor anything else that is neither a
+     * file nor a folder.
+     *
+     * @param files the store's seam
+     * @param name a name below its root, {@code ""} for the root
+     * @throws StorageException {@code "Refusing to follow a symbolic link inside the store: <link>"}
+     *     naming the link
+     */
+    public static void requireNoLinks(StoreFiles files, String name) {
+        String current = "";
+        for (String part : name.split("/")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            current = current.isEmpty() ? part : current + "/" + part;
+            java.util.Optional<StoreFiles.Entry> entry;
+            try {
+                entry = files.stat(current);
+            } catch (IOException e) {
+                throw new StorageException("Could not check storage path: " + files.path(current), e);
+            }
+            if (entry.isEmpty()) {
+                return;
+            }
+            if (entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
+                throw linkRefused(files.path(current));
+            }
+        }
+    }
+
+    /**
      * @param link the symbolic link found
      * @return the error refusing it, naming the link and where it points when readable
      */

@@ -299,6 +299,21 @@ public interface StoreFiles {
     }
 
     /**
+     * Exchanges two folders (or files) in one atomic step, where the backend can: a reader in any
+     * process finds each name holding the old tree or the new one, never nothing. The default
+     * cannot and says so; callers then fall back to two {@link #rename}s.
+     *
+     * @param a an existing name
+     * @param b another existing name, in the same folder
+     * @return true when the two were exchanged (durable after {@link #syncDirectory} of their
+     *     folder); false when nothing changed because atomic exchange is not available
+     * @throws IOException only when the implementation is made to fail
+     */
+    default boolean exchange(String a, String b) throws IOException {
+        return false;
+    }
+
+    /**
      * What {@link #stat} knows about a name.
      *
      * @param size bytes (0 for a folder)

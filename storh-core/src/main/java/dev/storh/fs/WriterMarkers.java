@@ -2,13 +2,8 @@ package dev.storh.fs;
 
 import dev.storh.StorageException;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -24,7 +19,7 @@ import java.util.regex.Pattern;
  * Writer markers and the orphan temp-file sweep.
  *
  * <p>Every writing store instance has a <em>writer prefix</em> {@code <pid>.<8 hex>}; it names its
- * marker {@code <collection>/.storh/writers/<prefix>} (an empty file that exists while the instance
+ * marker {@code <collection>/.storh/writers/<prefix>} ({@link MetaLayout#writerMarker}; an empty file that exists while the instance
  * may write) and its record temp files {@code .<prefix>.<n>.tmp}. These are exactly the original's
  * shapes, so a PHP sweep attributes our temp files to a live owner and leaves them alone.
  *
@@ -59,10 +54,10 @@ public final class WriterMarkers {
 
     /**
      * @param collectionRoot a collection folder
-     * @return its {@code .storh/writers} folder
+     * @return its {@code .storh/writers} folder ({@link MetaLayout#writersDirectory})
      */
     public static Path writersDirectory(Path collectionRoot) {
-        return collectionRoot.resolve(".storh").resolve("writers");
+        return MetaLayout.writersDirectory(collectionRoot);
     }
 
     /**
@@ -72,14 +67,27 @@ public final class WriterMarkers {
      * @throws StorageException {@code "Could not register storage writer marker: <path>"}
      */
     public static void register(Path marker) {
+        register(LocalFiles.at(marker.getParent()), marker.getFileName().toString());
+    }
+
+    /**
+     * {@link #register(Path)} through a byte seam: the marker's folder is created when missing.
+     *
+     * @param files the store's seam
+     * @param marker the marker's name ({@link MetaLayout#writerMarker})
+     * @throws StorageException {@code "Could not register storage writer marker: <path>"}
+     */
+    public static void register(StoreFiles files, String marker) {
         try {
-            AtomicFiles.ensureDirectory(marker.getParent());
-            if (!Files.exists(marker)) {
-                Files.createFile(marker);
-                AtomicFiles.syncDirectory(marker.getParent());
+            String dir = AtomicFiles.parentName(marker);
+            AtomicFiles.ensureDirectory(files, dir);
+            if (!files.exists(marker)) {
+                files.create(marker).close();
+                files.syncDirectory(dir);
             }
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not register storage writer marker: " + marker + ReadOnlyFileSystem.hint(e), e);
+            throw new StorageException("Could not register storage writer marker: " + files.path(marker)
+                    + ReadOnlyFileSystem.hint(e), e);
         }
     }
 
@@ -91,19 +99,34 @@ public final class WriterMarkers {
      *     empty when there is no {@code .storh/writers} folder
      */
     public static List<Path> staleMarkers(Path collectionRoot) {
-        Path dir = writersDirectory(collectionRoot);
-        List<Path> stale = new ArrayList<>();
-        try (DirectoryStream<Path> markers = Files.newDirectoryStream(dir)) {
-            for (Path marker : markers) {
-                Matcher m = MARKER.matcher(marker.getFileName().toString());
-                if (!m.matches() || !isAlive(parsePid(m.group(1)), mtime(marker))) {
+        StoreFiles files = LocalFiles.at(collectionRoot);
+        return staleMarkers(files).stream().map(files::path).toList();
+    }
+
+    /**
+     * {@link #staleMarkers(Path)} through a byte seam.
+     *
+     * @param files the store's seam
+     * @return the names of the stale markers; empty when there is no {@code .storh/writers} folder
+     * @throws StorageException {@code "Could not list storage writer markers: <path>"}
+     */
+    public static List<String> staleMarkers(StoreFiles files) {
+        List<String> stale = new ArrayList<>();
+        try {
+            if (!isDirectory(files, MetaLayout.WRITERS)) {
+                return List.of();
+            }
+            for (String name : files.list(MetaLayout.WRITERS)) {
+                String marker = MetaLayout.WRITERS + "/" + name;
+                Matcher m = MARKER.matcher(name);
+                if (!m.matches() || !isAlive(parsePid(m.group(1)), mtime(files, marker))) {
                     stale.add(marker);
                 }
             }
         } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
             return List.of();
         } catch (IOException e) {
-            throw new StorageException("Could not list storage writer markers: " + dir, e);
+            throw new StorageException("Could not list storage writer markers: " + files.path(MetaLayout.WRITERS), e);
         }
         return stale;
     }
@@ -132,6 +155,17 @@ public final class WriterMarkers {
     }
 
     /**
+     * {@link #sweepOnOpen(Path)} through the store's byte seam.
+     *
+     * @param files the store's seam
+     * @return the number of temp files removed
+     * @throws StorageException when the writers folder cannot be created
+     */
+    public static int sweepOnOpen(StoreFiles files) {
+        return recoverOnOpen(files).removedTempFiles();
+    }
+
+    /**
      * As {@link #sweepOnOpen}, also telling whether a crashed writer was detected.
      *
      * @param collectionRoot the collection folder, created when missing
@@ -139,18 +173,28 @@ public final class WriterMarkers {
      * @throws StorageException when the writers folder cannot be created
      */
     public static OpenRecovery recoverOnOpen(Path collectionRoot) {
-        Path dir = writersDirectory(collectionRoot);
-        if (!Files.isDirectory(dir)) {
-            int removed = Files.isDirectory(collectionRoot) ? sweepTempFiles(collectionRoot) : 0;
-            AtomicFiles.ensureDirectory(dir);
+        return recoverOnOpen(LocalFiles.at(collectionRoot));
+    }
+
+    /**
+     * {@link #recoverOnOpen(Path)} through the store's byte seam.
+     *
+     * @param files the store's seam
+     * @return whether a writer crashed, and how many temp files were removed
+     * @throws StorageException when the writers folder cannot be created
+     */
+    public static OpenRecovery recoverOnOpen(StoreFiles files) {
+        if (!isDirectory(files, MetaLayout.WRITERS)) {
+            int removed = isDirectory(files, "") ? sweepTempFiles(files, "", ORPHAN_TEMP_AGE) : 0;
+            AtomicFiles.ensureDirectory(files, MetaLayout.WRITERS);
             return new OpenRecovery(false, removed);
         }
-        List<Path> stale = staleMarkers(collectionRoot);
+        List<String> stale = staleMarkers(files);
         if (stale.isEmpty()) {
             return new OpenRecovery(false, 0);
         }
-        int removed = sweepTempFiles(collectionRoot);
-        removeMarkers(stale);
+        int removed = sweepTempFiles(files, "", ORPHAN_TEMP_AGE);
+        removeMarkers(files, stale);
         return new OpenRecovery(true, removed);
     }
 
@@ -163,6 +207,20 @@ public final class WriterMarkers {
         markers.forEach(AtomicFiles::deleteQuietly);
         if (!markers.isEmpty()) {
             AtomicFiles.syncDirectory(markers.get(0).getParent());
+        }
+    }
+
+    /**
+     * {@link #removeMarkers(List)} through the store's byte seam.
+     *
+     * @param files the store's seam
+     * @param markers names from {@link #staleMarkers(StoreFiles)}
+     * @throws StorageException when the folder fsync fails
+     */
+    public static void removeMarkers(StoreFiles files, List<String> markers) {
+        markers.forEach(m -> AtomicFiles.deleteQuietly(files, m));
+        if (!markers.isEmpty()) {
+            AtomicFiles.syncDirectory(files, AtomicFiles.parentName(markers.get(0)));
         }
     }
 
@@ -188,38 +246,66 @@ public final class WriterMarkers {
      * @return the number of files removed
      */
     public static int sweepTempFiles(Path dir, Duration orphanAge) {
-        if (!Files.isDirectory(dir)) {
+        return sweepTempFiles(LocalFiles.at(dir), "", orphanAge);
+    }
+
+    /**
+     * {@link #sweepTempFiles(Path, Duration)} through a byte seam; names that vanish or cannot be
+     * read while sweeping are skipped.
+     *
+     * @param files the store's seam
+     * @param dir the folder to sweep, {@code ""} for the root; a missing folder is fine
+     * @param orphanAge age from which a temp file without an owner pid is an orphan
+     * @return the number of files removed
+     */
+    public static int sweepTempFiles(StoreFiles files, String dir, Duration orphanAge) {
+        if (!isDirectory(files, dir)) {
             return 0;
         }
-        int[] removed = {0};
-        Instant orphanBefore = Instant.now().minus(orphanAge);
-        try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    String name = file.getFileName().toString();
-                    if (!name.startsWith(".") || !name.endsWith(".tmp") || !attrs.isRegularFile()) {
-                        return FileVisitResult.CONTINUE;
-                    }
-                    Matcher owned = OWNED_TEMP.matcher(name);
-                    boolean orphan = owned.matches()
-                            ? !isAlive(parsePid(owned.group(1)), attrs.lastModifiedTime())
-                            : !attrs.lastModifiedTime().toInstant().isAfter(orphanBefore);
-                    if (orphan && AtomicFiles.deleteQuietly(file)) {
-                        removed[0]++;
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
+        return sweep(files, dir, Instant.now().minus(orphanAge));
+    }
 
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException exc) {
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+    private static int sweep(StoreFiles files, String dir, Instant orphanBefore) {
+        List<String> names;
+        try {
+            names = files.list(dir);
         } catch (IOException e) {
-            throw new StorageException("Could not sweep temporary files under: " + dir, e);
+            return 0;
         }
-        return removed[0];
+        int removed = 0;
+        for (String name : names) {
+            String child = dir.isEmpty() ? name : dir + "/" + name;
+            Optional<StoreFiles.Entry> entry;
+            try {
+                entry = files.stat(child);
+            } catch (IOException e) {
+                continue;
+            }
+            if (entry.isEmpty()) {
+                continue;
+            }
+            if (entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
+                removed += sweep(files, child, orphanBefore);
+            } else if (entry.get().kind() == StoreFiles.Entry.Kind.FILE && name.startsWith(".") && name.endsWith(".tmp")) {
+                FileTime modified = FileTime.fromMillis(entry.get().lastModifiedMillis());
+                Matcher owned = OWNED_TEMP.matcher(name);
+                boolean orphan = owned.matches()
+                        ? !isAlive(parsePid(owned.group(1)), modified)
+                        : !modified.toInstant().isAfter(orphanBefore);
+                if (orphan && AtomicFiles.deleteQuietly(files, child)) {
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
+    private static boolean isDirectory(StoreFiles files, String name) {
+        try {
+            return files.stat(name).map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
@@ -254,9 +340,9 @@ public final class WriterMarkers {
         }
     }
 
-    private static FileTime mtime(Path p) {
+    private static FileTime mtime(StoreFiles files, String name) {
         try {
-            return Files.getLastModifiedTime(p);
+            return files.stat(name).map(e -> FileTime.fromMillis(e.lastModifiedMillis())).orElse(null);
         } catch (IOException e) {
             return null;
         }

@@ -77,7 +77,7 @@ final class LogContext {
                 if (readOnly) {
                     log.state.load(false);
                 } else {
-                    WriterMarkers.sweepOnOpen(dir);
+                    WriterMarkers.sweepOnOpen(files);
                     log.registerMarker();
                     Leftovers.delete(log.state);
                     log.state.load(true);

@@ -1,55 +1,27 @@
 package dev.storh.observe;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 
-import dev.storh.fs.CollectionLock;
+import dev.storh.fs.ForwardingFiles;
 import dev.storh.fs.StoreFiles;
 
 /**
- * A byte seam that passes every call to another (default methods included, so a backend's own
- * versions of them still run) and reports how long each file and folder fsync took; a backend's
- * {@code writeIfVersion} is passed through whole, untimed. Thread-safe as the seam under it.
+ * A byte seam that passes every call to another ({@link ForwardingFiles}: default methods included,
+ * so a backend's own versions of them still run) and reports how long each file and folder fsync
+ * took; a backend's {@code writeIfVersion} is passed through whole, untimed. Thread-safe as the
+ * seam under it.
  */
-final class ObservedFiles implements StoreFiles {
+final class ObservedFiles extends ForwardingFiles {
 
-    private final StoreFiles files;
     private final StoreObserver observer;
     private final String store;
 
     ObservedFiles(StoreFiles files, StoreObserver observer) {
-        this.files = files;
+        super(files);
         this.observer = observer;
         Path name = files.root().getFileName();
         this.store = name == null ? files.root().toString() : name.toString();
-    }
-
-    @Override
-    public Path root() {
-        return files.root();
-    }
-
-    @Override
-    public Path path(String name) {
-        return files.path(name);
-    }
-
-    @Override
-    public String nameOf(Path path) {
-        return files.nameOf(path);
-    }
-
-    @Override
-    public InputStream open(String name) throws IOException {
-        return files.open(name);
-    }
-
-    @Override
-    public InputStream open(String name, long offset) throws IOException {
-        return files.open(name, offset);
     }
 
     @Override
@@ -63,63 +35,8 @@ final class ObservedFiles implements StoreFiles {
     }
 
     @Override
-    public void rename(String from, String to) throws IOException {
-        files.rename(from, to);
-    }
-
-    @Override
     public void syncDirectory(String dir) throws IOException {
         timed(true, () -> files.syncDirectory(dir));
-    }
-
-    @Override
-    public List<String> list(String dir) throws IOException {
-        return files.list(dir);
-    }
-
-    @Override
-    public void delete(String name) throws IOException {
-        files.delete(name);
-    }
-
-    @Override
-    public CollectionLock lock(String name) {
-        return files.lock(name);
-    }
-
-    @Override
-    public Optional<Entry> stat(String name) throws IOException {
-        return files.stat(name);
-    }
-
-    @Override
-    public boolean exists(String name) throws IOException {
-        return files.exists(name);
-    }
-
-    @Override
-    public void createDirectories(String dir) throws IOException {
-        files.createDirectories(dir);
-    }
-
-    @Override
-    public Optional<String> version(String name) throws IOException {
-        return files.version(name);
-    }
-
-    @Override
-    public String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
-        return files.writeIfVersion(name, bytes, expectedVersion);
-    }
-
-    @Override
-    public Object identity(String name) throws IOException {
-        return files.identity(name);
-    }
-
-    @Override
-    public Input openInput(String name) throws IOException {
-        return files.openInput(name);
     }
 
     /** An fsync, as a method reference. */

@@ -74,8 +74,8 @@ public final class QueryBuilder {
 
     /**
      * Starts a condition on a field path, such as {@code FieldPath.of("publisher", "name")}.
-     * Conditions on nested paths are answered by reading records (indexes cover top-level
-     * fields).
+     * A path index on the path (see {@code IndexManager.definePath}) serves it; without one the
+     * records are read.
      *
      * @param path the path
      * @return the operator step
@@ -346,7 +346,8 @@ public final class QueryBuilder {
 
         /**
          * @return the same step comparing strings case-insensitively ({@link Condition#fold});
-         *     the next operator must compare strings (not a range), and is answered by reading
+         *     the next operator must compare strings (not a range); a case-folded path index
+         *     serves {@code eq}, {@code in}, {@code has} and {@code prefix}, other operators read
          *     records
          */
         public FieldCondition ignoringCase() {

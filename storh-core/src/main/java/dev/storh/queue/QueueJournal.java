@@ -2,6 +2,7 @@ package dev.storh.queue;
 
 import dev.storh.LockTimeoutException;
 import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,7 +98,7 @@ final class QueueJournal implements AutoCloseable {
         StoreFiles files = options.files(directory);
         boolean readOnly = files.isReadOnly();
         if (!readOnly) {
-            createFolder(parent, directory.getFileName().toString(), files);
+            AtomicFiles.ensureStoreFolder(parent, directory.getFileName().toString(), files);
         }
         CollectionLock lock;
         try {
@@ -122,21 +122,6 @@ final class QueueJournal implements AutoCloseable {
             throw e;
         }
         return journal;
-    }
-
-    private static void createFolder(StoreFiles parent, String name, StoreFiles files) {
-        try {
-            Optional<StoreFiles.Entry> entry = files.stat("");
-            if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.DIRECTORY) {
-                return;
-            }
-            parent.createDirectories(name);
-            parent.syncDirectory("");
-            files.syncDirectory("");
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not create storage directory: " + files.root()
-                    + ReadOnlyFileSystem.hint(e), e);
-        }
     }
 
     /**

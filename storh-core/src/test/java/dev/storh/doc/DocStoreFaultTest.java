@@ -236,6 +236,15 @@ class DocStoreFaultTest {
      *     the lock file are left out (an open instance's own, never part of the data)
      */
     private Map<String, String> snapshot() throws IOException {
+        return snapshot(root);
+    }
+
+    /**
+     * @param root a test's root folder
+     * @return every regular file under it, relative name to hex bytes; writer markers and the lock
+     *     files are left out
+     */
+    static Map<String, String> snapshot(Path root) throws IOException {
         Map<String, String> files = new java.util.TreeMap<>();
         try (Stream<Path> all = Files.walk(root)) {
             for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {

@@ -116,7 +116,7 @@ class AtomicFilesTest {
             Path built = Files.createDirectories(dir.resolve("entries.tmp-1/eq"));
             Files.writeString(built.resolve("new.jsonc"), "new");
             int[] gaps = {0};
-            AtomicFiles.replaceTree(dir.resolve("entries.tmp-1"), dir.resolve("entries"), dir.resolve("entries.old-1"),
+            FolderTrees.replaceTree(dir.resolve("entries.tmp-1"), dir.resolve("entries"), dir.resolve("entries.old-1"),
                     steps -> {
                         gaps[0]++;
                         steps.run();
@@ -130,7 +130,7 @@ class AtomicFilesTest {
             }
             // Nothing in place yet: the built folder is just renamed.
             Files.createDirectories(dir.resolve("fresh.tmp"));
-            AtomicFiles.replaceTree(dir.resolve("fresh.tmp"), dir.resolve("fresh"), dir.resolve("fresh.old"), Runnable::run);
+            FolderTrees.replaceTree(dir.resolve("fresh.tmp"), dir.resolve("fresh"), dir.resolve("fresh.old"), Runnable::run);
             assertThat(dir.resolve("fresh")).isDirectory();
             assertThat(dir.resolve("fresh.tmp")).doesNotExist();
         } finally {

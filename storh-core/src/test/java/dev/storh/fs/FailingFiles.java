@@ -175,6 +175,13 @@ public final class FailingFiles implements StoreFiles {
         return local.isReadOnly();
     }
 
+    /** Fails at {@link Point#RENAME} of {@code b}, as the renames it stands for would. */
+    @Override
+    public boolean exchange(String a, String b) throws IOException {
+        maybeFail(Point.RENAME, b);
+        return local.exchange(a, b);
+    }
+
     private Output wrap(Output out, String name, Point write, Point sync) {
         return new Output() {
             @Override

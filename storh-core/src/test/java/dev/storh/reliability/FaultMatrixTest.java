@@ -39,25 +39,7 @@ class FaultMatrixTest {
      * Cases that found a defect not fixed yet: skipped (printing the reason) until the owner fixes it
      * and removes the entry.
      */
-    private static final Map<String, String> KNOWN_DEFECTS = Map.ofEntries(
-            Map.entry("D SINGLE DIRECTORY_FSYNC", Defects.DIR_FSYNC),
-            Map.entry("D BATCH DIRECTORY_FSYNC", Defects.DIR_FSYNC),
-            Map.entry("D GROUP_COMMIT DIRECTORY_FSYNC", Defects.DIR_FSYNC),
-            Map.entry("D SINGLE APPEND", Defects.INDEX_APPEND),
-            Map.entry("D SINGLE APPEND_FSYNC", Defects.INDEX_APPEND),
-            Map.entry("D BATCH APPEND", Defects.INDEX_APPEND),
-            Map.entry("D BATCH APPEND_FSYNC", Defects.INDEX_APPEND),
-            Map.entry("D GROUP_COMMIT APPEND", Defects.INDEX_APPEND),
-            Map.entry("D GROUP_COMMIT APPEND_FSYNC", Defects.INDEX_APPEND));
-
-    /** The reasons of {@link #KNOWN_DEFECTS}. */
-    private static final class Defects {
-        static final String DIR_FSYNC = "known defect: a put whose folder fsync fails after the rename is reported"
-                + " failed, but the record stays (and is durable after a reopen) while no index has it: verify then"
-                + " reports Index mismatch";
-        static final String INDEX_APPEND = "known defect: a put whose index delta append fails is reported failed,"
-                + " but its record file and its equality index entries stay (visible, durable after a reopen)";
-    }
+    private static final Map<String, String> KNOWN_DEFECTS = Map.of();
 
     @TempDir
     Path root;

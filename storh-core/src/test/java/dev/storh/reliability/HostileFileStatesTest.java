@@ -188,6 +188,7 @@ class HostileFileStatesTest {
                 // the disk is full now
             }
             Map<String, String> before = filesOnly(root);
+            Map<String, String> docsBefore = HostilePathsTest.contents(root.resolve("docs"));
             problems.add(HostilePathsTest.refused("DocStore.put on a full disk", () -> docs.put(Map.of("v", big))));
             problems.add(HostilePathsTest.refused("DocStore.put overwrite on a full disk", () -> docs.put(Map.of("v", big), id)));
             problems.add(HostilePathsTest.refused("DocStore.putMany on a full disk",
@@ -199,6 +200,8 @@ class HostileFileStatesTest {
             problems.removeIf(Objects::isNull);
             assertThat(problems).isEmpty();
             assertThat(filesOnly(root)).as("every byte as before (empty bucket folders aside)").isEqualTo(before);
+            assertThat(HostilePathsTest.contents(root.resolve("docs"))).as("no bucket folder left by a failed DocStore write")
+                    .isEqualTo(docsBefore);
             assertThat(temps(root)).isEmpty();
             Files.delete(filler);
             docs.put(Map.of("v", big), id);

@@ -20,7 +20,6 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -197,8 +196,6 @@ class HostilePathsTest {
     }
 
     @Test
-    @Disabled("known defect: a DocStore whose folder was deleted under it recreates it on put (the records of before"
-            + " silently gone) and verify then reports clean")
     void aDocStoreWhoseRootWasDeletedUnderItRefusesWritesAndReportsIt() throws Exception {
         List<String> problems = new ArrayList<>();
         try (DocStore docs = DocStore.open(root, "docs")) {

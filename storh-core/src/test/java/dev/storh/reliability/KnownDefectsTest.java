@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,11 +57,10 @@ class KnownDefectsTest {
     /**
      * Found by {@link PowerCutTest}: files each engine creates, writes, renames or deletes without the
      * byte seam, which the power-cut simulator can therefore not drop at a cut (it takes them over as
-     * durable and prints them as "seam bypassed"). Enabled once every engine's files go through it.
+     * durable and prints them as "seam bypassed"). Every engine's files go through it now.
      */
     @ParameterizedTest(name = "engine {0}")
     @ValueSource(strings = {"D", "L", "Q"})
-    @Disabled("known defect: the engines still reach some files without the byte seam (PowerCutTest prints which)")
     void everyFileOfAnEngineGoesThroughTheByteSeam(String engine) throws Exception {
         assertThat(PowerCutTest.run(root, engine, List.of(19_101L), 5, 30).bypasses()).isEmpty();
     }

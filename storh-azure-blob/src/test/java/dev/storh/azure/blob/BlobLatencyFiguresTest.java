@@ -3,6 +3,8 @@ package dev.storh.azure.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.VersionConflictException;
+import dev.storh.doc.DocStore;
+import dev.storh.doc.DocStoreOptions;
 import dev.storh.fs.StoreFiles;
 import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
@@ -186,7 +188,8 @@ class BlobLatencyFiguresTest {
 
     /**
      * The engines' operations on blobs (each a full engine call: lock lease, refresh, write or read,
-     * release): log append ({@code put}), log get, queue claim. Run with
+     * release): log append ({@code put}), log get, queue claim, DocStore put, get and query (an
+     * equality on an unindexed field: a scan of the collection's record blobs). Run with
      * {@code -Dstorh.blob.figures=true}; one log and one queue shared by all threads.
      */
     @Test
@@ -208,6 +211,13 @@ class BlobLatencyFiguresTest {
                 queue.enqueueMany(jobs);
                 rows.add(figures("queue claim", threads, (t, i) -> assertThat(queue.claim()).isPresent()));
                 assertThat(queue.counts().processing()).isEqualTo(threads * OPS);
+            }
+            try (DocStore docs = DocStore.open(root, name + "-docs", DocStoreOptions.builder().files(cached.under(root)).build())) {
+                String[][] ids = new String[threads][OPS];
+                rows.add(figures("doc put", threads, (t, i) -> ids[t][i] = docs.put(Map.of("t", (long) t, "i", (long) i)).id()));
+                rows.add(figures("doc get", threads, (t, i) -> assertThat(docs.get(ids[t][i])).isPresent()));
+                rows.add(figures("doc query", threads, (t, i) -> assertThat(docs.query().where("i").eq((long) i).count())
+                        .isEqualTo(threads)));
             }
         }
         System.out.println("Engine latency against Azurite, " + OPS + " operations per thread, milliseconds:\n"

@@ -20,8 +20,7 @@ class EnginesOnBlobsTest extends EngineSeamContract {
 
     @Override
     protected Map<String, String> notYetOnThisBackend() {
-        return Map.of("doc", "the DocStore still reads records and folders through java.nio.file in places",
-                "doc-indexes", "the index package (IndexManifest, EqualityFiles, RangeFiles, ExpectedIndexes, IndexRebuilds)"
+        return Map.of("doc-indexes", "the index package (IndexManifest, EqualityFiles, RangeFiles, ExpectedIndexes, IndexRebuilds)"
                         + " reads its files through java.nio.file: an index query on blobs finds nothing");
     }
 }

@@ -33,10 +33,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code publisher.name} (one of 1,000 values, about 100 books each), {@code tags} (three of 50,
  * plus {@code "rare"} on 1 % of the books), {@code reviews} (one to three objects whose
  * {@code rating} is 1 to 5) and an {@code author} (case-folded path index). The data is built once
- * in a temp folder (page cache warm, as a running service has it).
+ * in a temp folder (page cache warm, as a running service has it), or once in the folder
+ * {@code -Dstorh.bench.paths.dir=<dir>} names (kept, so each benchmark's trial reuses it).
  *
  * <pre>
- * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main PathIndexQueryBenchmark
+ * java -Dstorh.bench.paths.dir=/tmp/paths -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main \
+ *     PathIndexQueryBenchmark -jvmArgsAppend -Dstorh.bench.paths.dir=/tmp/paths
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -52,6 +54,9 @@ public class PathIndexQueryBenchmark {
     private static final FieldPath RATING = FieldPath.of("reviews", "rating");
     private static final FieldPath AUTHOR = FieldPath.of("author");
 
+    /** A folder to build the data in once and keep for later trials and runs (delete it afterwards). */
+    static final String KEEP_DIR = "storh.bench.paths.dir";
+
     @Param("100000")
     public int records;
 
@@ -61,11 +66,17 @@ public class PathIndexQueryBenchmark {
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        root = Files.createTempDirectory("storh-bench-paths");
+        String kept = System.getProperty(KEEP_DIR);
+        root = kept != null ? Files.createDirectories(Path.of(kept)) : Files.createTempDirectory("storh-bench-paths");
         indexed = DocStore.open(root, "indexed");
         indexed.indexes().definePath(PUBLISHER, false, false).definePath(TAGS, false, false).definePath(RATING, false, false)
                 .definePath(AUTHOR, false, true).sync();
         plain = DocStore.open(root, "plain");
+        if (indexed.count() == records && plain.count() == records) {
+            return; // built by an earlier trial in the kept folder
+        }
+        indexed.query().get().forEach(r -> indexed.delete(r.id()));
+        plain.query().get().forEach(r -> plain.delete(r.id()));
         Random random = new Random(42);
         List<Map<String, Object>> books = IntStream.range(0, records).mapToObj(i -> book(i, random)).toList();
         indexed.putStream(books);
@@ -95,7 +106,9 @@ public class PathIndexQueryBenchmark {
         for (DocStore store : List.of(indexed, plain)) {
             store.close();
         }
-        dev.storh.fs.AtomicFiles.deleteTree(root);
+        if (System.getProperty(KEEP_DIR) == null) {
+            dev.storh.fs.AtomicFiles.deleteTree(root);
+        }
     }
 
     /** Nested equality ({@code publisher.name}, about 100 matches), from the path index. */

@@ -115,7 +115,7 @@ final class ExpectedIndexes {
         equality.forEach((field, buckets) -> {
             Path dir = IndexLayout.equalityDir(entries, field);
             if (!buckets.isEmpty()) {
-                AtomicFiles.ensureDirectory(dir);
+                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
             }
             buckets.forEach((key, b) -> AtomicFiles.writeAtomic(files, files.nameOf(IndexLayout.valueFile(dir, key)),
                     EqualityFiles.encode(field, key, b.value(), b.ids())));
@@ -124,7 +124,7 @@ final class ExpectedIndexes {
             TreeMap<String, TreeSet<String>> buckets = compound.get(label(p));
             Path dir = IndexLayout.compoundDir(entries, p[0].field(), p[1].field());
             if (!buckets.isEmpty()) {
-                AtomicFiles.ensureDirectory(dir);
+                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
             }
             buckets.forEach((key, ids) -> AtomicFiles.writeAtomic(files, files.nameOf(IndexLayout.valueFile(dir, key)),
                     EqualityFiles.encode(label(p), key, null, ids)));
@@ -132,7 +132,7 @@ final class ExpectedIndexes {
         range.forEach((field, state) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
             if (!state.isEmpty()) {
-                AtomicFiles.ensureDirectory(rf.main().getParent());
+                AtomicFiles.ensureDirectory(files, files.nameOf(rf.main().getParent()));
                 rf.writeMain(state);
             }
             rf.writeUnindexed(unindexed.get(field));

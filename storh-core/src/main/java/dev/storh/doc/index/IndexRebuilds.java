@@ -5,6 +5,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocLayout;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FolderTrees;
 import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -80,9 +81,10 @@ final class IndexRebuilds {
                     progress.advance(1, 0);
                 }
             }
-            AtomicFiles.ensureDirectory(building);
+            AtomicFiles.ensureDirectory(files, files.nameOf(building));
             expected.writeTo(files, building);
-            AtomicFiles.replaceTree(building, entries, layout.indexEntriesAside(suffix), swap::swapping);
+            FolderTrees.replaceTree(files, files.nameOf(building), files.nameOf(entries),
+                    files.nameOf(layout.indexEntriesAside(suffix)), swap::swapping);
         } catch (RuntimeException e) {
             deleteTree(building);
             throw e;
@@ -116,7 +118,7 @@ final class IndexRebuilds {
             try (Stream<StorageRecord> all = records.records(null)) {
                 all.forEach(expected::add);
             }
-            AtomicFiles.ensureDirectory(building);
+            AtomicFiles.ensureDirectory(files, files.nameOf(building));
             expected.writeTo(files, building);
             for (IndexDefinition d : changed) {
                 replace(IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
@@ -150,10 +152,10 @@ final class IndexRebuilds {
             swap.swapping(() -> deleteTree(live));
             return;
         }
-        AtomicFiles.ensureDirectory(live.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
         // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
-        AtomicFiles.replaceTree(built, live, layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes())),
-                swap::swapping);
+        FolderTrees.replaceTree(files, files.nameOf(built), files.nameOf(live),
+                files.nameOf(layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes()))), swap::swapping);
     }
 
     /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
@@ -162,7 +164,7 @@ final class IndexRebuilds {
             AtomicFiles.deleteQuietly(files, files.nameOf(live));
             return;
         }
-        AtomicFiles.ensureDirectory(live.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
         AtomicFiles.moveAtomic(files, files.nameOf(built), files.nameOf(live));
     }
 
@@ -200,9 +202,9 @@ final class IndexRebuilds {
     }
 
     /** Best-effort removal of a temporary or superseded entries folder. */
-    static void deleteTree(Path root) {
+    private void deleteTree(Path root) {
         try {
-            AtomicFiles.deleteTree(root);
+            FolderTrees.deleteTree(files, files.nameOf(root));
         } catch (StorageException ignored) {
             // a leftover folder is cleaned by the next rebuild (cleanLeftovers)
         }

@@ -136,12 +136,12 @@ final class IndexUpdates {
             }
         }
         valueFiles.forEach((path, u) -> {
-            AtomicFiles.ensureDirectory(path.getParent());
+            AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
             EqualityFiles.update(files, path, u.field, u.key, u.value, u.removed(), u.added());
         });
         rangeLines.forEach((field, lines) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
-            AtomicFiles.ensureDirectory(rf.delta().getParent());
+            AtomicFiles.ensureDirectory(files, files.nameOf(rf.delta().getParent()));
             rf.appendDelta(lines);
             long deltaBytes = rf.deltaBytes();
             if (deltaBytes > (1 << 20) && deltaBytes > rf.mainBytes() / 4) {

@@ -84,7 +84,7 @@ final class PathIndexFiles {
                 out.writeBytes(encodeLine(id, e));
             }
         });
-        AtomicFiles.ensureDirectory(main.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(main.getParent()));
         AtomicFiles.writeAtomic(files, files.nameOf(main), out.toByteArray());
         AtomicFiles.deleteQuietly(files, files.nameOf(delta));
         AtomicFiles.syncDirectory(files, files.nameOf(delta.getParent()));

@@ -101,7 +101,7 @@ final class PathManifest {
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("indexes", items);
-        AtomicFiles.ensureDirectory(manifest.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(manifest.getParent()));
         AtomicFiles.writeAtomic(files, files.nameOf(manifest), CanonicalJson.encodePretty(doc).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -96,7 +96,7 @@ final class RangeFiles {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("field", field);
         doc.put("ids", new ArrayList<>(new java.util.TreeSet<>(ids)));
-        AtomicFiles.ensureDirectory(unindexed.getParent());
+        AtomicFiles.ensureDirectory(files, files.nameOf(unindexed.getParent()));
         AtomicFiles.writeAtomic(files, files.nameOf(unindexed), CanonicalJson.encodeCompact(doc));
     }
 

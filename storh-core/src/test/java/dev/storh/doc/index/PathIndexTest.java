@@ -165,6 +165,19 @@ class PathIndexTest {
     }
 
     @Test
+    void twoStoreInstancesSeeEachOthersUniqueValuesAndEntries() {
+        try (DocStore a = shop(); DocStore b = DocStore.open(root, "books")) {
+            a.put(book("Dune", "Chilton", List.of("rare"), List.of(5L), "111"));
+            assertThatThrownBy(() -> b.put(book("Copy", "X", List.of(), List.of(), "111")))
+                    .isInstanceOf(UniqueConstraintException.class).hasMessageContaining("isbn");
+            b.put(book("Ubik", "Chilton", List.of("rare"), List.of(2L), "222"));
+            assertThat(titles(a.query().where(PUBLISHER).eq("Chilton").get())).containsExactly("Dune", "Ubik");
+            assertThat(titles(b.query().where(TAGS).has("rare").get())).containsExactly("Dune", "Ubik");
+            assertThat(b.verify().errors()).isEmpty();
+        }
+    }
+
+    @Test
     void aCaseFoldedUniqueIndexRefusesTheSameValueInAnotherCase() {
         try (DocStore store = DocStore.open(root, "users")) {
             store.indexes().definePath(FieldPath.of("email"), true, true).sync();
