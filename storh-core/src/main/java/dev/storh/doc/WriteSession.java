@@ -46,6 +46,8 @@ final class WriteSession {
     private final Support support;
     private final UndoFiles.Undo undo;
     private final Map<String, Map<String, String>> uniqueValues = new HashMap<>();
+    /** The new data of every record of a {@link #putAll} batch, known before the first check. */
+    private Map<String, Map<String, Object>> rewritten = Map.of();
     private final Map<String, Map<String, Object>> pendingIndexed = new HashMap<>();
     private final List<IndexManager.Change> changes = new ArrayList<>();
     private final Set<String> touched = new LinkedHashSet<>();
@@ -83,7 +85,7 @@ final class WriteSession {
             StorageRecord old = support.readExisting().apply(p.id());
             before = old == null ? null : project(old.data());
         }
-        indexes.checkUnique(p.id(), p.data(), uniqueValues);
+        indexes.checkUnique(p.id(), p.data(), uniqueValues, rewritten);
         Map<String, Object> after = project(p.data());
         pendingIndexed.put(p.id(), after);
         return new IndexManager.Change(p.id(), before, after);
@@ -132,10 +134,14 @@ final class WriteSession {
 
     /**
      * Checks every record (unique values within the batch and against the store) before the first
-     * is written, then writes them; any failure undoes the session.
+     * is written, then writes them; any failure undoes the session. A unique value the store holds
+     * for a record the batch rewrites without it is free for another record of the batch.
      */
     void putAll(List<PreparedRecord> records) {
         List<IndexManager.Change> staged = new ArrayList<>(records.size());
+        Map<String, Map<String, Object>> batch = new HashMap<>();
+        records.forEach(p -> batch.put(p.id(), p.data()));
+        rewritten = batch;
         try {
             for (PreparedRecord p : records) {
                 staged.add(check(p));

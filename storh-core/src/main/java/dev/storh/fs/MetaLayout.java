@@ -14,6 +14,8 @@ public final class MetaLayout {
     public static final String META = ".storh";
     /** The writer markers' folder, relative to the store's folder. */
     public static final String WRITERS = META + "/writers";
+    /** The commit records of a root's Spring transactions, relative to the root (see docs/transactions.md). */
+    public static final String TRANSACTIONS = META + "/transactions";
 
     private MetaLayout() {
     }

@@ -326,8 +326,26 @@ public final class IndexManager {
      * @throws UniqueConstraintException naming the field, value and the record holding it
      */
     public void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues) {
-        updates.checkUnique(definitions, id, data, pendingValues);
-        paths.checkUnique(id, data, pendingValues);
+        checkUnique(id, data, pendingValues, Map.of());
+    }
+
+    /**
+     * Checks unique definitions for one record of a batch whose records are all known before the
+     * first is written: a value the store holds for a record that the batch rewrites without that
+     * value counts as free (so a batch may move or swap unique values between its records); the
+     * batch's own records are checked against each other through {@code pendingValues}.
+     *
+     * @param id the record's id
+     * @param data its new data
+     * @param pendingValues unique values of the batch's records checked so far: field → value key →
+     *     id; this record's values are added
+     * @param rewritten the new data of every record the batch writes, by id
+     * @throws UniqueConstraintException naming the field, value and the record holding it
+     */
+    public void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues,
+            Map<String, Map<String, Object>> rewritten) {
+        updates.checkUnique(definitions, id, data, pendingValues, rewritten);
+        paths.checkUnique(id, data, pendingValues, rewritten);
     }
 
     /**

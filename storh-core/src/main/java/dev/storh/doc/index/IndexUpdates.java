@@ -45,7 +45,7 @@ final class IndexUpdates {
      * @throws UniqueConstraintException naming the field, value and the record holding it
      */
     void checkUnique(List<IndexDefinition> definitions, String id, Map<String, Object> data,
-            Map<String, Map<String, String>> pendingValues) {
+            Map<String, Map<String, String>> pendingValues, Map<String, Map<String, Object>> rewritten) {
         for (IndexDefinition d : definitions) {
             if (!d.unique() || !data.containsKey(d.field()) || !IndexKeys.isIndexable(data.get(d.field()))) {
                 continue;
@@ -57,12 +57,26 @@ final class IndexUpdates {
                 throw new UniqueConstraintException(d.field(), value, inBatch);
             }
             for (String other : reads.idsEqual(d, value)) {
-                if (!other.equals(id)) {
+                if (!other.equals(id) && !releases(rewritten.get(other), d.field(), vk)) {
                     throw new UniqueConstraintException(d.field(), value, other);
                 }
             }
             pendingValues.computeIfAbsent(d.field(), f -> new HashMap<>()).put(vk, id);
         }
+    }
+
+    /**
+     * @param newData the data a batch writes for the record the store has holding a value, or
+     *     {@code null} when the batch leaves that record alone
+     * @return whether that new data no longer holds the value (its own check sees it otherwise)
+     */
+    private static boolean releases(Map<String, Object> newData, String field, String valueKey) {
+        if (newData == null) {
+            return false;
+        }
+        Object v = newData.get(field);
+        return v == null || !IndexKeys.isIndexable(v)
+                || !IndexKeys.valueKeys(dev.storh.query.Values.normalise(v)).get(0).equals(valueKey);
     }
 
     /**

@@ -157,7 +157,8 @@ final class PathIndexes {
      * @param pendingValues values of records checked earlier in the same batch (keyed per index)
      * @throws UniqueConstraintException naming the path, the value and the record holding it
      */
-    void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues) {
+    void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues,
+            Map<String, Map<String, Object>> rewritten) {
         for (PathIndexDefinition d : definitions()) {
             if (!d.unique()) {
                 continue;
@@ -172,7 +173,7 @@ final class PathIndexes {
                 String inBatch = batch.get(identityKey(v));
                 String holder = inBatch != null && !inBatch.equals(id) ? inBatch : null;
                 for (String other : s != null && holder == null ? s.identical(v) : java.util.Set.<String>of()) {
-                    if (!other.equals(id)) {
+                    if (!other.equals(id) && !releases(d, rewritten.get(other), v)) {
                         holder = other;
                         break;
                     }
@@ -183,6 +184,18 @@ final class PathIndexes {
             }
             values.forEach(v -> batch.put(identityKey(v), id));
         }
+    }
+
+    /**
+     * @return whether a batch's new data for a record the index has holding {@code value} no longer
+     *     holds it ({@code null} data: the batch leaves that record alone)
+     */
+    private boolean releases(PathIndexDefinition d, Map<String, Object> newData, Object value) {
+        if (newData == null) {
+            return false;
+        }
+        String key = identityKey(value);
+        return d.entries(newData).values().stream().filter(v -> v != null).noneMatch(v -> identityKey(v).equals(key));
     }
 
     /** The record's own value (as written, not folded) that the folded entry {@code v} stands for. */

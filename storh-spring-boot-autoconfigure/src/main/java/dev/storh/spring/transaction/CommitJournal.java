@@ -14,6 +14,7 @@ import java.util.zip.CRC32;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.LocalFiles;
+import dev.storh.fs.MetaLayout;
 import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
 import dev.storh.json.CanonicalJson;
@@ -33,7 +34,7 @@ import dev.storh.json.Jsonc;
  */
 final class CommitJournal {
 
-    static final String FOLDER = ".storh/transactions";
+    static final String FOLDER = MetaLayout.TRANSACTIONS;
 
     static final String SUFFIX = ".commit";
 
@@ -82,6 +83,19 @@ final class CommitJournal {
         catch (IOException ex) {
             throw new StorageException("Could not delete applied transaction commit record: " + this.folder.resolve(name),
                     ex);
+        }
+    }
+
+    /**
+     * @param name a commit record's file name
+     * @return whether the record is still there (not yet applied and removed)
+     */
+    boolean contains(String name) {
+        try {
+            return this.files.exists(name);
+        }
+        catch (IOException ex) {
+            throw new StorageException("Could not read transaction commit record: " + this.folder.resolve(name), ex);
         }
     }
 

@@ -73,6 +73,9 @@ public class StorhTransactionManager extends AbstractPlatformTransactionManager
 
     private final StorhExceptionTranslator translator = new StorhExceptionTranslator();
 
+    /** Set when a commit's record is durable but its writes are not all applied yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean unapplied = new java.util.concurrent.atomic.AtomicBoolean();
+
     /**
      * @param operations the template whose collections the transactions cover; its
      * {@link StorhOperations#collectionsFolder()} holds the commit records
@@ -203,14 +206,27 @@ public class StorhTransactionManager extends AbstractPlatformTransactionManager
         if (!transaction.hasWrites()) {
             return;
         }
+        if (this.unapplied.get()) {
+            applyEarlierCommits(transaction);
+        }
         try {
             TransactionCommit.commit(transaction, this.journal);
         }
         catch (TransactionCommit.AppliedPartly ex) {
+            // The commit stands: apply it now, before any later commit can write over its records.
+            this.unapplied.set(true);
+            try {
+                recover();
+                this.unapplied.set(false);
+                return;
+            }
+            catch (RuntimeException again) {
+                ex.getCause().addSuppressed(again);
+            }
             throw new TransactionSystemException("storh transaction " + transaction.id() + " committed (its commit"
                     + " record is durable) but applying its writes failed: " + ex.getCause().getMessage() + "; it is"
-                    + " rolled forward when the transaction manager next starts on " + this.journal.folder().getParent()
-                    .getParent(), ex.getCause());
+                    + " applied before the next commit on " + this.journal.folder().getParent().getParent()
+                    + " or when the transaction manager next starts there", ex.getCause());
         }
         catch (RuntimeException ex) {
             throw translate(ex);
@@ -231,6 +247,24 @@ public class StorhTransactionManager extends AbstractPlatformTransactionManager
     protected void doCleanupAfterCompletion(Object transaction) {
         TransactionSynchronizationManager.unbindResourceIfPossible(this.key);
         ((TransactionObject) transaction).holder = null;
+    }
+
+    /**
+     * Applies the commit records of earlier transactions whose writes failed to apply, so that a
+     * later commit never lands before them (and is never overwritten by their roll-forward).
+     * @throws TransactionSystemException when they still cannot be applied; nothing of
+     * {@code transaction} is written then
+     */
+    private void applyEarlierCommits(StorhTransaction transaction) {
+        try {
+            recover();
+            this.unapplied.set(false);
+        }
+        catch (RuntimeException ex) {
+            throw new TransactionSystemException("Cannot commit storh transaction " + transaction.id() + ": an earlier"
+                    + " committed transaction in " + this.journal.folder() + " could not be applied yet ("
+                    + ex.getMessage() + "); nothing of this transaction was written", ex);
+        }
     }
 
     private RuntimeException translate(RuntimeException ex) {

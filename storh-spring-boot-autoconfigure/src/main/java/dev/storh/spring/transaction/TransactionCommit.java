@@ -83,6 +83,9 @@ final class TransactionCommit {
         pending.writes().forEach((w) -> byName.computeIfAbsent(w.collection(), stores));
         List<DocStore> locked = new ArrayList<>(byName.values());
         underLocks(locked, 0, () -> {
+            if (!journal.contains(pending.name())) {
+                return; // applied and removed by its own commit meanwhile: applying it again would undo later ones
+            }
             apply(locked, pending.writes());
             journal.remove(pending.name());
         });
@@ -117,33 +120,30 @@ final class TransactionCommit {
         }
     }
 
+    /**
+     * Checks the transaction's puts against the unique indexes as the store will be after the
+     * commit, the same way {@link DocStore#putMany} checks the batch that applies them: a value
+     * held by a record the transaction deletes or rewrites without it is free.
+     */
     private static void checkUnique(StorhTransaction transaction, List<DocStore> stores) {
         for (DocStore store : stores) {
             Map<String, Map<String, String>> pending = new HashMap<>();
-            for (BufferedWrite write : transaction.writes(store.collection()).values()) {
+            Map<String, Map<String, Object>> after = new HashMap<>();
+            Map<String, BufferedWrite> writes = transaction.writes(store.collection());
+            writes.values().forEach((w) -> after.put(w.id(), w.isDelete() ? Map.of() : w.data()));
+            for (BufferedWrite write : writes.values()) {
                 if (write.isDelete()) {
                     continue;
                 }
                 try {
-                    store.indexes().checkUnique(write.id(), write.data(), pending);
+                    store.indexes().checkUnique(write.id(), write.data(), pending, after);
                 }
                 catch (UniqueConstraintException ex) {
-                    if (stillHolds(transaction.written(store.collection(), ex.existingId()), ex)) {
-                        throw new DuplicateKeyException("Cannot commit transaction " + transaction.id() + " in collection '"
-                                + store.collection() + "': " + ex.getMessage() + "; nothing was written", ex);
-                    }
+                    throw new DuplicateKeyException("Cannot commit transaction " + transaction.id() + " in collection '"
+                            + store.collection() + "': " + ex.getMessage() + "; nothing was written", ex);
                 }
             }
         }
-    }
-
-    /**
-     * @param holder the transaction's own write of the record the index names as holding the value
-     * @return false when the transaction deletes that record or gives it another value
-     */
-    private static boolean stillHolds(BufferedWrite holder, UniqueConstraintException ex) {
-        return holder == null || (!holder.isDelete()
-                && dev.storh.query.Values.compare(holder.data().get(ex.field()), ex.value()) == 0);
     }
 
     /** Applies the writes store by store: deletes first (freeing unique values), then the puts. */

@@ -250,6 +250,36 @@ class StorhTransactionManagerTests {
     }
 
     @Test
+    void twoRecordsSwapTheirUniqueValuesInOneTransactionAndEveryLaterCommitLandsAfterIt() {
+        run((context) -> {
+            AccountRepository accounts = context.getBean(AccountRepository.class);
+            Account a = accounts.save(Account.of("a@x", 1));
+            Account b = accounts.save(Account.of("b@x", 2));
+            TransactionTemplate tx = context.getBean(TransactionTemplate.class);
+            tx.executeWithoutResult((s) -> {
+                accounts.save(new Account(a.id(), a.version(), "b@x", 10));
+                accounts.save(new Account(b.id(), b.version(), "a@x", 20));
+            });
+            assertThat(accounts.findByEmail("b@x").orElseThrow().id()).isEqualTo(a.id());
+            assertThat(accounts.findByEmail("a@x").orElseThrow().id()).isEqualTo(b.id());
+            assertThat(journalFiles()).as("the swap applied whole: no commit record left to roll forward").isEmpty();
+
+            Account a2 = accounts.findById(a.id()).orElseThrow();
+            Account b2 = accounts.findById(b.id()).orElseThrow();
+            tx.executeWithoutResult((s) -> {
+                accounts.save(a2.withBalance(11));
+                accounts.save(b2.withBalance(21));
+            });
+            assertThat(context.getBean(StorhTransactionManager.class).recover()).isZero();
+            assertThat(accounts.findById(a.id()).orElseThrow()).extracting(Account::email, Account::balance)
+                .containsExactly("b@x", 11L);
+            assertThat(accounts.findById(b.id()).orElseThrow()).extracting(Account::email, Account::balance)
+                .containsExactly("a@x", 21L);
+            assertThat(docStore(context, "accounts").verify().ok()).isTrue();
+        });
+    }
+
+    @Test
     void stricterIsolationAndWritesInReadOnlyTransactionsAreRefused() {
         run((context) -> {
             Bank bank = context.getBean(Bank.class);

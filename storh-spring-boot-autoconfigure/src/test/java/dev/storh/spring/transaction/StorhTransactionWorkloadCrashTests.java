@@ -24,7 +24,6 @@ import dev.storh.doc.DocStore;
 import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
 import dev.storh.spring.boot.autoconfigure.transaction.StorhTransactionAutoConfiguration;
 import dev.storh.spring.data.core.StorhOperations;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,18 +68,15 @@ class StorhTransactionWorkloadCrashTests {
     }
 
     /**
-     * Found by this test (seeds 19501 and 19502, 8 rounds each, 4 threads; the kill moments make it
-     * intermittent): (1) a commit whose apply fails after its commit record is durable (a unique
-     * violation the commit's own check did not foresee) tells its caller "failed" but leaves the
-     * record, and the next start rolls it forward over the same thread's later, acknowledged
-     * transactions (seed 19502 round 2: thread 2's ledger back at 7 with 7's values, 8 and 9
-     * acknowledged and gone); (2) such a roll-forward can fail with the same unique violation, so the
-     * transaction manager bean does not start (seed 19502 round 8). Run it with
-     * {@code -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition}.
+     * This test found two defects, both fixed: a transaction that moved unique values between its
+     * records was refused by the store's batch check after its commit record was durable, its caller
+     * was told "failed" and the next start rolled it forward over the same thread's later,
+     * acknowledged transactions; and that roll-forward then failed with the same violation, so the
+     * transaction manager did not start (seed 19502, rounds 2 and 8). The store now checks a batch
+     * against the state it leaves, and a commit whose writes failed to apply is applied before any
+     * later commit.
      */
     @Test
-    @Disabled("known defect: a commit that fails after its commit record is durable is reported failed, then rolled forward"
-            + " at the next start over later acknowledged transactions; that roll-forward can fail with a unique violation")
     void acknowledgedTransactionsOfSeveralThreadsSurviveKillsWholeWithTheirLastValues() throws Exception {
         String override = System.getProperty("storh.seed");
         long[] seeds = (override != null) ? new long[] { Long.parseLong(override) } : SEEDS;
