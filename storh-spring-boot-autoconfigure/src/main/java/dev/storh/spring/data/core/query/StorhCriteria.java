@@ -252,6 +252,12 @@ public final class StorhCriteria {
             this.ignoreCase = ignoreCase;
         }
 
+        /** {@link #add} of one string operand, refused when {@code null} naming the parameter. */
+        private StorhCriteria addText(Operator operator, String name, String value) {
+            Assert.notNull(value, () -> "'" + name + "' must not be null");
+            return add(operator, value);
+        }
+
         private StorhCriteria add(Operator operator, Object... values) {
             return this.base.and(new StorhCriteria(List.of(List.of(new Condition(this.field, operator,
                     Arrays.asList(values), this.ignoreCase)))));
@@ -272,8 +278,7 @@ public final class StorhCriteria {
          * @return criteria matching a string field ending with the suffix
          */
         public StorhCriteria endsWith(String suffix) {
-            Assert.notNull(suffix, "'suffix' must not be null");
-            return add(Operator.SUFFIX, suffix);
+            return addText(Operator.SUFFIX, "suffix", suffix);
         }
 
         /**
@@ -281,8 +286,7 @@ public final class StorhCriteria {
          * @return criteria matching a string field containing the part
          */
         public StorhCriteria contains(String part) {
-            Assert.notNull(part, "'part' must not be null");
-            return add(Operator.CONTAINS, part);
+            return addText(Operator.CONTAINS, "part", part);
         }
 
         /**
@@ -290,8 +294,7 @@ public final class StorhCriteria {
          * @return criteria matching a field that is missing or not a string containing the part
          */
         public StorhCriteria notContains(String part) {
-            Assert.notNull(part, "'part' must not be null");
-            return add(Operator.NOT_CONTAINS, part);
+            return addText(Operator.NOT_CONTAINS, "part", part);
         }
 
         /**
@@ -299,8 +302,7 @@ public final class StorhCriteria {
          * @return criteria matching a string field against the pattern
          */
         public StorhCriteria like(String pattern) {
-            Assert.notNull(pattern, "'pattern' must not be null");
-            return add(Operator.LIKE, pattern);
+            return addText(Operator.LIKE, "pattern", pattern);
         }
 
         /**
@@ -308,8 +310,7 @@ public final class StorhCriteria {
          * @return criteria matching a field that is missing or not a string matching the pattern
          */
         public StorhCriteria notLike(String pattern) {
-            Assert.notNull(pattern, "'pattern' must not be null");
-            return add(Operator.NOT_LIKE, pattern);
+            return addText(Operator.NOT_LIKE, "pattern", pattern);
         }
 
         /**
@@ -318,8 +319,7 @@ public final class StorhCriteria {
          * @throws dev.storh.StorageException naming the field when the expression is invalid
          */
         public StorhCriteria regex(String regex) {
-            Assert.notNull(regex, "'regex' must not be null");
-            return add(Operator.REGEX, regex);
+            return addText(Operator.REGEX, "regex", regex);
         }
 
         /**
@@ -387,8 +387,7 @@ public final class StorhCriteria {
 
         /** @param prefix the prefix @return criteria adding core {@code prefix}: a string starting with it (bytewise) */
         public StorhCriteria startsWith(String prefix) {
-            Assert.notNull(prefix, "'prefix' must not be null");
-            return add(Operator.PREFIX, prefix);
+            return addText(Operator.PREFIX, "prefix", prefix);
         }
 
         /** @return criteria adding core {@code exists}: the key is present (a null value counts) */
