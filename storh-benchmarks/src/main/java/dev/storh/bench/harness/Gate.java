@@ -135,24 +135,50 @@ public final class Gate {
 
     /**
      * Every metric of either run, baseline order first, with both times and the change in percent
-     * ({@code +} = slower), as the original's compare helper prints.
+     * ({@code +} = slower), as the original's compare helper prints, and the speedup (baseline time
+     * divided by current time: {@code 2.00x} means current takes half as long). The last lines count
+     * the metrics both runs measured, how many of them the current run is slower on (named), and the
+     * geometric mean of the speedups; given the original's results file as the baseline, that is our
+     * ratio to the original.
      *
-     * @param baseline the earlier run
-     * @param current the later run
-     * @return the report, one metric a line
+     * @param baseline the earlier run (or the original's results)
+     * @param current the later run (or ours)
+     * @return the report, one metric a line, then the summary
      */
     public static String compare(Results baseline, Results current) {
         Set<String> ids = new LinkedHashSet<>();
         baseline.seconds().forEach((s, m) -> m.keySet().forEach(k -> ids.add(s + "." + k)));
         current.seconds().forEach((s, m) -> m.keySet().forEach(k -> ids.add(s + "." + k)));
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "  %-40s %12s %12s %9s%n", "metric",
-                "baseline", "current", "change"));
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "  %-40s %12s %12s %9s %9s%n", "metric",
+                "baseline", "current", "change", "speedup"));
+        double logSum = 0;
+        int compared = 0;
+        List<String> slower = new ArrayList<>();
         for (String id : ids) {
             Double a = baseline.secondsOf(id);
             Double b = current.secondsOf(id);
             String change = a == null ? "new" : b == null ? "gone"
                     : a <= 0 ? "-" : String.format(Locale.ROOT, "%+.1f%%", (b - a) / a * 100);
-            out.append(String.format(Locale.ROOT, "  %-40s %12s %12s %9s%n", id, seconds(a), seconds(b), change));
+            String speedup = "-";
+            if (a != null && b != null && a > 0 && b > 0) {
+                double ratio = a / b;
+                speedup = String.format(Locale.ROOT, "%.2fx", ratio);
+                logSum += Math.log(ratio);
+                compared++;
+                if (ratio < 1) {
+                    slower.add(id);
+                }
+            }
+            out.append(String.format(Locale.ROOT, "  %-40s %12s %12s %9s %9s%n", id, seconds(a), seconds(b), change,
+                    speedup));
+        }
+        if (compared > 0) {
+            out.append(String.format(Locale.ROOT,
+                    "%d metrics in both: current faster on %d, slower on %d; geometric mean speedup %.2fx%n",
+                    compared, compared - slower.size(), slower.size(), Math.exp(logSum / compared)));
+            if (!slower.isEmpty()) {
+                out.append("slower: ").append(String.join(", ", slower)).append(System.lineSeparator());
+            }
         }
         return out.toString();
     }

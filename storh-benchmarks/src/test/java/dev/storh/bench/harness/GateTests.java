@@ -102,6 +102,17 @@ class GateTests {
                 .containsPattern("recovery\\.recover\\s+-\\s+0\\.100000s\\s+new");
     }
 
+    @Test
+    void compareGivesEachSpeedupTheSlowerMetricsAndTheGeometricMean() throws Exception {
+        Path base = write("base.json", 1.0, 0.5, null);
+        Path current = write("current.json", 4.0, 0.125, 0.1);
+        Run run = harness("compare", base.toString(), current.toString());
+        assertThat(run.out()).containsPattern("doc\\.put\\s+1\\.000000s\\s+4\\.000000s\\s+\\+300\\.0%\\s+0\\.25x")
+                .containsPattern("log\\.append\\s+0\\.500000s\\s+0\\.125000s\\s+-75\\.0%\\s+4\\.00x")
+                .contains("2 metrics in both: current faster on 1, slower on 1; geometric mean speedup 1.00x")
+                .contains("slower: doc.put");
+    }
+
     @Test // the original's own results files have results but no ops
     void readsAFileWithoutOpsAsTheOriginalWritesIt() throws Exception {
         Path php = dir.resolve("php.json");
