@@ -55,7 +55,7 @@ class IndexVsScanRandomTest {
             Map.of(), Map.of("a", 1L), Map.of("a", 1.0), Map.of("b", List.of()), Map.of("a", "ABC")));
 
     /** Top-level keys written to records; {@code r.a} is one key with a dot, not the path r → a. */
-    private static final String[] KEYS = {"e", "c", "u", "r", "r.a"};
+    static final String[] KEYS = {"e", "c", "u", "r", "r.a"};
 
     /** Paths below the top level: through objects and lists of objects. */
     private static final FieldPath[] NESTED = {FieldPath.of("r", "a"), FieldPath.of("e", "a"), FieldPath.of("u", "b")};
@@ -191,11 +191,11 @@ class IndexVsScanRandomTest {
         });
     }
 
-    private static Object pick(Random random) {
+    static Object pick(Random random) {
         return VALUES.get(random.nextInt(VALUES.size()));
     }
 
-    private static QueryBuilder randomQuery(Random r, QueryBuilder base, List<String> ids) {
+    static QueryBuilder randomQuery(Random r, QueryBuilder base, List<String> ids) {
         QueryBuilder q = randomGroup(r, base);
         if (r.nextInt(3) == 0) {
             QueryBuilder other = randomGroup(r, base);
@@ -292,7 +292,7 @@ class IndexVsScanRandomTest {
         return out;
     }
 
-    private static List<String> ids(List<StorageRecord> records) {
+    static List<String> ids(List<StorageRecord> records) {
         return records.stream().map(StorageRecord::id).toList();
     }
 }
