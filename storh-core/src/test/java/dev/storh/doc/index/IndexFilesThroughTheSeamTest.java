@@ -17,13 +17,13 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,40 +63,18 @@ class IndexFilesThroughTheSeamTest {
                 ? new ShadowIndexFiles(LocalFiles.at(folder), LocalFiles.at(shadow), touched) : LocalFiles.at(folder)).build();
         List<String> written = new ArrayList<>();
         DocStore store = DocStore.open(dir, "r", options);
+        AtomicReference<DocStore> open = new AtomicReference<>(store);
         try {
             store.indexes().field("e").field("c").field("u").unique().field("r").range()
                     .definePath(FieldPath.of("r", "a"), false, false).sync();
-            for (int step = 0; step < 60; step++) {
-                int action = random.nextInt(20);
-                if (action < 14 || written.isEmpty()) {
-                    Map<String, Object> data = new LinkedHashMap<>();
-                    for (String f : IndexVsScanRandomTest.KEYS) {
-                        if (random.nextInt(6) > 0) {
-                            data.put(f, IndexVsScanRandomTest.pick(random));
-                        }
-                    }
-                    String id = random.nextInt(4) == 0 && !written.isEmpty() ? written.get(random.nextInt(written.size())) : null;
-                    try {
-                        written.add(store.put(data, id).id());
-                    } catch (UniqueConstraintException duplicate) {
-                        // the unique index (read through the seam) refused an identical value
-                    }
-                } else if (action < 17) {
-                    store.delete(written.get(random.nextInt(written.size())));
-                } else if (action < 19) {
-                    store.close();
-                    store = DocStore.open(dir, "r", options);
-                } else {
-                    store.reindex();
-                }
-            }
+            store = IndexVsScanRandomTest.randomWrites(store, random, written, 60, () -> DocStore.open(dir, "r", options), open::set);
             String label = "seed " + seed;
             assertThat(store.verify().errors()).as(label + " verify").isEmpty();
             assertAnswersEqualAScan(store, random, written, label);
 
             String holder = store.put(Map.of("u", "held by one record")).id();
-            DocStore open = store;
-            assertThatThrownBy(() -> open.put(Map.of("u", "held by one record"))).as(label)
+            DocStore last = store;
+            assertThatThrownBy(() -> last.put(Map.of("u", "held by one record"))).as(label)
                     .isInstanceOf(UniqueConstraintException.class).hasMessageContaining(holder);
 
             store.reindex();
@@ -128,7 +106,7 @@ class IndexFilesThroughTheSeamTest {
         } catch (IOException e) {
             throw new AssertionError(e);
         } finally {
-            store.close();
+            open.get().close();
         }
     }
 
