@@ -139,6 +139,10 @@ final class Maintenance {
             return new Verification(new VerifyReport<>(false, errors, stats), false);
         }
         List<String> errors = new ArrayList<>(structure);
+        String manifest = indexManifestError(files, DocLayout.of(dataDir.getParent()).indexManifest());
+        if (manifest != null) {
+            errors.add(manifest);
+        }
         errors.addAll(indexErrors);
         return new Verification(new VerifyReport<>(errors.isEmpty(), errors, stats), !indexErrors.isEmpty());
     }
@@ -268,29 +272,20 @@ final class Maintenance {
         Path quarantine = DocLayout.of(collectionRoot).corruptDir();
         SafePaths.requireNoLinks(files, files.nameOf(quarantine));
         List<String[]> moved = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
         try {
             for (Corrupt c : scan.corrupt) {
-                AtomicFiles.ensureDirectory(files, files.nameOf(quarantine));
-                String name = c.path().getFileName().toString();
-                Path target = quarantine.resolve(name);
-                if (exists(files, target)) {
-                    byte[] b = new byte[4];
-                    RANDOM.nextBytes(b);
-                    target = quarantine.resolve(DocLayout.quarantineAlternative(name, HexFormat.of().formatHex(b)));
-                }
-                String from = files.nameOf(c.path());
-                String to = files.nameOf(target);
-                try {
-                    files.rename(from, to);
-                } catch (IOException | RuntimeException e) {
-                    throw new StorageException("Could not quarantine corrupt storage record: " + c.path(), e);
-                }
-                moved.add(new String[] {from, to});
-                AtomicFiles.syncDirectory(files, AtomicFiles.parentName(to));
-                AtomicFiles.syncDirectory(files, AtomicFiles.parentName(from));
+                quarantine(files, quarantine, c.path(), c.path().getFileName().toString(), moved);
+            }
+            Path manifest = DocLayout.of(collectionRoot).indexManifest();
+            String manifestError = indexManifestError(files, manifest);
+            if (manifestError != null) {
+                String to = quarantine(files, quarantine, manifest, DocLayout.of(collectionRoot).indexesDir().getFileName() + "-"
+                        + manifest.getFileName(), moved);
+                removed.add(manifestError + ": kept in " + files.path(to) + "; no index is in force until they are declared again");
             }
             ReindexReport reindexed = indexes.rebuild(progress);
-            return new RepairReport<>(true, List.of(), new DocRepair(scan.corrupt.size(), swept, reindexed));
+            return new RepairReport<>(true, removed, new DocRepair(scan.corrupt.size(), swept, reindexed));
         } catch (RuntimeException e) {
             for (int k = moved.size() - 1; k >= 0; k--) {
                 try {
@@ -301,5 +296,60 @@ final class Maintenance {
             }
             throw e;
         }
+    }
+
+    /** Moves one damaged file into the quarantine folder (a free name there), recording the move. @return its new name */
+    private static String quarantine(StoreFiles files, Path quarantine, Path file, String name, List<String[]> moved) {
+        AtomicFiles.ensureDirectory(files, files.nameOf(quarantine));
+        Path target = quarantine.resolve(name);
+        if (exists(files, target)) {
+            byte[] b = new byte[4];
+            RANDOM.nextBytes(b);
+            target = quarantine.resolve(DocLayout.quarantineAlternative(name, HexFormat.of().formatHex(b)));
+        }
+        String from = files.nameOf(file);
+        String to = files.nameOf(target);
+        try {
+            files.rename(from, to);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not quarantine corrupt storage record: " + file, e);
+        }
+        moved.add(new String[] {from, to});
+        AtomicFiles.syncDirectory(files, AtomicFiles.parentName(to));
+        AtomicFiles.syncDirectory(files, AtomicFiles.parentName(from));
+        return to;
+    }
+
+    /**
+     * The index manifest must decode as {@code {"fields":[{"field":"<name>","unique":<bool>,"range":<bool>},…]}}:
+     * the store reads a damaged one as "no index" (or skips the damaged definition), so verify names it.
+     *
+     * @param manifest {@code .storh/indexes/manifest.jsonc}
+     * @return verify's error, or {@code null} when the manifest is sound or missing (no index defined)
+     */
+    static String indexManifestError(StoreFiles files, Path manifest) {
+        String problem;
+        try (java.io.InputStream in = files.open(files.nameOf(manifest))) {
+            problem = manifestProblem(dev.storh.json.Jsonc.decodeObject(in.readAllBytes()));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            problem = "it does not decode: " + e.getMessage();
+        }
+        return problem == null ? null : "Damaged index manifest: " + manifest + " (" + problem
+                + "; its index definitions are not in force; repair() moves it to .storh/corrupt/)";
+    }
+
+    private static String manifestProblem(java.util.Map<String, Object> doc) {
+        if (!(doc.get("fields") instanceof List<?> fields)) {
+            return "no fields list";
+        }
+        for (Object item : fields) {
+            if (!(item instanceof java.util.Map<?, ?> m && m.get("field") instanceof String f && !f.isBlank()
+                    && m.get("unique") instanceof Boolean && m.get("range") instanceof Boolean)) {
+                return "a malformed definition " + item;
+            }
+        }
+        return null;
     }
 }

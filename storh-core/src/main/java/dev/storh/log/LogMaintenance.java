@@ -97,6 +97,13 @@ final class LogMaintenance {
                     errors.add("Damaged log line at " + state.path(copy.file) + ":" + d.offset() + " (" + d.length()
                             + " bytes; the lines after it are kept; repair() removes it): " + d.problem());
                 }
+                if (copy.lostRecords() > 0) {
+                    errors.add(lostLinesError(state, copy));
+                }
+                String sparse = sparseIndexError(state, copy);
+                if (sparse != null) {
+                    errors.add(sparse);
+                }
             });
             addDrift(state, fresh, suspect);
             if (!suspect.isEmpty()) {
@@ -142,6 +149,12 @@ final class LogMaintenance {
             log.withWriteLock("repair log", () -> {
                 Leftovers.sweepTemps(state);
                 state.load(false); // bad tails stay, to leave each segment in one rewrite with its other damage
+                List<String> lost = new ArrayList<>();
+                for (Segment s : state.sealed) {
+                    if (s.lostRecords() > 0) {
+                        lost.add(lostLinesError(state, s) + "; the manifest counts what is left now");
+                    }
+                }
                 List<Segment> damaged = new ArrayList<>();
                 for (Segment s : log.allSegments()) {
                     List<Segment.Damage> stretches = new ArrayList<>(s.damaged);
@@ -167,12 +180,15 @@ final class LogMaintenance {
                 }
                 if (damaged.isEmpty()) {
                     state.load(true); // cuts torn tails (without a complete line: nothing to keep aside)
+                    acceptLostLines(state, lost, removed);
+                    rewriteDamagedSparseIndexes(state, removed);
                     state.writeManifest();
                     return;
                 }
                 // past undoing: the segments are cut; what follows only refreshes derived files
                 try {
-                    afterCut(state, damaged);
+                    afterCut(state, damaged, lost, removed);
+                    rewriteDamagedSparseIndexes(state, removed);
                 } catch (StorageException e) {
                     state.rebuild = true;
                     LOG.warn("Repaired log {} (removed {}), but could not rewrite its sparse indexes or manifest"
@@ -189,8 +205,9 @@ final class LogMaintenance {
     }
 
     /** Rescans the rewritten segments, rewrites their sparse indexes (their offsets moved) and the manifest. */
-    private static void afterCut(LogState state, List<Segment> damaged) {
+    private static void afterCut(LogState state, List<Segment> damaged, List<String> lost, List<String> removed) {
         state.load(true);
+        acceptLostLines(state, lost, removed);
         for (Segment s : state.sealed) {
             if (s.index != null && damaged.stream().anyMatch(d -> d.file.equals(s.file))) {
                 SparseIndex.write(state.files, LogFiles.segment(s.index), s.sparse);
@@ -199,12 +216,55 @@ final class LogMaintenance {
         state.writeManifest(true);
     }
 
+    /**
+     * @param s a segment (sealed ones have a sparse index)
+     * @return verify's error for a damaged sparse index of a sealed segment, or {@code null}
+     */
+    private static String sparseIndexError(LogState state, Segment s) {
+        if (s.index == null) {
+            return null;
+        }
+        String problem = SparseIndex.problem(state.files, LogFiles.segment(s.index), LogFiles.segment(s.file));
+        return problem == null ? null
+                : "Damaged sparse index " + state.path(s.index) + " (repair() rewrites it from its segment): it " + problem;
+    }
+
+    private static String lostLinesError(LogState state, Segment s) {
+        return "Lines missing from sealed log segment " + state.path(s.file) + ": the manifest counts " + s.claimedRecords
+                + ", the segment holds " + s.records + " (cut short or damaged; repair() removes the damage and accepts the loss)";
+    }
+
+    /**
+     * Makes the manifest count the lines each sealed segment holds now (the lines this repair removed
+     * as damage included), adding the losses found before the repair to {@code removed}.
+     */
+    private static void acceptLostLines(LogState state, List<String> lost, List<String> removed) {
+        for (Segment s : state.sealed) {
+            s.claimedRecords = -1;
+        }
+        lost.forEach(line -> LOG.warn("{}", line));
+        removed.addAll(lost);
+    }
+
+    /** Rewrites each damaged sparse index from its (just scanned) segment, naming it in {@code rewritten}. */
+    private static void rewriteDamagedSparseIndexes(LogState state, List<String> rewritten) {
+        for (Segment s : state.sealed) {
+            String error = sparseIndexError(state, s);
+            if (error != null) {
+                SparseIndex.write(state.files, LogFiles.segment(s.index), s.sparse);
+                rewritten.add(error + "; rewritten");
+                LOG.warn("{}; rewritten", error);
+            }
+        }
+    }
+
     /** Scans copies of the segments into a fresh state index, cutting nothing; each copy goes to {@code scanned}. */
     private static StateIndex scan(LogState state, List<Segment> segments, ProgressTracker progress,
             java.util.function.Consumer<Segment> scanned) {
         StateIndex fresh = new StateIndex();
         for (Segment s : segments) {
             Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
+            copy.claimedRecords = s.claimedRecords;
             SegmentScanner.scan(state, copy, fresh, false, true);
             progress.advance(1, state.size(s.file));
             scanned.accept(copy);

@@ -38,6 +38,14 @@ final class Segment {
      * segment's other damage.
      */
     Damage badTail;
+    /**
+     * The line count the manifest gave a sealed segment when it was read, kept while the scan finds
+     * fewer lines (lines lost: cut or damaged), so that verify reports the loss and every manifest
+     * written meanwhile keeps the claim until {@code repair()} accepts the loss; {@code -1} when none.
+     */
+    long claimedRecords = -1;
+    /** Damaged whole lines the scan skipped (they count in {@link #claimedRecords} but not in {@link #records}). */
+    long damagedLines;
 
     /**
      * Bytes inside a segment that do not decode, followed by a valid line.
@@ -68,7 +76,16 @@ final class Segment {
             }
         });
         String index = sealed && raw.get("index") instanceof String s ? s : null;
-        return new Segment((String) raw.get("file"), index, Boolean.TRUE.equals(raw.get("compacted")), extra);
+        Segment segment = new Segment((String) raw.get("file"), index, Boolean.TRUE.equals(raw.get("compacted")), extra);
+        if (sealed && raw.get("records") instanceof Long claimed) {
+            segment.claimedRecords = claimed;
+        }
+        return segment;
+    }
+
+    /** @return how many lines the manifest claims that the scan did not find (0 when none are missing) */
+    long lostRecords() {
+        return index == null ? 0 : Math.max(0, claimedRecords - records - damagedLines);
     }
 
     /** Clears the statistics before a rescan from offset 0. */
@@ -82,6 +99,7 @@ final class Segment {
         sparse = new ArrayList<>();
         damaged = new ArrayList<>();
         badTail = null;
+        damagedLines = 0;
     }
 
     /**
@@ -122,7 +140,7 @@ final class Segment {
         }
         m.put("max", max);
         m.put("min", min);
-        m.put("records", records);
+        m.put("records", lostRecords() > 0 ? claimedRecords : records);
         m.put("ordered", ordered);
         if (compacted) {
             m.put("compacted", true);

@@ -90,6 +90,9 @@ final class SegmentScanner {
                         badComplete = false;
                     }
                     badComplete |= reader.terminated();
+                    if (reader.terminated()) {
+                        segment.damagedLines++;
+                    }
                     // Damage that swallowed a line feed hides a valid line at the end of this one.
                     int p = reader.terminated() ? FramedLine.resync(line, false) : -1;
                     env = p > 0 ? decodeOrNull(Arrays.copyOfRange(line, p, line.length), file, offset + p) : null;

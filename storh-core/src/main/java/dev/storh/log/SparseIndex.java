@@ -93,6 +93,67 @@ final class SparseIndex {
     }
 
     /**
+     * Checks an idx file against its segment, for verify: it must decode as {@code {"entries":[…]}},
+     * each entry an id and an offset (increasing), and each offset must start the line of that id.
+     * Any interval passes. The offsets are only hints to this library, but the original seeks with
+     * them, so a wrong one is damage.
+     *
+     * @param files the collection's byte seam
+     * @param name the idx file's name, {@code segments/<segment>.idx.jsonc}
+     * @param segment the segment's name, {@code segments/<segment>.ndjson}
+     * @return what is wrong, or {@code null} when the file is sound or missing (or its segment is)
+     */
+    static String problem(StoreFiles files, String name, String segment) {
+        Object list;
+        try (InputStream in = files.open(name)) {
+            list = Jsonc.decodeObject(in.readAllBytes()).get("entries");
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return "does not decode (" + e.getMessage() + ")";
+        }
+        if (!(list instanceof List<?> items)) {
+            return "has no entries list";
+        }
+        long previous = -1;
+        try (StoreFiles.Input in = files.openInput(segment)) {
+            for (Object item : items) {
+                if (!(item instanceof Map<?, ?> m && m.get("id") instanceof String id && m.get("offset") instanceof Long offset
+                        && offset > previous)) {
+                    return "has a malformed or out-of-order entry " + item;
+                }
+                previous = offset;
+                String found = idAt(files, in, segment, offset);
+                if (!id.equals(found)) {
+                    return "names " + id + " at offset " + offset + ", where the segment has " + (found == null ? "no line start" : found);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return null; // a missing segment is its own problem
+        } catch (IOException e) {
+            return "cannot be checked against " + segment + " (" + e.getMessage() + ")";
+        }
+        return null;
+    }
+
+    /** @return the id of the line starting at {@code offset}, or {@code null} when no decodable line starts there */
+    private static String idAt(StoreFiles files, StoreFiles.Input in, String segment, long offset) throws IOException {
+        byte[] before = new byte[1];
+        if (offset > 0 && (in.read(before, 0, 1, offset - 1) != 1 || before[0] != '\n')) {
+            return null;
+        }
+        SegmentReader reader = new SegmentReader(in, offset, in.size(), 1024);
+        if (!reader.next() || !reader.terminated()) {
+            return null;
+        }
+        try {
+            return LogLine.decode(reader.line(), files.path(segment), offset, false).id();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
      * @param entries entries in file order (ids increasing in an ordered segment)
      * @param count how many leading entries to consider
      * @param seekId the id to seek

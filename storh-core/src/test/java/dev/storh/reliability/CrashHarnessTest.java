@@ -21,12 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
  * included, on one root that every round reopens; after each kill a copy of the root is opened and
  * checked: every acknowledged write present with its last value, acknowledged deletes gone, index
  * answers equal a scan, verify clean on all three engines, no temp file after open, no completed job
- * back, every unfinished job claimable after requeueTimedOut. Short run: 2 seeds x 3 rounds; long run
- * ({@code -Dstorh.reliability.long=true}): {@code storh.reliability.rounds} (default 200) per seed.
+ * back, every unfinished job claimable after requeueTimedOut. Short run: 2 seeds x 3 rounds, 2 threads
+ * per engine in the child; long run ({@code -Dstorh.reliability.long=true}): {@code storh.reliability.rounds}
+ * (default 200) per seed, 4 threads per engine.
  */
 class CrashHarnessTest {
 
-    private static final int THREADS = 2;
+    /** Worker threads per engine in the child: 2 in the short run, 4 in the long one. */
+    static final int SHORT_THREADS = 2;
+    static final int LONG_THREADS = 4;
 
     @TempDir
     Path temp;
@@ -39,7 +42,7 @@ class CrashHarnessTest {
     @Test
     void acknowledgedOperationsSurviveKillDashNineOnAllThreeEngines() throws Exception {
         List<String> failures = run(temp, Seeds.seeds(19_001L, 19_002L), Seeds.count("storh.reliability.rounds", 3, 200),
-                Seeds.longRun() ? 4 : 0);
+                Seeds.longRun() ? 4 : 0, Seeds.longRun() ? LONG_THREADS : SHORT_THREADS);
         assertThat(failures).as("replay one seed with -Dstorh.seed=N").isEmpty();
     }
 
@@ -49,12 +52,13 @@ class CrashHarnessTest {
      * @param rounds kills per seed
      * @param fromStartOneIn one kill in this many is timed from the child's start instead of its
      *     READY line (0: never, 1: always)
+     * @param threads worker threads per engine in the child
      * @return what went wrong, each naming seed, round and kill moment
      */
-    static List<String> run(Path temp, List<Long> seeds, int rounds, int fromStartOneIn) throws Exception {
-        Result r = runCounted(temp, seeds, rounds, fromStartOneIn);
-        System.out.printf("crash harness: seeds=%s rounds=%d acknowledged_ops=%d killed_during_open=%d failures=%d%n",
-                seeds, r.rounds(), r.acknowledged(), r.killedDuringOpen(), r.failures().size());
+    static List<String> run(Path temp, List<Long> seeds, int rounds, int fromStartOneIn, int threads) throws Exception {
+        Result r = runCounted(temp, seeds, rounds, fromStartOneIn, threads);
+        System.out.printf("crash harness: seeds=%s rounds=%d threads=%d acknowledged_ops=%d killed_during_open=%d failures=%d%n",
+                seeds, r.rounds(), threads, r.acknowledged(), r.killedDuringOpen(), r.failures().size());
         return r.failures();
     }
 
@@ -70,7 +74,7 @@ class CrashHarnessTest {
     }
 
     /** {@link #run} without printing; @return its figures */
-    static Result runCounted(Path temp, List<Long> seeds, int rounds, int fromStartOneIn) throws Exception {
+    static Result runCounted(Path temp, List<Long> seeds, int rounds, int fromStartOneIn, int threads) throws Exception {
         long acknowledged = 0;
         int killedBeforeReady = 0;
         int total = 0;
@@ -86,7 +90,7 @@ class CrashHarnessTest {
                 // a quarter of the kills land anywhere from the start (open, recovery), the rest after READY
                 boolean fromStart = fromStartOneIn > 0 && rnd.nextInt(fromStartOneIn) == 0;
                 long delay = fromStart ? rnd.nextInt(1500) : 50 + rnd.nextInt(1500);
-                runChild(root, seed * 1000 + round, "r" + round, fromStart, delay, ledger);
+                runChild(root, seed * 1000 + round, "r" + round, fromStart, delay, threads, ledger);
                 total++;
                 if (!ledger.sawReady) {
                     killedBeforeReady++;
@@ -108,13 +112,13 @@ class CrashHarnessTest {
         return new Result(total, acknowledged, killedBeforeReady, failures);
     }
 
-    private static void runChild(Path root, long seed, String round, boolean fromStart, long delayMs, AckLedger ledger)
+    private static void runChild(Path root, long seed, String round, boolean fromStart, long delayMs, int threads, AckLedger ledger)
             throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path err = root.resolveSibling(root.getFileName() + "-" + round + ".err");
         Process child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 CrashWorkload.class.getName(), root.toString(), Long.toString(seed), round,
-                Integer.toString(THREADS), "100000").redirectError(err.toFile()).start();
+                Integer.toString(threads), "100000").redirectError(err.toFile()).start();
         List<String> lines = new ArrayList<>();
         java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
         Thread reader = new Thread(() -> {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
+import dev.storh.json.Jsonc;
 import dev.storh.log.SegmentedLog;
 import dev.storh.queue.Queue;
 import java.io.IOException;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Seeded damage (byte flips, truncations, garbage lines) to one file of a store (record files,
  * index files, log segments, manifests, sparse indexes, queue.log), then open, stream, query,
  * verify and repair under a timeout: nothing but StorageException, no hang, repair leaves a clean
- * store, every record or job none of whose lines were touched keeps its value or state. Short run:
- * 24 cases; long run: {@code storh.reliability.fuzzCases} (default 2,000).
+ * store, every record or job none of whose lines were touched keeps its value or state, and every
+ * damage is reported by open, a read or verify unless {@link #mayGoUnreported the classification
+ * rule} excuses it. Short run: 24 cases; long run: {@code storh.reliability.fuzzCases} (default 2,000).
  */
 class FuzzTest {
 
@@ -81,7 +83,7 @@ class FuzzTest {
         }
         int cases = Seeds.count("storh.reliability.fuzzCases", 24, 2000);
         List<String> problems = new ArrayList<>();
-        int undetected = 0;
+        List<String> unreported = new ArrayList<>();
         List<Long> seeds = Seeds.seeds(19_101L);
         for (long seed : seeds) {
             for (int c = 0; c < cases; c++) {
@@ -92,12 +94,15 @@ class FuzzTest {
                 Path victim = root.resolve(pristine.relativize(files.get(rnd.nextInt(files.size()))).toString());
                 String damage = damage(victim, rnd);
                 Set<String> touched = touchedIds(victim, damage);
-                String where = "seed " + caseSeed + " " + damage + " "
-                        + pristine.relativize(pristine.resolve(root.relativize(victim).toString()));
+                String relative = root.relativize(victim).toString();
+                String where = "seed " + caseSeed + " " + damage + " " + relative;
+                String excuse = mayGoUnreported(pristine, relative, Files.readAllBytes(victim), damage);
                 try {
                     boolean reported = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> exercise(root, touched, where, problems));
-                    if (!reported) {
-                        undetected++;
+                    if (!reported && excuse == null) {
+                        problems.add(where + ": damage not reported by open, reads or verify");
+                    } else if (!reported) {
+                        unreported.add(where + " (" + excuse + ")");
                     }
                 } catch (Throwable e) {
                     problems.add(where + ": " + e);
@@ -105,9 +110,87 @@ class FuzzTest {
                 CrashHarnessTest.deleteTree(root);
             }
         }
-        System.out.printf("fuzz: seeds=%s cases=%d files=%d damage_not_reported_by_verify=%d problems=%d%n",
-                seeds, cases * seeds.size(), files.size(), undetected, problems.size());
+        unreported.forEach(u -> System.out.println("fuzz: not reported, allowed: " + u));
+        System.out.printf("fuzz: seeds=%s cases=%d files=%d not_reported_allowed=%d problems=%d%n",
+                seeds, cases * seeds.size(), files.size(), unreported.size(), problems.size());
         assertThat(problems).as("fuzz seeds " + seeds + " (replay one with -Dstorh.seed=N)").isEmpty();
+    }
+
+    /**
+     * The classification rule: damage that open, reads and verify do not report is a miss (the test
+     * fails on it) unless it is one of these, judged from the pristine copy before any store opens:
+     * <ol>
+     * <li>{@code unchanged}: the file's bytes are what they were (a flip or a cut of an empty file);</li>
+     * <li>{@code same value}: a JSON(C) or JSONL file that decodes to the same value as before (white
+     *     space, a comment, the final line feed), so every reader reads what it read before;</li>
+     * <li>{@code not in use}: a log segment or sparse index the log's manifest does not name (a
+     *     compaction superseded it; the original keeps such files and no read opens them);</li>
+     * <li>{@code crash-equivalent}: a cut of {@code queue.log} or of the log's active segment, the
+     *     append-only files, or a bad last line in one: a crash or power cut during an append leaves
+     *     exactly this, and the store must then take the good bytes before it as the whole file (a torn
+     *     line dropped, a complete bad one cut and kept in {@code .storh/corrupt/}); the format holds no
+     *     length or count that could tell a cut from appends that never happened.</li>
+     * </ol>
+     * A derived file that is silently rebuilt is no excuse: verify must name it until repair rewrites it.
+     *
+     * @param pristine the undamaged root
+     * @param relative the damaged file, relative to the root
+     * @param damaged its bytes after the damage
+     * @param damage the damage's description
+     * @return which excuse applies, or {@code null} when the damage must be reported
+     */
+    private static String mayGoUnreported(Path pristine, String relative, byte[] damaged, String damage) throws IOException {
+        byte[] before = Files.readAllBytes(pristine.resolve(relative));
+        if (java.util.Arrays.equals(before, damaged)) {
+            return "unchanged";
+        }
+        if (sameValue(relative, before, damaged)) {
+            return "same value";
+        }
+        boolean appendOnly = relative.equals("jobs/queue.log");
+        if (relative.startsWith("events/segments/")) {
+            Map<String, Object> manifest = Jsonc.decodeObject(Files.readAllBytes(pristine.resolve("events/manifest.jsonc")));
+            Set<String> named = new HashSet<>();
+            Map<?, ?> active = (Map<?, ?>) manifest.get("active");
+            named.add((String) active.get("file"));
+            for (Object sealed : (List<?>) manifest.get("sealed")) {
+                named.add((String) ((Map<?, ?>) sealed).get("file"));
+                named.add((String) ((Map<?, ?>) sealed).get("index"));
+            }
+            String name = Path.of(relative).getFileName().toString();
+            if (!named.contains(name)) {
+                return "not in use";
+            }
+            appendOnly = name.equals(active.get("file"));
+        }
+        // a garbage line lands at the end only in an empty file: any other has a line after it
+        boolean atTheEnd = damage.startsWith("truncate@") || damage.startsWith("garbage-line@") && before.length == 0;
+        return appendOnly && atTheEnd ? "crash-equivalent" : null;
+    }
+
+    /** @return whether both versions of a JSON(C) or JSONL file decode to the same value (neither failing) */
+    private static boolean sameValue(String relative, byte[] before, byte[] after) {
+        try {
+            if (relative.endsWith(".jsonc") || relative.endsWith(".json")) {
+                return Jsonc.decodeObject(before).equals(Jsonc.decodeObject(after));
+            }
+            if (relative.endsWith(".jsonl")) {
+                return lines(before).equals(lines(after));
+            }
+        } catch (RuntimeException notTheSame) {
+            return false;
+        }
+        return false;
+    }
+
+    private static List<Object> lines(byte[] jsonl) {
+        List<Object> values = new ArrayList<>();
+        for (String line : new String(jsonl, StandardCharsets.UTF_8).split("\n")) {
+            if (!line.isBlank()) {
+                values.add(Jsonc.decodeStrict(line));
+            }
+        }
+        return values;
     }
 
     /** Damages the file; @return a description "kind@offset[+length]" used to find the touched lines. */

@@ -51,7 +51,7 @@ class KnownDefectsTest {
      */
     @Test
     void killsDuringARecoveringOpenLeaveNoIndexDrift() throws Exception {
-        assertThat(CrashHarnessTest.run(root, List.of(19_001L), 30, 1)).isEmpty();
+        assertThat(CrashHarnessTest.run(root, List.of(19_001L), 30, 1, CrashHarnessTest.SHORT_THREADS)).isEmpty();
     }
 
     /**

@@ -165,7 +165,11 @@ final class ExpectedIndexes {
             actualState.forEach((id, v) -> actual.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
                     k -> new TreeSet<>()).add(id));
             diff(wanted, actual, "range", field + " ", mismatches);
-            Set<String> listed = new RangeFiles(files, entries, field).readUnindexed();
+            RangeFiles rangeFiles = new RangeFiles(files, entries, field);
+            Set<String> listed = rangeFiles.readUnindexed();
+            if (listed == null && present(files, rangeFiles.unindexed())) {
+                errors.add("Unreadable index file: " + rangeFiles.unindexed());
+            }
             if (listed != null && !listed.equals(unindexed.get(field))) {
                 mismatches.add("Index mismatch (range): " + field + " lists and objects");
             }
@@ -173,6 +177,15 @@ final class ExpectedIndexes {
         errors.addAll(mismatches);
         errors.addAll(paths.compareWith(files, entries));
         return errors;
+    }
+
+    /** @return whether the file is there (a missing list of unindexed ids is no damage: the original writes none) */
+    private static boolean present(StoreFiles files, Path file) {
+        try {
+            return files.exists(files.nameOf(file));
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     private static void diff(Map<String, ? extends Set<String>> wanted, Map<String, Set<String>> actual, String kind,
