@@ -31,12 +31,21 @@ final class QueueOp {
             out.writeBytes(QueueEventCodec.encodeLine(event));
             events++;
         }
+
+        /** Applies an enqueue to the state and adds its line, written with the payload's JSON given. */
+        void apply(QueueState state, QueueEvent enqueue, byte[] payloadJson) {
+            state.apply(enqueue);
+            out.writeBytes(QueueEventCodec.encodeLine(enqueue, payloadJson));
+            events++;
+        }
     }
 
     enum Kind { ENQUEUE, CLAIM, COMPLETE }
 
     final Kind kind;
     List<QueueEvent> enqueued;
+    /** The payloads' JSON of {@link #enqueued}, in the same order. */
+    private List<byte[]> payloadJson;
     int limit;
     List<String> ids;
     boolean keepDone;
@@ -50,9 +59,14 @@ final class QueueOp {
         this.kind = kind;
     }
 
-    static QueueOp enqueue(List<QueueEvent> events) {
+    static QueueOp enqueue(List<QueueJobInput.Checked> jobs) {
         QueueOp op = new QueueOp(Kind.ENQUEUE);
-        op.enqueued = events;
+        op.enqueued = new ArrayList<>(jobs.size());
+        op.payloadJson = new ArrayList<>(jobs.size());
+        for (QueueJobInput.Checked job : jobs) {
+            op.enqueued.add(job.event());
+            op.payloadJson.add(job.payloadJson());
+        }
         return op;
     }
 
@@ -80,9 +94,10 @@ final class QueueOp {
         switch (kind) {
             case ENQUEUE: {
                 List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
-                for (QueueEvent e : enqueued) {
+                for (int i = 0; i < enqueued.size(); i++) {
+                    QueueEvent e = enqueued.get(i);
                     QueueEvent event = QueueEvent.enqueue(e.id(), e.payload(), now);
-                    batch.apply(state, event);
+                    batch.apply(state, event, payloadJson.get(i));
                     stamped.add(event);
                 }
                 enqueued = stamped;
