@@ -205,7 +205,7 @@ public final class Queue implements Store {
      *     on I/O failure
      */
     public List<StorageRecord> claimMany(int limit) {
-        return commits.claim(limit).claimed;
+        return commits.claim(limit, false).claimed;
     }
 
     /**
@@ -214,7 +214,7 @@ public final class Queue implements Store {
      *     nothing is claimable
      */
     public List<QueueJob> claimJobs(int limit) {
-        return commits.claim(limit).claimedJobs;
+        return commits.claim(limit, true).claimedJobs;
     }
 
     /**

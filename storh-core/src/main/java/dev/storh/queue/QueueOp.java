@@ -50,6 +50,8 @@ final class QueueOp {
     List<String> ids;
     boolean keepDone;
     boolean single;
+    /** For a claim: whether {@link #claimedJobs} is filled in too. */
+    private boolean withJobs;
     List<StorageRecord> claimed = List.of();
     List<QueueJob> claimedJobs = List.of();
     int completed;
@@ -70,9 +72,10 @@ final class QueueOp {
         return op;
     }
 
-    static QueueOp claim(int limit) {
+    static QueueOp claim(int limit, boolean withJobs) {
         QueueOp op = new QueueOp(Kind.CLAIM);
         op.limit = limit;
+        op.withJobs = withJobs;
         return op;
     }
 
@@ -106,7 +109,7 @@ final class QueueOp {
             case CLAIM: {
                 List<QueueState.Job> picked = state.claimable(limit, nowMs);
                 List<StorageRecord> records = new ArrayList<>(picked.size());
-                List<QueueJob> jobs = new ArrayList<>(picked.size());
+                List<QueueJob> jobs = withJobs ? new ArrayList<>(picked.size()) : List.of();
                 for (QueueState.Job job : picked) {
                     QueueEvent event = QueueEvent.claim(job.id, now);
                     batch.apply(state, event);
@@ -115,8 +118,10 @@ final class QueueOp {
                             : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
                     StorageRecord record = new StorageRecord(job.id, data);
                     records.add(record);
-                    jobs.add(new QueueJob(record, job.attempts, Instant.ofEpochSecond(job.enqueueTs),
-                            Instant.ofEpochSecond(now)));
+                    if (withJobs) {
+                        jobs.add(new QueueJob(record, job.attempts, Instant.ofEpochSecond(job.enqueueTs),
+                                Instant.ofEpochSecond(now)));
+                    }
                 }
                 claimed = records;
                 claimedJobs = jobs;
