@@ -194,7 +194,7 @@ final class Compactor {
         }
         unsynced.add(finished);
         String idx = LogFiles.indexName(current.file);
-        String temp = LogFiles.segment("." + idx + "." + token + ".tmp");
+        String temp = LogFiles.tempName(LogFiles.segment(idx));
         unrenamed.add(new String[] {temp, LogFiles.segment(idx)});
         StoreFiles.Output index = state.files.create(temp);
         unsynced.add(index);

@@ -272,9 +272,17 @@ final class LogState {
         long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
         try {
-            // Nothing names the idx file or the new segment before the manifest below: the idx is written
-            // in place (no temp file and rename), and one fsync of segments/ makes both names durable.
-            AtomicFiles.writeSynced(files, LogFiles.segment(indexName), SparseIndex.encode(old.sparse));
+            // The idx goes through a synced temp file and a rename, and the new segment is created; one
+            // fsync of segments/ then makes both names durable before the manifest below names them.
+            String temp = LogFiles.tempName(LogFiles.segment(indexName));
+            AtomicFiles.writeSynced(files, temp, SparseIndex.encode(old.sparse));
+            try {
+                files.rename(temp, LogFiles.segment(indexName));
+            } catch (IOException | RuntimeException e) {
+                AtomicFiles.deleteQuietly(files, temp);
+                throw new StorageException("Could not atomically replace storage file: " + path(indexName)
+                        + ReadOnlyFileSystem.hint(e), e);
+            }
             createIfMissing(fresh.file, false);
             AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
             swapActive(old, fresh, indexName, n);
