@@ -65,10 +65,11 @@ final class RecordIterator implements Iterator<StorageRecord> {
     }
 
     /**
+     * @param <T> the element type
      * @param records an iterator
-     * @return an ordered stream of its records
+     * @return an ordered stream of its elements
      */
-    static Stream<StorageRecord> stream(Iterator<StorageRecord> records) {
+    static <T> Stream<T> stream(Iterator<T> records) {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(records, Spliterator.ORDERED | Spliterator.NONNULL),
                 false);
     }

@@ -69,12 +69,12 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     }
 
     Stream<String> ids() {
-        return listing.validIds().stream();
+        return RecordIterator.stream(listing.list().iterator()).map(RecordListing.Entry::id).filter(UuidV7::isValid);
     }
 
     @Override
     public long count() {
-        return listing.validIds().size();
+        return listing.validCount();
     }
 
     Path pathForId(String id) {
