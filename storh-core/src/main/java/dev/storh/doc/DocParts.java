@@ -55,7 +55,7 @@ final class DocParts {
         RecordPreparer preparer = new RecordPreparer(options);
         this.gate = new WriteGate(files, layout, writerPrefix, options.lockTimeout());
         RecordCache cache = new RecordCache(files, options.cache(), options.cacheValidation(), collectionRoot);
-        this.listing = new ListingCache(files, layout);
+        this.listing = new ListingCache(files, layout, true);
         RecordWrites.Invalidation invalidate = gone -> {
             cache.invalidate(gone);
             listing.invalidate(DocLayout.bucketOf(gone));

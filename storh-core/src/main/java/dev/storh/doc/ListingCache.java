@@ -47,10 +47,18 @@ final class ListingCache {
     private final String countsName;
     private final String metaName;
     private final Map<String, BucketListing> buckets = new HashMap<>();
+    private final boolean saving;
     private Map<String, BucketListing> saved;
     private boolean unsaved;
 
-    ListingCache(StoreFiles files, DocLayout layout) {
+    /**
+     * @param files the collection's byte seam
+     * @param layout the collection's names
+     * @param saving whether counts are saved to {@code .storh/listing-counts} (a store's listing) or
+     *     only read from it (a one-off listing)
+     */
+    ListingCache(StoreFiles files, DocLayout layout, boolean saving) {
+        this.saving = saving;
         this.files = files;
         this.dataDir = layout.dataDir();
         this.dataName = files.nameOf(dataDir);
@@ -143,7 +151,7 @@ final class ListingCache {
      * ignored: the counts are a cache, checked before use, and a missing file costs one listing.
      */
     synchronized void save() {
-        if (!unsaved || files.isReadOnly()) {
+        if (!saving || !unsaved || files.isReadOnly()) {
             return;
         }
         StringBuilder text = new StringBuilder(COUNTS_VERSION).append('\n');

@@ -41,7 +41,7 @@ final class RecordListing {
      * @throws StorageException when a folder cannot be listed
      */
     static List<Entry> list(StoreFiles files, Path dataDir) {
-        ListingSnapshot snapshot = new ListingCache(files, DocLayout.of(dataDir.getParent())).list();
+        ListingSnapshot snapshot = new ListingCache(files, DocLayout.of(dataDir.getParent()), false).list();
         int size = (int) snapshot.size();
         return new AbstractList<>() {
             @Override
