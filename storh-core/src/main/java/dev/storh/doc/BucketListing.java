@@ -35,8 +35,9 @@ record BucketListing(String name, long modifiedMillis, String fileKey, long[] id
      * @param dataName the {@code data/} folder's name
      * @param name the bucket folder's name in it
      * @param modifiedMillis the folder's modification time, read before listing
-     * @param fileKey the folder's identity, read before listing
-     * @param settled whether that time is {@link ListingCache#SETTLE_MS} ms or more before the listing starts
+     * @param fileKey the folder's identity, read before listing; {@code null} when unknown
+     * @param settled whether that time is {@link ListingCache#SETTLE_MS} ms or more before the listing
+     *     starts, and the folder's identity is known
      * @return what it holds; empty when it vanished
      * @throws StorageException when it cannot be listed
      */
@@ -92,7 +93,7 @@ record BucketListing(String name, long modifiedMillis, String fileKey, long[] id
      * @return whether this listing stands for the folder as it is
      */
     boolean stillFor(long modified, String key) {
-        return reusable && modifiedMillis == modified && fileKey.equals(key);
+        return reusable && modifiedMillis == modified && fileKey != null && fileKey.equals(key);
     }
 
     /**

@@ -25,6 +25,9 @@ import java.util.Map;
  * the store drop their bucket at once. The top level of {@code data/} is read on every call (256
  * names and a stat each).
  *
+ * <p>On a seam that cannot tell folders apart ({@link StoreFiles#identity} is {@code null}, as on
+ * blob storage, whose folder times do not follow their files) every call lists every bucket.
+ *
  * <p>The counts of reusable buckets are saved in {@code .storh/listing-counts} (at close, and after
  * a call that listed many buckets), so the first {@code count()} after a start stats the buckets
  * instead of listing them; a saved count is used only while its folder's time and identity are
@@ -120,7 +123,7 @@ final class ListingCache {
                     if (stored != null && stored.stillFor(modified, key)) {
                         b = stored;
                     } else {
-                        b = BucketListing.read(files, dataName, name, modified, key, modified < settledBefore);
+                        b = BucketListing.read(files, dataName, name, modified, key, key != null && modified < settledBefore);
                         listed++;
                         unsaved |= b.reusable();
                     }
@@ -204,11 +207,17 @@ final class ListingCache {
         return saved;
     }
 
+    /**
+     * @return the folder's identity as text; {@code null} when it vanished or the seam cannot tell
+     *     folders apart (blob storage, whose folder times do not change with their files): such a
+     *     bucket's listing is never reused
+     */
     private String identity(String name) {
         try {
-            return String.valueOf(files.identity(name));
+            Object key = files.identity(name);
+            return key == null ? null : key.toString();
         } catch (IOException e) {
-            return "gone"; // the next list sees it
+            return null; // the next list sees it
         }
     }
 }

@@ -129,6 +129,41 @@ class RecordListingTest {
         }
     }
 
+    /** A seam that cannot tell folders apart (as blob storage): its folder times are not trusted. */
+    private static final class NoIdentityFiles extends ForwardingFiles {
+        NoIdentityFiles(Path folder) {
+            super(LocalFiles.at(folder));
+        }
+
+        @Override
+        public Object identity(String name) throws IOException {
+            files.identity(name);
+            return null;
+        }
+    }
+
+    @Test
+    void aSeamWithoutIdentitiesListsEveryBucketEachTime() throws Exception {
+        DocStoreOptions options = DocStoreOptions.builder().files(NoIdentityFiles::new).build();
+        try (DocStore store = DocStore.open(root, "c", options)) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                ids.add(store.put(Map.of("n", (long) i)).id());
+            }
+            Path data = root.resolve("c/data");
+            age(data);
+            assertThat(store.count()).isEqualTo(40);
+            // Another writer adds a file to a bucket whose time then looks unchanged.
+            Path bucket = store.pathForId(ids.get(0)).getParent();
+            FileTime before = Files.getLastModifiedTime(bucket);
+            String other = ids.get(0).substring(0, 24) + DocLayout.bucketOf(ids.get(0)) + "0000000000";
+            write(bucket.resolve(other + ".jsonc"), record(other, 99));
+            Files.setLastModifiedTime(bucket, before);
+            assertThat(store.count()).isEqualTo(41);
+            assertThat(store.ids().toList()).contains(other);
+        }
+    }
+
     @Test
     void firstCountAfterAStartReadsSavedCountsAndSeesEveryOutsideChange() throws Exception {
         List<CountingFiles> seams = new ArrayList<>();
