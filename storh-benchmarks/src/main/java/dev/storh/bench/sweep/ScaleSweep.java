@@ -119,8 +119,8 @@ public final class ScaleSweep {
     private void run(Path root, int n) throws Exception {
         row.put("records", String.format(Locale.ROOT, "%,d", n));
         DocStore first = timed("open cold", () -> DocStore.open(root, COLLECTION));
-        long count = timed("count first", first::count);
-        if (count != n) {
+        Long count = timed("count first", first::count);
+        if (count == null || count != n) {
             throw new IllegalStateException("expected " + n + " records, counted " + count);
         }
         first.close();
@@ -150,7 +150,7 @@ public final class ScaleSweep {
             timed("verify", () -> store.verify().ok());
             timed("reindex", store::reindex);
         }
-        row.put("peak heap MiB", Long.toString(peakBytes >> 20));
+        row.put("heap MiB (sum of pool peaks)", Long.toString(peakBytes >> 20));
         row.put("max heap MiB", Long.toString(Runtime.getRuntime().maxMemory() >> 20));
     }
 
@@ -182,10 +182,17 @@ public final class ScaleSweep {
         return String.format(Locale.ROOT, "%.1f / %.1f", us[us.length / 2], us[(int) (us.length * 0.99)]);
     }
 
+    /** Times one step; a step that runs out of heap is reported as {@code OOM} and the sweep goes on. */
     private <T> T timed(String name, Callable<T> step) throws Exception {
         resetPeaks();
         long t = System.nanoTime();
-        T result = step.call();
+        T result;
+        try {
+            result = step.call();
+        } catch (OutOfMemoryError e) {
+            row.put(name, "OOM");
+            return null;
+        }
         row.put(name, ms((System.nanoTime() - t) / 1e6));
         notePeak();
         return result;
@@ -194,10 +201,15 @@ public final class ScaleSweep {
     private void repeated(String name, int times, Callable<?> step) throws Exception {
         double[] runs = new double[times];
         resetPeaks();
-        for (int i = 0; i < times; i++) {
-            long t = System.nanoTime();
-            step.call();
-            runs[i] = (System.nanoTime() - t) / 1e6;
+        try {
+            for (int i = 0; i < times; i++) {
+                long t = System.nanoTime();
+                step.call();
+                runs[i] = (System.nanoTime() - t) / 1e6;
+            }
+        } catch (OutOfMemoryError e) {
+            row.put(name, "OOM");
+            return;
         }
         notePeak();
         row.put(name, ms(median(runs)));
