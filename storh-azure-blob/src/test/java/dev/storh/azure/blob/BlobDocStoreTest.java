@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,9 +59,6 @@ class BlobDocStoreTest {
     }
 
     @Test
-    @Disabled("known gap: the index package (IndexManifest, EqualityFiles, RangeFiles, ExpectedIndexes, IndexRebuilds,"
-            + " PathIndexFiles) reads its files through java.nio.file, so on blobs a unique check finds no entry and both"
-            + " JVMs win the same value (seen with the doc branch's seam-only DocStore: 'e2@example.org taken twice')")
     void twoJvmsTakeEveryUniqueValueOnceAndLoseNoUpdate() throws Exception {
         int n = 10;
         try (DocStore users = open(blob.backend(), root)) {

@@ -43,8 +43,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code storh.backend=azure-blob} against the Azurite blob service the CI starts (its connection
  * string in {@code STORH_TEST_AZURITE_CONNECTION_STRING}; without it the test is skipped, under
  * {@code CI=true} it fails), it imports the first {@value #SLICE} places of the bundled data set
- * into a fresh container and serves them back over HTTP: pages in id order, point reads, and a
- * place created and deleted through the API. The records are blobs named bucket first; the local
+ * into a fresh container and serves them back over HTTP: pages in id order, point reads, the
+ * country filter (an index query on index blobs), and a place created and deleted through the
+ * API. The records are blobs named bucket first; the local
  * root gets no record files.
  */
 @ExtendWith(CitiesOnAzuriteHttpTest.DeleteContainerAfterTheApp.class)
@@ -188,6 +189,12 @@ class CitiesOnAzuriteHttpTest {
         assertThat(served.stream().map(CitiesOnAzuriteHttpTest::withoutId).toList())
                 .as("every place of the slice, as imported").containsExactlyInAnyOrderElementsOf(slice);
         assertThat(getJson("/cities/" + ids.get(17))).isEqualTo(served.get(17));
+
+        String country = (String) slice.get(0).get("country");
+        long inCountry = slice.stream().filter(c -> country.equals(c.get("country"))).count();
+        List<Map<String, Object>> filtered = allPages("&country=" + country);
+        assertThat(filtered).as("the country index on blobs").hasSize((int) inCountry)
+                .allSatisfy(c -> assertThat(c.get("country")).isEqualTo(country));
 
         List<String> blobs = container().listBlobs().stream().map(BlobItem::getName).toList();
         assertThat(blobs.stream().filter(n -> n.matches("[0-9a-f]{2}/cities/data/[0-9a-f-]{36}\\.jsonc")).count())
