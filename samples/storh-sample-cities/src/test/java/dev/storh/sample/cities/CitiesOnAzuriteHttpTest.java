@@ -74,6 +74,7 @@ class CitiesOnAzuriteHttpTest {
         registry.add("storh.backend", () -> "azure-blob");
         registry.add("storh.azure.blob.connection-string", () -> connection);
         registry.add("storh.azure.blob.container", () -> CONTAINER);
+        registry.add("storh.azure.blob.timeout", () -> "120s"); // Azurite shares a loaded machine with the build
         registry.add("storh.root", () -> root.resolve("storh-data").toString());
         registry.add("cities.import.resource", () -> root.resolve("slice.jsonl").toUri().toString());
         registry.add("spring.datasource.url", () -> "jdbc:sqlite:" + root.resolve("mirror.sqlite"));
