@@ -46,7 +46,14 @@ public final class ScaleSweep {
     private static final long START = 1_700_000_000_000L;
     private static final int GETS = 1000;
 
-    private final Map<String, String> row = new LinkedHashMap<>();
+    /** The row's cells so far; each is also printed to standard error as it is measured. */
+    private final Map<String, String> row = new LinkedHashMap<>() {
+        @Override
+        public String put(String key, String value) {
+            System.err.println(key + ": " + value);
+            return super.put(key, value);
+        }
+    };
     private long peakBytes;
 
     private ScaleSweep() {
