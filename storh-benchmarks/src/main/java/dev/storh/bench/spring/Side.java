@@ -20,6 +20,19 @@ interface Side extends AutoCloseable {
     void open(Path dir) throws Exception;
 
     /**
+     * Loads products present before the measured operations, by the fastest path the side has.
+     * @param batch the products
+     * @throws Exception when the load fails
+     */
+    void load(List<Product> batch) throws Exception;
+
+    /**
+     * Makes the loaded products queryable (builds what {@link #load} left out).
+     * @throws Exception when it fails
+     */
+    void ready() throws Exception;
+
+    /**
      * Stores new products (without ids) in one batch.
      * @param batch the products
      * @throws Exception when the batch fails

@@ -70,6 +70,16 @@ final class SqliteSide implements Side {
     }
 
     @Override
+    public void load(List<Product> batch) throws SQLException {
+        saveAll(batch);
+    }
+
+    @Override
+    public void ready() {
+        // the indexes are kept by every insert
+    }
+
+    @Override
     public void saveAll(List<Product> batch) throws SQLException {
         db.setAutoCommit(false);
         try {

@@ -1,7 +1,9 @@
 package dev.storh.bench.spring;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.storh.spring.data.core.StorhTemplate;
 import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
@@ -24,6 +26,20 @@ final class StorhSide implements Side {
     public void open(Path dir) {
         template = new StorhTemplate(dir);
         repository = new StorhRepositoryFactory(template).getRepository(ProductRepository.class);
+    }
+
+    @Override
+    public void load(List<Product> batch) {
+        List<Map<String, Object>> rows = new ArrayList<>(batch.size());
+        for (Product product : batch) {
+            rows.add(template.getConverter().toData(product));
+        }
+        template.docStore("products").putMany(rows);
+    }
+
+    @Override
+    public void ready() {
+        template.docStore(Product.class); // declares the six indexes and builds them from the records
     }
 
     @Override
