@@ -77,7 +77,7 @@ final class LogAppends {
     }
 
     private static LogWriter.Line tombstone(String id) {
-        return new LogWriter.Line(id, true, LogLine.encodeDelete(id));
+        return new LogWriter.Line(id, true, LogLine.encodeDelete(id), null);
     }
 
     private StorageRecord prepareItem(Map<String, ?> item, long index, List<LogWriter.Line> out) {
@@ -108,7 +108,8 @@ final class LogAppends {
                         + " the original drops such keys when reading, so it cannot be stored.");
             }
         }
-        return new LogWriter.Line(key, false, LogLine.encodePut(key, data));
+        byte[] line = LogLine.encodePut(key, data);
+        return new LogWriter.Line(key, false, line, LogCounts.keysOf(line, data));
     }
 
     private String resolveId(String id) {

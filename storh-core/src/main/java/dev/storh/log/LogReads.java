@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +33,7 @@ final class LogReads {
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final LogContext log;
+    private final LogCounts counts;
     private final AtomicLong segmentsOpened = new AtomicLong();
     /** Read handles for get(), per file name; closed after a rebuild (a read that loses its handle retries). */
     private final Map<String, StoreFiles.Input> readChannels = new ConcurrentHashMap<>();
@@ -39,6 +41,7 @@ final class LogReads {
 
     LogReads(LogContext log) {
         this.log = log;
+        this.counts = new LogCounts(log.state, segmentsOpened);
     }
 
     Optional<StorageRecord> get(String id) {
@@ -131,6 +134,10 @@ final class LogReads {
         log.refreshIfStale();
         long limit = query.limit() > 0 ? query.limit() : Long.MAX_VALUE;
         if (query.hasDataConditions()) {
+            OptionalLong fromMemory = counts.count(query);
+            if (fromMemory.isPresent()) {
+                return Math.min(limit, fromMemory.getAsLong());
+            }
             try (Stream<StorageRecord> s = stream(query)) {
                 return s.count();
             }

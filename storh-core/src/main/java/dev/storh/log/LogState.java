@@ -127,6 +127,7 @@ final class LogState {
             bytesCut += SegmentScanner.scan(this, s, built, truncate, true);
         }
         bytesCut += SegmentScanner.scan(this, newActive, built, truncate, true);
+        built.countFromEmpty();
         Object readStamp = Manifest.stamp(files);
         synchronized (this) {
             built.adopt(index);

@@ -46,8 +46,9 @@ final class LogWriter implements AutoCloseable {
      * @param id the record id
      * @param delete whether it is a tombstone
      * @param bytes the framed line
+     * @param keys a put's counted values ({@link EqualityCounts#keysOf}), {@code null} for a tombstone
      */
-    record Line(String id, boolean delete, byte[] bytes) {
+    record Line(String id, boolean delete, byte[] bytes, Object[] keys) {
     }
 
     static final int FLUSH_BYTES = 1 << 20;
@@ -224,12 +225,16 @@ final class LogWriter implements AutoCloseable {
             for (int i = 0; i < lines.size(); i++) {
                 Line line = lines.get(i);
                 long[] at = offsets.get(i);
-                index.apply(line.id(), line.delete(), seg.file, at[0], false);
+                index.apply(line.id(), line.delete(), seg.file, at[0], false, line::keys, this::keysAt);
                 seg.observe(line.id(), at[0], at[1], state.interval);
             }
         }
         lines.clear();
         offsets.clear();
+    }
+
+    private Object[] keysAt(String file, long offset) {
+        return LogCounts.keysAt(state, file, offset);
     }
 
     private long currentChannelSize() {

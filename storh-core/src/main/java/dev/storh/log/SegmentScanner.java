@@ -116,7 +116,10 @@ final class SegmentScanner {
                     segment.damaged.add(new Segment.Damage(badStart, offset - badStart, badProblem));
                     badStart = -1;
                 }
-                index.apply(env.id(), env.isDelete(), segment.file, offset, rebuilding);
+                LogLine.Envelope applied = env;
+                long at = offset;
+                index.apply(env.id(), env.isDelete(), segment.file, offset, rebuilding,
+                        () -> EqualityCounts.keysOf(applied.data(file, at)), (f, o) -> LogCounts.keysAt(state, f, o));
                 segment.observe(env.id(), offset, next, interval);
             }
             if (badStart >= 0 && truncate) {

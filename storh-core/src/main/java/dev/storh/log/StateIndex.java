@@ -3,6 +3,7 @@ package dev.storh.log;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The state index: for every id, where its latest line is and
@@ -17,8 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * sequence 0. <b>Aliases</b> are a record's old locations after a compaction in this process,
  * so streams already reading the old files still accept them.
  *
+ * <p><b>Equality counts.</b> The index also owns the {@link EqualityCounts} of its live records: while
+ * they are usable, every applied line moves them (its record's values in, the replaced record's values
+ * out, read back through a {@link LineKeys}); a rebuilt index starts without them.
+ *
  * <p>Reads are lock-free ({@link ConcurrentHashMap}); updates are made by one thread at a time under
- * the owning log's state monitor.
+ * the owning log's state monitor, which also guards the equality counts.
  */
 final class StateIndex {
 
@@ -62,6 +67,18 @@ final class StateIndex {
         }
     }
 
+    /** Reads the counted values of a record back from one of its lines (for the record a line replaces). */
+    @FunctionalInterface
+    interface LineKeys {
+        /**
+         * @param file segment file name
+         * @param offset line offset
+         * @return the record's counted values, as {@link EqualityCounts#keysOf}
+         * @throws dev.storh.StorageException when the line cannot be read or decoded
+         */
+        Object[] keysAt(String file, long offset);
+    }
+
     private static final Location[] NO_ALIASES = new Location[0];
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
@@ -69,6 +86,7 @@ final class StateIndex {
     private volatile long deleted;
     private long seq;
     private int openSnapshots;
+    private EqualityCounts counts = EqualityCounts.unbuilt();
 
     /**
      * @param id an id
@@ -116,12 +134,69 @@ final class StateIndex {
      * @param rebuilding whether this comes from a rebuild scan (sequence 0, no history)
      */
     void apply(String id, boolean tombstone, String file, long offset, boolean rebuilding) {
+        apply(id, tombstone, file, offset, rebuilding, null, null);
+    }
+
+    /**
+     * Records a line as the id's latest state and, while the equality counts are usable, moves them.
+     *
+     * @param id the id
+     * @param tombstone whether the line is a delete
+     * @param file segment file name
+     * @param offset line offset
+     * @param rebuilding whether this comes from a rebuild scan (sequence 0, no history, no counts)
+     * @param keys the line's counted values ({@link EqualityCounts#keysOf}), asked for only while the counts
+     *     are usable; {@code null} discards them
+     * @param lines reads the replaced record's values back; {@code null} discards the counts when one is needed
+     */
+    void apply(String id, boolean tombstone, String file, long offset, boolean rebuilding, Supplier<Object[]> keys,
+            LineKeys lines) {
         Entry old = entries.get(id);
         long s = rebuilding ? 0 : ++seq;
         Entry previous = !rebuilding && openSnapshots > 0 ? old : null;
+        if (!rebuilding && counts.usable()) {
+            recount(old, tombstone, keys, lines);
+        }
         entries.put(id, new Entry(file, offset, tombstone, s, previous, NO_ALIASES));
         count(old, -1);
         count(tombstone, 1);
+    }
+
+    private void recount(Entry old, boolean tombstone, Supplier<Object[]> keys, LineKeys lines) {
+        try {
+            if (old != null && !old.deleted) {
+                counts.remove(lines.keysAt(old.file, old.offset));
+            }
+            if (!tombstone) {
+                counts.add(keys.get());
+            }
+        } catch (RuntimeException e) {
+            counts.discard(); // an update that cannot be made exactly: the next count builds them again
+        }
+    }
+
+    /** @return the equality counts of the live records; read and change them under the state monitor */
+    EqualityCounts counts() {
+        return counts;
+    }
+
+    /** Starts exact equality counts on an index without live records (a new or emptied log). */
+    void countFromEmpty() {
+        if (live == 0) {
+            counts = EqualityCounts.empty();
+        }
+    }
+
+    /**
+     * Installs counts built by scanning a snapshot, unless a line was applied since it was taken.
+     *
+     * @param built the counts of every record live at {@code snapshot}
+     * @param snapshot the snapshot sequence the scan read
+     */
+    void installCounts(EqualityCounts built, long snapshot) {
+        if (seq == snapshot && counts.worthBuilding()) {
+            counts = built;
+        }
     }
 
     /**

@@ -165,6 +165,14 @@ public final class RecordQuery {
     }
 
     /**
+     * @return the equality conditions in the order they were added, each a top-level field and its value
+     *     in the JSON model (normalised as by {@link #whereEqual}); an unmodifiable list, empty when none
+     */
+    public List<Map.Entry<String, Object>> equalities() {
+        return equals;
+    }
+
+    /**
      * @return whether the query reads record data (equality conditions present)
      */
     public boolean hasDataConditions() {

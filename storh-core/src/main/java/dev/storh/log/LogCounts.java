@@ -1,0 +1,173 @@
+package dev.storh.log;
+
+import dev.storh.StorageException;
+import dev.storh.fs.StoreFiles;
+import dev.storh.query.RecordQuery;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counts with one equality condition answered from the state index's {@link EqualityCounts}, as a
+ * scan would answer them.
+ *
+ * <p>Memory answers only what it can answer exactly: a query with one {@code whereEqual} on a counted
+ * value kind, no cursor, no time range and no error handler, while no segment holds a damaged line or
+ * bad tail and every segment file is there (a scan would throw or report it). Whether the files are
+ * there is known from the modification time of {@code segments/}: when it is the one seen the last time
+ * every file was found, nothing was deleted since; otherwise each file is looked up again. A time is
+ * trusted only once it is older than {@value #RACY_MS} ms when read, so that a deletion within the same
+ * clock tick as the change before it cannot go unseen. When the counts are not built yet, a count without a
+ * limit builds them from the scan it has to make anyway (a snapshot stream, taken without blocking
+ * writers); they are installed only if nothing was appended meanwhile. A limited count on unbuilt
+ * counts scans as before (it stops early). Thread-safe.
+ */
+final class LogCounts {
+
+    /** How old the folder's modification time must be (ms) before it is trusted to show every later change. */
+    static final long RACY_MS = 50;
+
+    private final LogState state;
+    private final AtomicLong segmentsOpened;
+    /** The modification time of {@code segments/} when every segment file was last found, or -1. */
+    private volatile long presentAtMs = -1;
+
+    LogCounts(LogState state, AtomicLong segmentsOpened) {
+        this.state = state;
+        this.segmentsOpened = segmentsOpened;
+    }
+
+    /**
+     * @param query the query; the caller has caught up with other processes
+     * @return how many live records match it, without the limit; empty when memory cannot tell
+     */
+    OptionalLong count(RecordQuery query) {
+        List<Map.Entry<String, Object>> eq = query.equalities();
+        if (eq.size() != 1 || query.after() != null || query.fromId() != null || query.untilId() != null
+                || query.errorHandler() != null || !EqualityCounts.counted(eq.get(0).getValue())) {
+            return OptionalLong.empty();
+        }
+        String field = eq.get(0).getKey();
+        Object value = eq.get(0).getValue();
+        if (!segmentsPresent()) {
+            return OptionalLong.empty();
+        }
+        StateIndex index;
+        List<Segment.View> views;
+        long snapshot;
+        synchronized (state) {
+            if (damaged()) {
+                return OptionalLong.empty();
+            }
+            index = state.index;
+            EqualityCounts counts = index.counts();
+            if (counts.usable()) {
+                return counts.count(field, value);
+            }
+            if (query.limit() > 0 || !counts.worthBuilding()) {
+                return OptionalLong.empty();
+            }
+            views = state.views();
+            snapshot = index.openSnapshot();
+        }
+        EqualityCounts built = EqualityCounts.empty();
+        try (LogStream records = new LogStream(state, views, snapshot, RecordQuery.all(), segmentsOpened,
+                new LogStream.Release(state))) {
+            while (records.hasNext()) {
+                built.add(EqualityCounts.keysOf(records.next().data()));
+            }
+        } catch (StorageException e) {
+            return OptionalLong.empty(); // the caller's scan meets the same line and reports it
+        }
+        synchronized (state) {
+            index.installCounts(built, snapshot);
+        }
+        return built.count(field, value);
+    }
+
+    /** @return whether every segment file of the log is there, as a scan needs */
+    private boolean segmentsPresent() {
+        long now = System.currentTimeMillis();
+        long folder = folderMillis();
+        if (folder >= 0 && folder == presentAtMs) {
+            return true;
+        }
+        List<String> files = new java.util.ArrayList<>();
+        synchronized (state) {
+            state.sealed.forEach(s -> files.add(s.file));
+            files.add(state.active.file);
+        }
+        for (String file : files) {
+            if (!state.isFile(LogFiles.segment(file))) {
+                return false;
+            }
+        }
+        if (folder >= 0 && now - folder > RACY_MS) {
+            presentAtMs = folder;
+        }
+        return true;
+    }
+
+    private long folderMillis() {
+        try {
+            return state.files.stat(LogFiles.SEGMENTS).filter(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY)
+                    .map(StoreFiles.Entry::lastModifiedMillis).orElse(-1L);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** @return whether a segment holds damage a scan would report; call under the state monitor */
+    private boolean damaged() {
+        for (Segment s : state.sealed) {
+            if (!s.damaged.isEmpty() || s.badTail != null) {
+                return true;
+            }
+        }
+        Segment a = state.active;
+        return !a.damaged.isEmpty() || a.badTail != null;
+    }
+
+    /**
+     * Reads the counted values of the record on one line.
+     *
+     * @param state the log
+     * @param file segment file name
+     * @param offset the line's offset
+     * @return its counted values, as {@link EqualityCounts#keysOf}
+     * @throws StorageException when the line cannot be read or is not a record
+     */
+    static Object[] keysAt(LogState state, String file, long offset) {
+        Path path = state.path(file);
+        try (StoreFiles.Input in = state.open(file)) {
+            SegmentReader reader = new SegmentReader(in, offset, in.size(), 1024);
+            if (!reader.next() || !reader.terminated()) {
+                throw new StorageException("Could not read segment record at " + path + ":" + offset);
+            }
+            Object[] keys = EqualityCounts.keysOf(LogLine.decode(reader.line(), path, offset, true).data(path, offset));
+            if (keys == null) {
+                throw new StorageException("Unexpected value kind in the record at " + path + ":" + offset);
+            }
+            return keys;
+        } catch (IOException e) {
+            throw new StorageException("Could not read segment record at " + path + ":" + offset, e);
+        }
+    }
+
+    /**
+     * @param line an encoded put line
+     * @param data the data it was encoded from
+     * @return the counted values of the record as it reads back from the line
+     */
+    static Object[] keysOf(byte[] line, Map<String, ?> data) {
+        Object[] keys = EqualityCounts.keysOf(data);
+        if (keys != null) {
+            return keys;
+        }
+        Path where = Path.of("(new line)");
+        return EqualityCounts.keysOf(LogLine.decode(line, where, 0, true).data(where, 0));
+    }
+}
