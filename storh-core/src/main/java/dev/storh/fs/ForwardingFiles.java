@@ -49,6 +49,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public byte[] readAll(String name) throws IOException {
+        return files.readAll(name);
+    }
+
+    @Override
     public Output create(String name) throws IOException {
         return files.create(name);
     }

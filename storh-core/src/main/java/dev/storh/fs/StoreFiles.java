@@ -145,6 +145,17 @@ public interface StoreFiles {
 
     /**
      * @param name a file
+     * @return all its bytes (one read; the default reads {@link #open(String)} to its end)
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    default byte[] readAll(String name) throws IOException {
+        try (InputStream in = open(name)) {
+            return in.readAllBytes();
+        }
+    }
+
+    /**
+     * @param name a file
      * @param offset the first byte to read, at most the file's size
      * @return its bytes from {@code offset}; close it
      * @throws IOException {@code NoSuchFileException} when missing

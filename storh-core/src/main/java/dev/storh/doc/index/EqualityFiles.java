@@ -7,7 +7,6 @@ import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,18 +44,20 @@ final class EqualityFiles {
     }
 
     /**
+     * @param files the collection's byte seam, which the read goes through
      * @param file a value file
      * @return its content, or {@code null} when it does not exist
      * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
      */
-    static Entry read(Path file) {
+    static Entry read(StoreFiles files, Path file) {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            return null;
+            bytes = IndexBytes.readOrNull(files, file);
         } catch (IOException e) {
             throw new StorageException("Could not read equality index: " + file, e);
+        }
+        if (bytes == null) {
+            return null;
         }
         Map<String, Object> doc;
         try {
@@ -77,11 +78,12 @@ final class EqualityFiles {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param file a value file
      * @return its ids (empty when absent)
      */
-    static List<String> ids(Path file) {
-        Entry e = read(file);
+    static List<String> ids(StoreFiles files, Path file) {
+        Entry e = read(files, file);
         return e == null ? List.of() : e.ids();
     }
 
@@ -92,14 +94,15 @@ final class EqualityFiles {
      * Jackson: the {@code count} member, or the first {@code limit} ids. Files written by storh
      * (either implementation) put {@code count} before the ids, so a count costs one small read.
      *
+     * @param files the collection's byte seam, which the read goes through
      * @param file a value file
      * @param expectedKey the key the file must carry (else it counts as empty)
      * @param limit how many ids to collect; 0 collects none and returns after {@code count}
      * @return the count (or -1 when the file has none) and up to {@code limit} ids; count 0 when absent
      * @throws StorageException {@code "Malformed equality index: <path>"} on broken JSON
      */
-    static Head head(Path file, String expectedKey, int limit) {
-        try (InputStream in = Files.newInputStream(file);
+    static Head head(StoreFiles files, Path file, String expectedKey, int limit) {
+        try (InputStream in = files.open(files.nameOf(file));
                 JsonParser p = STREAMING.createParser(ObjectReadContext.empty(), in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new StorageException("Malformed equality index: " + file);
@@ -158,7 +161,7 @@ final class EqualityFiles {
      */
     static void update(StoreFiles files, Path file, String field, String key, Object value, Collection<String> remove,
             Collection<String> add) {
-        Entry existing = read(file);
+        Entry existing = read(files, file);
         TreeSet<String> ids = new TreeSet<>();
         if (existing != null && field.equals(existing.field()) && key.equals(existing.key())) {
             ids.addAll(existing.ids());

@@ -6,9 +6,6 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.query.Values;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -149,13 +146,13 @@ final class ExpectedIndexes {
         List<String> errors = new ArrayList<>();
         Set<String> mismatches = new TreeSet<>();
         equality.forEach((field, buckets) -> {
-            Map<String, Set<String>> actual = readValueFiles(IndexLayout.equalityDir(entries, field), field, true, errors);
+            Map<String, Set<String>> actual = readValueFiles(files, IndexLayout.equalityDir(entries, field), field, true, errors);
             Map<String, Set<String>> wanted = new TreeMap<>();
             buckets.forEach((k, b) -> wanted.put(k, b.ids()));
             diff(wanted, actual, "equality", field + " ", mismatches);
         });
         for (IndexDefinition[] p : pairs) {
-            Map<String, Set<String>> actual = readValueFiles(IndexLayout.compoundDir(entries, p[0].field(), p[1].field()),
+            Map<String, Set<String>> actual = readValueFiles(files, IndexLayout.compoundDir(entries, p[0].field(), p[1].field()),
                     label(p), false, errors);
             diff(new TreeMap<>(compound.get(label(p))), actual, "compound", label(p) + " ", mismatches);
         }
@@ -191,17 +188,17 @@ final class ExpectedIndexes {
         }
     }
 
-    private static Map<String, Set<String>> readValueFiles(Path dir, String expectedField, boolean checkKey,
+    private static Map<String, Set<String>> readValueFiles(StoreFiles files, Path dir, String expectedField, boolean checkKey,
             List<String> errors) {
         Map<String, Set<String>> actual = new TreeMap<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jsonc")) {
-            for (Path file : files) {
+        try {
+            for (Path file : IndexBytes.list(files, dir, "*.jsonc")) {
                 if (file.getFileName().toString().startsWith(".")) {
                     continue;
                 }
                 EqualityFiles.Entry e;
                 try {
-                    e = EqualityFiles.read(file);
+                    e = EqualityFiles.read(files, file);
                 } catch (StorageException ex) {
                     errors.add("Unreadable index file: " + file + " (" + ex.getMessage() + ")");
                     continue;
@@ -227,8 +224,6 @@ final class ExpectedIndexes {
                 }
                 actual.computeIfAbsent(e.key(), k -> new TreeSet<>()).addAll(e.ids());
             }
-        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
-            return actual;
         } catch (IOException e) {
             errors.add("Unreadable index file: " + dir + " (" + e.getMessage() + ")");
         }

@@ -101,8 +101,8 @@ public final class IndexManager {
         this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
         this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
-        this.stamp = IndexManifest.stamp(manifest);
-        this.definitions = IndexManifest.read(manifest);
+        this.stamp = IndexManifest.stamp(files, manifest);
+        this.definitions = IndexManifest.read(files, manifest);
         definitions.forEach(d -> pending.put(d.field(), d));
     }
 
@@ -210,7 +210,7 @@ public final class IndexManager {
      */
     public List<IndexDefinition> sync(boolean rebuild) {
         return locker.withWriteLock(() -> {
-            List<IndexDefinition> before = IndexManifest.read(manifest);
+            List<IndexDefinition> before = IndexManifest.read(files, manifest);
             List<IndexDefinition> after;
             synchronized (pendingLock) {
                 before.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
@@ -291,13 +291,13 @@ public final class IndexManager {
 
     private void remember(List<IndexDefinition> defs) {
         definitions = defs;
-        stamp = IndexManifest.stamp(manifest);
+        stamp = IndexManifest.stamp(files, manifest);
     }
 
     private void refresh() {
-        IndexManifest.Stamp now = IndexManifest.stamp(manifest);
+        IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
         if (!IndexManifest.sameStamp(now, stamp)) {
-            List<IndexDefinition> defs = IndexManifest.read(manifest);
+            List<IndexDefinition> defs = IndexManifest.read(files, manifest);
             synchronized (pendingLock) {
                 defs.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
             }
@@ -307,7 +307,7 @@ public final class IndexManager {
     }
 
     private ReindexReport rebuildLocked(boolean skipUnreadable, ProgressTracker progress) {
-        List<IndexDefinition> defs = IndexManifest.read(manifest);
+        List<IndexDefinition> defs = IndexManifest.read(files, manifest);
         remember(defs);
         return rebuilds.rebuild(defs, paths.definitions(), skipUnreadable, progress);
     }

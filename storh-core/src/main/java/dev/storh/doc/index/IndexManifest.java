@@ -1,14 +1,12 @@
 package dev.storh.doc.index;
 
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,25 +22,31 @@ import java.util.TreeMap;
  */
 final class IndexManifest {
 
-    /** Identity of the manifest file at a moment: changes when another process rewrites it. */
-    record Stamp(long size, long modifiedNanos, Object fileKey) {
-        static final Stamp ABSENT = new Stamp(-1, 0, null);
+    /**
+     * Identity of an index file at a moment ({@link StoreFiles#version}: size, modification time and
+     * inode on local files, the ETag on blob storage): changes when another process rewrites it.
+     *
+     * @param version the version, {@code null} when the file is absent or unreadable
+     */
+    record Stamp(String version) {
+        static final Stamp ABSENT = new Stamp(null);
     }
 
     private IndexManifest() {
     }
 
-    static Stamp stamp(Path manifest) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(manifest, BasicFileAttributes.class);
-            return new Stamp(a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS), a.fileKey());
-        } catch (IOException e) {
-            return Stamp.ABSENT;
-        }
+    /**
+     * @param files the byte seam of the collection
+     * @param file an index file
+     * @return its stamp now, {@link Stamp#ABSENT} when it is absent or unreadable
+     */
+    static Stamp stamp(StoreFiles files, Path file) {
+        String version = IndexBytes.version(files, file);
+        return version == null ? Stamp.ABSENT : new Stamp(version);
     }
 
     static boolean sameStamp(Stamp a, Stamp b) {
-        return a.size() == b.size() && a.modifiedNanos() == b.modifiedNanos() && Objects.equals(a.fileKey(), b.fileKey());
+        return Objects.equals(a.version(), b.version());
     }
 
     /**
@@ -50,12 +54,14 @@ final class IndexManifest {
      * @param manifest the manifest path
      * @return definitions sorted by field name; empty when the file is missing or unreadable
      */
-    static List<IndexDefinition> read(Path manifest) {
+    static List<IndexDefinition> read(StoreFiles files, Path manifest) {
         Map<String, Object> doc;
         try {
-            doc = Jsonc.decodeObject(Files.readAllBytes(manifest));
-        } catch (NoSuchFileException e) {
-            return List.of();
+            byte[] bytes = IndexBytes.readOrNull(files, manifest);
+            if (bytes == null) {
+                return List.of();
+            }
+            doc = Jsonc.decodeObject(bytes);
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
@@ -77,7 +83,7 @@ final class IndexManifest {
      * @param manifest the manifest path
      * @param definitions sorted by field name
      */
-    static void write(dev.storh.fs.StoreFiles files, Path manifest, List<IndexDefinition> definitions) {
+    static void write(StoreFiles files, Path manifest, List<IndexDefinition> definitions) {
         List<Object> fields = new ArrayList<>();
         for (IndexDefinition d : definitions) {
             Map<String, Object> item = new LinkedHashMap<>();

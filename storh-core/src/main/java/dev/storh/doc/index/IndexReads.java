@@ -92,10 +92,10 @@ final class IndexReads {
         List<String> keys = IndexKeys.valueKeys(v);
         Path dir = IndexLayout.equalityDir(entries, d.field());
         if (keys.size() == 1) {
-            return EqualityFiles.ids(IndexLayout.valueFile(dir, keys.get(0)));
+            return EqualityFiles.ids(files, IndexLayout.valueFile(dir, keys.get(0)));
         }
         java.util.TreeSet<String> ids = new java.util.TreeSet<>();
-        keys.forEach(key -> ids.addAll(EqualityFiles.ids(IndexLayout.valueFile(dir, key))));
+        keys.forEach(key -> ids.addAll(EqualityFiles.ids(files, IndexLayout.valueFile(dir, key))));
         return new ArrayList<>(ids);
     }
 
@@ -157,11 +157,11 @@ final class IndexReads {
 
     private long countFile(IndexDefinition d, String key) {
         Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
-        EqualityFiles.Head head = EqualityFiles.head(file, key, 0);
+        EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
         if (head.count() >= 0) {
             return head.count();
         }
-        EqualityFiles.Entry e = EqualityFiles.read(file);
+        EqualityFiles.Entry e = EqualityFiles.read(files, file);
         return e == null ? 0 : e.ids().size();
     }
 
@@ -182,7 +182,7 @@ final class IndexReads {
             return all.size() > limit ? all.subList(0, limit) : all;
         }
         String key = IndexKeys.valueKey(v);
-        return EqualityFiles.head(IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, limit).ids();
+        return EqualityFiles.head(files, IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, limit).ids();
     }
 
     /**
@@ -193,7 +193,7 @@ final class IndexReads {
      * @return ids of the compound bucket, ascending
      */
     List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        return swap.reading(() -> EqualityFiles.ids(IndexLayout.valueFile(
+        return swap.reading(() -> EqualityFiles.ids(files, IndexLayout.valueFile(
                 IndexLayout.compoundDir(entries, left.field(), right.field()),
                 IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue)))));
     }
@@ -226,8 +226,8 @@ final class IndexReads {
 
     private CachedRange cachedRangeUnlocked(String field) {
         RangeFiles rf = new RangeFiles(files, entries, field);
-        IndexManifest.Stamp mainStamp = IndexManifest.stamp(rf.main());
-        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(rf.delta());
+        IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
+        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
         CachedRange cached = rangeCache.get(field);
         if (cached != null && IndexManifest.sameStamp(cached.main, mainStamp)
                 && IndexManifest.sameStamp(cached.delta, deltaStamp)) {

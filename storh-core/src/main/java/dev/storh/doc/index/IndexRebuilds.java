@@ -8,8 +8,6 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.FolderTrees;
 import dev.storh.progress.ProgressTracker;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -107,7 +105,7 @@ final class IndexRebuilds {
         afterPairs.forEach(p -> afterLabels.add(p[0].field() + "\t" + p[1].field()));
         List<IndexDefinition[]> newPairs = afterPairs.stream()
                 .filter(p -> !beforePairs.contains(p[0].field() + "\t" + p[1].field())).toList();
-        if (!Files.isDirectory(entries) && !before.isEmpty()) {
+        if (!IndexBytes.isDirectory(files, entries) && !before.isEmpty()) {
             rebuild(after, pathDefs, false, ProgressTracker.none());
             return;
         }
@@ -148,7 +146,7 @@ final class IndexRebuilds {
 
     /** Replaces the folder {@code live} by {@code built}; removes {@code live} when nothing was built. */
     private void replace(Path built, Path live) {
-        if (!Files.exists(built)) {
+        if (!IndexBytes.exists(files, built)) {
             swap.swapping(() -> deleteTree(live));
             return;
         }
@@ -160,7 +158,7 @@ final class IndexRebuilds {
 
     /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
     private void replaceFile(Path built, Path live) {
-        if (!Files.exists(built)) {
+        if (!IndexBytes.exists(files, built)) {
             AtomicFiles.deleteQuietly(files, files.nameOf(live));
             return;
         }
@@ -173,9 +171,8 @@ final class IndexRebuilds {
      *     a temp file (of the manifest); one listing of that folder, not recursive
      */
     boolean hasLeftovers() {
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir,
-                dev.storh.doc.DocLayout.INDEX_FOLDER_LEFTOVER_GLOB)) {
-            return dirs.iterator().hasNext();
+        try {
+            return !IndexBytes.list(files, indexesDir, DocLayout.INDEX_FOLDER_LEFTOVER_GLOB).isEmpty();
         } catch (IOException noIndexes) {
             return false;
         }
@@ -186,8 +183,8 @@ final class IndexRebuilds {
      * the collection write lock (a builder holds it while its tree is in use).
      */
     void cleanLeftovers() {
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(indexesDir, dev.storh.doc.DocLayout.INDEX_LEFTOVER_GLOB)) {
-            for (Path p : dirs) {
+        try {
+            for (Path p : IndexBytes.list(files, indexesDir, DocLayout.INDEX_LEFTOVER_GLOB)) {
                 deleteTree(p);
             }
         } catch (IOException ignored) {

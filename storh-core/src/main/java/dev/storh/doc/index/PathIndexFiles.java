@@ -7,9 +7,7 @@ import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,6 +52,16 @@ final class PathIndexFiles {
 
     Path delta() {
         return delta;
+    }
+
+    /** @return the main file's stamp now ({@link IndexManifest.Stamp#ABSENT} when missing) */
+    IndexManifest.Stamp mainStamp() {
+        return IndexManifest.stamp(files, main);
+    }
+
+    /** @return whether the main file exists, that is whether the index is built */
+    boolean built() {
+        return IndexBytes.exists(files, main);
     }
 
     static byte[] encodeLine(String id, PathIndexDefinition.Entries e) {
@@ -108,16 +116,16 @@ final class PathIndexFiles {
         AtomicFiles.append(files, files.nameOf(delta), out.toByteArray());
     }
 
-    private static boolean endsWithNewline(Path file) {
-        try (SeekableByteChannel ch = Files.newByteChannel(file)) {
-            long size = ch.size();
+    private boolean endsWithNewline(Path file) {
+        String name = files.nameOf(file);
+        try {
+            long size = files.stat(name).map(StoreFiles.Entry::size).orElse(0L);
             if (size == 0) {
                 return true;
             }
-            ByteBuffer last = ByteBuffer.allocate(1);
-            ch.position(size - 1);
-            ch.read(last);
-            return last.get(0) == '\n';
+            try (InputStream in = files.open(name, size - 1)) {
+                return in.read() == '\n';
+            }
         } catch (NoSuchFileException e) {
             return true;
         } catch (IOException e) {
@@ -129,14 +137,14 @@ final class PathIndexFiles {
      * @return the size of the delta in bytes (0 when absent)
      */
     long deltaBytes() {
-        return RangeFiles.sizeOf(delta);
+        return IndexBytes.sizeOf(files, delta);
     }
 
     /**
      * @return the size of the main file in bytes (0 when absent)
      */
     long mainBytes() {
-        return RangeFiles.sizeOf(main);
+        return IndexBytes.sizeOf(files, main);
     }
 
     /**
@@ -149,9 +157,10 @@ final class PathIndexFiles {
     boolean readMain(BiConsumer<String, PathIndexDefinition.Entries> onLine, List<String> errors) {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(main);
-        } catch (NoSuchFileException e) {
-            return false;
+            bytes = IndexBytes.readOrNull(files, main);
+            if (bytes == null) {
+                return false;
+            }
         } catch (IOException e) {
             if (errors != null) {
                 errors.add("Unreadable path index file: " + main + " (" + e.getMessage() + ")");
@@ -179,17 +188,15 @@ final class PathIndexFiles {
      */
     long readDelta(long from, BiConsumer<String, PathIndexDefinition.Entries> onLine, List<String> errors) {
         byte[] bytes;
-        try (SeekableByteChannel ch = Files.newByteChannel(delta)) {
-            long size = ch.size();
+        String name = files.nameOf(delta);
+        try {
+            long size = files.stat(name).map(StoreFiles.Entry::size).orElse(0L);
             if (size <= from) {
                 return from;
             }
-            ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(size - from));
-            ch.position(from);
-            while (buf.hasRemaining() && ch.read(buf) >= 0) {
-                // fill
+            try (InputStream in = files.open(name, from)) {
+                bytes = in.readNBytes(Math.toIntExact(size - from));
             }
-            bytes = java.util.Arrays.copyOf(buf.array(), buf.position());
         } catch (NoSuchFileException e) {
             return from;
         } catch (IOException e) {

@@ -52,8 +52,8 @@ final class PathIndexState {
      * @return whether the index is built (its main file exists)
      */
     synchronized boolean refresh(PathIndexFiles files) {
-        IndexManifest.Stamp now = IndexManifest.stamp(files.main());
-        if (now == IndexManifest.Stamp.ABSENT || now.size() < 0) {
+        IndexManifest.Stamp now = files.mainStamp();
+        if (now.equals(IndexManifest.Stamp.ABSENT)) {
             clear();
             mainStamp = IndexManifest.Stamp.ABSENT;
             return false;

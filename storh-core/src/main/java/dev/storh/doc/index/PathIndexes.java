@@ -50,8 +50,8 @@ final class PathIndexes {
         this.swap = swap;
         this.locker = locker;
         this.records = records;
-        this.stamp = IndexManifest.stamp(manifest);
-        this.definitions = PathManifest.read(manifest);
+        this.stamp = IndexManifest.stamp(files, manifest);
+        this.definitions = PathManifest.read(files, manifest);
         pending.addAll(definitions);
     }
 
@@ -67,9 +67,9 @@ final class PathIndexes {
      * @return the definitions in force, re-read when the file changed on disk
      */
     List<PathIndexDefinition> definitions() {
-        IndexManifest.Stamp now = IndexManifest.stamp(manifest);
+        IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
         if (!IndexManifest.sameStamp(now, stamp)) {
-            List<PathIndexDefinition> defs = PathManifest.read(manifest);
+            List<PathIndexDefinition> defs = PathManifest.read(files, manifest);
             synchronized (pendingLock) {
                 defs.forEach(d -> PathManifest.merge(pending, d));
             }
@@ -87,18 +87,18 @@ final class PathIndexes {
      * @return the definitions in force
      */
     List<PathIndexDefinition> sync(boolean build) {
-        List<PathIndexDefinition> before = PathManifest.read(manifest);
+        List<PathIndexDefinition> before = PathManifest.read(files, manifest);
         List<PathIndexDefinition> after;
         synchronized (pendingLock) {
             before.forEach(d -> PathManifest.merge(pending, d));
             pending.sort(PathManifest.ORDER);
             after = List.copyOf(pending);
         }
-        if (!after.equals(before) || !after.isEmpty() && !java.nio.file.Files.exists(manifest)) {
+        if (!after.equals(before) || !after.isEmpty() && !IndexBytes.exists(files, manifest)) {
             PathManifest.write(files, manifest, after);
         }
         definitions = after;
-        stamp = IndexManifest.stamp(manifest);
+        stamp = IndexManifest.stamp(files, manifest);
         if (build) {
             List<PathIndexDefinition> fresh = after.stream().filter(d -> before.stream().noneMatch(d::sameIndex)).toList();
             if (!fresh.isEmpty()) {
@@ -228,7 +228,7 @@ final class PathIndexes {
     void apply(List<IndexManager.Change> changes) {
         for (PathIndexDefinition d : definitions()) {
             PathIndexFiles f = new PathIndexFiles(files, entries, d);
-            if (!java.nio.file.Files.exists(f.main())) {
+            if (!f.built()) {
                 continue;
             }
             List<byte[]> lines = new ArrayList<>();
@@ -369,7 +369,7 @@ final class PathIndexes {
             for (PathIndexDefinition d : defs) {
                 PathIndexFiles f = new PathIndexFiles(files, entries, d);
                 Map<String, PathIndexDefinition.Entries> actual = new TreeMap<>();
-                if (!java.nio.file.Files.exists(f.main())) {
+                if (!f.built()) {
                     errors.add("Missing path index file: " + f.main() + " (" + d.label() + ")");
                     continue;
                 }

@@ -7,7 +7,6 @@ import dev.storh.json.Jsonc;
 import dev.storh.query.FieldPath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,13 +44,18 @@ final class PathManifest {
     }
 
     /**
+     * @param files the collection's byte seam
      * @param manifest the file
      * @return the definitions; empty when the file is missing or unreadable
      */
-    static List<PathIndexDefinition> read(Path manifest) {
+    static List<PathIndexDefinition> read(StoreFiles files, Path manifest) {
         Map<String, Object> doc;
         try {
-            doc = Jsonc.decodeObject(Files.readAllBytes(manifest));
+            byte[] bytes = IndexBytes.readOrNull(files, manifest);
+            if (bytes == null) {
+                return List.of();
+            }
+            doc = Jsonc.decodeObject(bytes);
         } catch (IOException | RuntimeException e) {
             return List.of();
         }

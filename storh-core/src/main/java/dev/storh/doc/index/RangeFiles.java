@@ -8,8 +8,6 @@ import dev.storh.json.Jsonc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,7 +76,10 @@ final class RangeFiles {
      */
     java.util.Set<String> readUnindexed() {
         try {
-            byte[] bytes = Files.readAllBytes(unindexed);
+            byte[] bytes = IndexBytes.readOrNull(files, unindexed);
+            if (bytes == null) {
+                return null;
+            }
             Map<String, Object> doc = Jsonc.decodeObject(bytes);
             if (!field.equals(doc.get("field")) || !(doc.get("ids") instanceof List)) {
                 return null;
@@ -156,12 +157,13 @@ final class RangeFiles {
         return state;
     }
 
-    private static void replay(Path file, Map<String, Object> state, List<String> errors) {
+    private void replay(Path file, Map<String, Object> state, List<String> errors) {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            return;
+            bytes = IndexBytes.readOrNull(files, file);
+            if (bytes == null) {
+                return;
+            }
         } catch (IOException e) {
             if (errors != null) {
                 errors.add("Unreadable range index file: " + file + " (" + e.getMessage() + ")");
@@ -213,26 +215,14 @@ final class RangeFiles {
      * @return the delta file's size in bytes (0 when absent)
      */
     long deltaBytes() {
-        return sizeOf(delta);
+        return IndexBytes.sizeOf(files, delta);
     }
 
     /**
      * @return the main file's size in bytes (0 when absent)
      */
     long mainBytes() {
-        return sizeOf(main);
-    }
-
-    /**
-     * @param file an index file
-     * @return its size in bytes, 0 when it is absent or cannot be read
-     */
-    static long sizeOf(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            return 0;
-        }
+        return IndexBytes.sizeOf(files, main);
     }
 
     /**

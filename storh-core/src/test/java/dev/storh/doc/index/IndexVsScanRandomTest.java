@@ -55,7 +55,7 @@ class IndexVsScanRandomTest {
             Map.of(), Map.of("a", 1L), Map.of("a", 1.0), Map.of("b", List.of()), Map.of("a", "ABC")));
 
     /** Top-level keys written to records; {@code r.a} is one key with a dot, not the path r → a. */
-    private static final String[] KEYS = {"e", "c", "u", "r", "r.a"};
+    static final String[] KEYS = {"e", "c", "u", "r", "r.a"};
 
     /** Paths below the top level: through objects and lists of objects. */
     private static final FieldPath[] NESTED = {FieldPath.of("r", "a"), FieldPath.of("e", "a"), FieldPath.of("u", "b")};
@@ -107,33 +107,11 @@ class IndexVsScanRandomTest {
         Path dir = root.resolve("seed-" + seed);
         List<String> written = new ArrayList<>();
         DocStore store = DocStore.open(dir, "r");
+        java.util.concurrent.atomic.AtomicReference<DocStore> open = new java.util.concurrent.atomic.AtomicReference<>(store);
         try {
             // e, c: equality (and their compound pair); u: unique; r: range.
             store.indexes().field("e").field("c").field("u").unique().field("r").range().sync();
-            for (int step = 0; step < 70; step++) {
-                int action = random.nextInt(20);
-                if (action < 14 || written.isEmpty()) {
-                    Map<String, Object> data = new LinkedHashMap<>();
-                    for (String f : KEYS) {
-                        if (random.nextInt(6) > 0) {
-                            data.put(f, pick(random));
-                        }
-                    }
-                    String id = random.nextInt(4) == 0 && !written.isEmpty() ? written.get(random.nextInt(written.size())) : null;
-                    try {
-                        written.add(store.put(data, id).id());
-                    } catch (UniqueConstraintException duplicate) {
-                        // the unique index refused an identical value: nothing was written
-                    }
-                } else if (action < 17) {
-                    store.delete(written.get(random.nextInt(written.size())));
-                } else if (action < 19) {
-                    store.close();
-                    store = DocStore.open(dir, "r");
-                } else {
-                    store.reindex();
-                }
-            }
+            store = randomWrites(store, random, written, 70, () -> DocStore.open(dir, "r"), open::set);
             assertThat(store.verify().errors()).as("seed %d verify", seed).isEmpty();
             QueryBuilder scan = QueryBuilder.on(scanReference(store));
             for (int i = 0; i < 120; i++) {
@@ -167,8 +145,50 @@ class IndexVsScanRandomTest {
                 }
             }
         } finally {
-            store.close();
+            open.get().close();
         }
+    }
+
+    /**
+     * Seeded writes on an indexed store: puts of random records (new ones, and rewrites of written
+     * ones; a put the unique index refuses writes nothing), deletes, reopens and reindexes.
+     *
+     * @param store the open store
+     * @param written the ids written so far; new ones are added
+     * @param steps how many operations
+     * @param reopen opens the store again
+     * @param opened told every store opened on the way (the caller closes the last)
+     * @return the store open at the end
+     */
+    static DocStore randomWrites(DocStore store, Random random, List<String> written, int steps,
+            java.util.function.Supplier<DocStore> reopen, java.util.function.Consumer<DocStore> opened) {
+        DocStore current = store;
+        for (int step = 0; step < steps; step++) {
+            int action = random.nextInt(20);
+            if (action < 14 || written.isEmpty()) {
+                Map<String, Object> data = new LinkedHashMap<>();
+                for (String f : KEYS) {
+                    if (random.nextInt(6) > 0) {
+                        data.put(f, pick(random));
+                    }
+                }
+                String id = random.nextInt(4) == 0 && !written.isEmpty() ? written.get(random.nextInt(written.size())) : null;
+                try {
+                    written.add(current.put(data, id).id());
+                } catch (UniqueConstraintException duplicate) {
+                    // the unique index refused an identical value: nothing was written
+                }
+            } else if (action < 17) {
+                current.delete(written.get(random.nextInt(written.size())));
+            } else if (action < 19) {
+                current.close();
+                current = reopen.get();
+                opened.accept(current);
+            } else {
+                current.reindex();
+            }
+        }
+        return current;
     }
 
     /** The reference: the same store's records, queried by scanning only. */
@@ -191,11 +211,11 @@ class IndexVsScanRandomTest {
         });
     }
 
-    private static Object pick(Random random) {
+    static Object pick(Random random) {
         return VALUES.get(random.nextInt(VALUES.size()));
     }
 
-    private static QueryBuilder randomQuery(Random r, QueryBuilder base, List<String> ids) {
+    static QueryBuilder randomQuery(Random r, QueryBuilder base, List<String> ids) {
         QueryBuilder q = randomGroup(r, base);
         if (r.nextInt(3) == 0) {
             QueryBuilder other = randomGroup(r, base);
@@ -292,7 +312,7 @@ class IndexVsScanRandomTest {
         return out;
     }
 
-    private static List<String> ids(List<StorageRecord> records) {
+    static List<String> ids(List<StorageRecord> records) {
         return records.stream().map(StorageRecord::id).toList();
     }
 }
