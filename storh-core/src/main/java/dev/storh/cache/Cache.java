@@ -42,11 +42,29 @@ public abstract class Cache {
         }
     };
 
+    /** Most entries of {@link #standard()}. */
+    public static final long STANDARD_MAX_ENTRIES = 100_000;
+
+    /** Most record bytes of {@link #standard()}, whatever the heap. */
+    public static final long STANDARD_MAX_BYTES = 64L << 20;
+
     Cache() {
     }
 
     /**
-     * @return the cache that keeps nothing (the default)
+     * The record cache every {@code DocStore} uses unless its options name another: one cache per
+     * process, shared by all those stores, bounded by {@value #STANDARD_MAX_ENTRIES} entries and by
+     * record bytes of 1/32 of the maximum heap ({@code Runtime.maxMemory()}), at most
+     * {@link #STANDARD_MAX_BYTES} (64 MiB), whichever is reached first. Created on first use.
+     *
+     * @return the process-wide default record cache
+     */
+    public static Cache standard() {
+        return Standard.CACHE;
+    }
+
+    /**
+     * @return the cache that keeps nothing: a store given it reads every record from its file
      */
     public static Cache none() {
         return NONE;
@@ -109,6 +127,12 @@ public abstract class Cache {
      * @return the number of entries (approximate)
      */
     public abstract long size();
+
+    /** Holds {@link #standard()}, made on first use. */
+    private static final class Standard {
+        static final Cache CACHE = memory(STANDARD_MAX_ENTRIES,
+                Math.max(1L << 20, Math.min(STANDARD_MAX_BYTES, Runtime.getRuntime().maxMemory() / 32)));
+    }
 
     /** Caffeine-backed cache. */
     private static final class MemoryCache extends Cache {

@@ -8,15 +8,29 @@ import java.util.Locale;
  */
 public enum CacheValidation {
     /**
-     * The file must still exist with the same size, nanosecond modification time and file key
-     * (inode): an atomic rename by another writer always changes the inode, so STAT sees it even
-     * when size and time match (the original compares whole seconds and size only).
+     * The file must still exist with the same size, modification time (to the nanosecond the file
+     * system keeps) and identity (inode), as the byte seam's version of the file reports them.
+     *
+     * <p>What it guarantees: every change made after the entry has <em>settled</em> is seen, and
+     * every change before that which alters the bytes is seen too. An entry settles at its first
+     * hit that comes {@link #SETTLE_MILLIS} ms or more after its file version was first seen; until
+     * then each hit also reads the file and compares its XXH3-128 (no parse), because another
+     * writer may rewrite it within the file system's timestamp granularity (one kernel tick on
+     * Linux without fine-grained timestamps) keeping its size, time and (in place, or when a
+     * rename reuses a freed inode number) its identity. After that, any write gets a later
+     * modification time. Not seen: a writer that rewrites a settled file in place with the same
+     * size and then sets its modification time back (HASH sees it), and a file system whose
+     * clock runs more than {@code SETTLE_MILLIS} behind this machine's. (The original compares
+     * whole seconds and size only.)
      */
     STAT,
     /** As STAT, and the XXH3-128 of the file's bytes must match: sees in-place rewrites that keep size and time. */
     HASH,
     /** No file checks: the cache is the truth until this process writes or evicts the entry. */
     TRUST;
+
+    /** How long after a file version is first seen STAT begins to trust it without reading the file. */
+    public static final long SETTLE_MILLIS = 2_000;
 
     /**
      * @param text {@code stat}, {@code hash} or {@code trust}, any case

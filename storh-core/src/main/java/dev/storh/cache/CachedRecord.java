@@ -1,7 +1,6 @@
 package dev.storh.cache;
 
 import dev.storh.StorageRecord;
-import java.util.Objects;
 
 /**
  * One cache entry: a record as read from its file (or {@code null} for a file known to be missing)
@@ -9,12 +8,18 @@ import java.util.Objects;
  *
  * @param record the record, or {@code null} for a negative entry
  * @param size the file size in bytes (-1 when missing)
- * @param modifiedNanos the file's modification time in nanoseconds
- * @param fileKey the file's identity (inode), or a token that changes with the file (a DocStore keeps the
- *     byte seam's version of the file here: size, modification time and identity); may be {@code null}
- * @param hash XXH3-128 of the bytes (HASH mode), or {@code null}
+ * @param fileKey a token that changes with the file (a DocStore keeps the byte seam's version of
+ *     the file here: size, modification time and identity); {@code null} for a negative entry
+ * @param hash XXH3-128 of the bytes, or {@code null} for a negative entry
+ * @param seenMillis wall-clock milliseconds when this {@code fileKey} was first seen
+ * @param settled whether the bytes were confirmed against the file at least
+ *     {@link CacheValidation#SETTLE_MILLIS} after {@code seenMillis}: from then on, STAT trusts the
+ *     token alone
  */
-public record CachedRecord(StorageRecord record, long size, long modifiedNanos, Object fileKey, String hash) {
+public record CachedRecord(StorageRecord record, long size, Object fileKey, String hash, long seenMillis, boolean settled) {
+
+    /** The entry for a file known to be missing. */
+    public static final CachedRecord MISSING = new CachedRecord(null, -1, null, null, 0, true);
 
     /**
      * @return whether this entry says the file is missing
@@ -31,10 +36,9 @@ public record CachedRecord(StorageRecord record, long size, long modifiedNanos, 
     }
 
     /**
-     * @param other a fresh look at the file
-     * @return whether size, time and identity are unchanged
+     * @return this entry, marked settled
      */
-    public boolean sameFile(CachedRecord other) {
-        return size == other.size && modifiedNanos == other.modifiedNanos && Objects.equals(fileKey, other.fileKey);
+    public CachedRecord asSettled() {
+        return new CachedRecord(record, size, fileKey, hash, seenMillis, true);
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
  * &lt;collection&gt;/.storh/writers/0.index-drift          indexes to rebuild on the next open
  * &lt;folder&gt;/.&lt;file&gt;.undo-&lt;n&gt;.tmp                     a file's earlier bytes being put back
  * &lt;collection&gt;/.storh/corrupt/&lt;file name&gt;             quarantined record files (repair)
+ * &lt;collection&gt;/.storh/listing-counts                  saved record counts per bucket (a checked cache)
  * &lt;collection&gt;/.storh/indexes/manifest.jsonc          the index manifest
  * &lt;collection&gt;/.storh/indexes/entries/                index files (equality, compound, range)
  * &lt;collection&gt;/.storh/indexes/entries.tmp-&lt;hex&gt;/       an index tree being built
@@ -38,6 +39,8 @@ public final class DocLayout {
     public static final String META = MetaLayout.META;
     /** The ending of a record file name. */
     public static final String RECORD_EXTENSION = ".jsonc";
+    /** The file name of {@link #listingCounts()}. */
+    public static final String LISTING_COUNTS = "listing-counts";
     /** Suffix of every temp file storh writes. */
     public static final String TEMP_SUFFIX = ".tmp";
 
@@ -122,6 +125,14 @@ public final class DocLayout {
     /** @return {@code .storh/corrupt/} */
     public Path corruptDir() {
         return metaDir().resolve(CORRUPT);
+    }
+
+    /**
+     * @return {@code .storh/listing-counts}: the record count of each bucket folder as last listed,
+     *     with the folder's time and identity then (a cache, checked before use; storh-for-Java only)
+     */
+    public Path listingCounts() {
+        return metaDir().resolve(LISTING_COUNTS);
     }
 
     /** @return {@code .storh/indexes/} */

@@ -33,6 +33,7 @@ final class DocParts {
     final DocQueryExecutor executor;
     final JsonlTransfer jsonl;
     final DocUpkeep upkeep;
+    final ListingCache listing;
     private final StoreFiles parentFiles;
     private final StoreObserver observer;
     private final String collection;
@@ -54,7 +55,7 @@ final class DocParts {
         RecordPreparer preparer = new RecordPreparer(options);
         this.gate = new WriteGate(files, layout, writerPrefix, options.lockTimeout());
         RecordCache cache = new RecordCache(files, options.cache(), options.cacheValidation(), collectionRoot);
-        ListingCache listing = new ListingCache(files, layout.dataDir());
+        this.listing = new ListingCache(files, layout, true);
         RecordWrites.Invalidation invalidate = gone -> {
             cache.invalidate(gone);
             listing.invalidate(DocLayout.bucketOf(gone));

@@ -465,6 +465,7 @@ public final class DocStore implements Store {
      */
     @Override
     public void close() {
+        parts.listing.save();
         parts.gate.close();
     }
 

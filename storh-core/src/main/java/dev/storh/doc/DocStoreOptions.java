@@ -1,5 +1,6 @@
 package dev.storh.doc;
 
+import dev.storh.cache.Cache;
 import dev.storh.cache.CacheValidation;
 import dev.storh.schema.Schema;
 import dev.storh.store.StoreOptions;
@@ -7,7 +8,10 @@ import java.util.Objects;
 
 /**
  * Immutable options of a {@link DocStore}, built with {@link #builder()}; all defaults live here
- * and in {@link StoreOptions} (id generator, clock, lock timeout, record cache, byte seam).
+ * and in {@link StoreOptions} (id generator, clock, lock timeout, record cache, byte seam). The
+ * record cache is on by default: {@link Cache#standard()}, one bounded cache per process, checked
+ * in {@link CacheValidation#STAT} mode and filled by the store's own writes; pass
+ * {@link Cache#none()} to read every record from its file.
  *
  * <pre>
  * DocStoreOptions.builder().lockTimeout(Duration.ofSeconds(5)).idGenerator(myIds).build()
@@ -43,7 +47,8 @@ public final class DocStoreOptions extends StoreOptions {
     }
 
     /**
-     * @return the default options: UUIDv7 ids, a 30-second lock timeout
+     * @return the default options: UUIDv7 ids, a 30-second lock timeout, the standard record cache
+     *     ({@link Cache#standard()}) with STAT validation
      */
     public static DocStoreOptions defaults() {
         return DEFAULTS;
@@ -62,6 +67,7 @@ public final class DocStoreOptions extends StoreOptions {
         private CacheValidation cacheValidation = CacheValidation.STAT;
 
         private Builder() {
+            cache(Cache.standard());
         }
 
         /**

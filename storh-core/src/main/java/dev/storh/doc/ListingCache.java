@@ -1,8 +1,12 @@
 package dev.storh.doc;
 
 import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.SafePaths;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -10,55 +14,91 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * Keeps the sorted record listing of a collection between calls, so {@code count()}, {@code ids()}
- * and streams of a large collection do not re-read 256 folders of names each time. Each bucket's
- * names are reused while the bucket folder's modification time and identity (as the byte seam
- * reports them) are unchanged and older than {@value #SETTLE_MS} ms (a folder changed within that window may change again within
- * the same timestamp tick, so it is read again); writes through the store drop their bucket at
- * once. The top level of {@code data/} is read on every call (256 names). Thread-safe.
+ * Keeps what the bucket folders of a collection held between calls, so {@code count()},
+ * {@code ids()} and streams of a large collection do not re-read 256 folders of names each time,
+ * in 16 bytes per record ({@link BucketListing}). A bucket's listing is reused while the folder's
+ * modification time and identity (as the byte seam reports them) are those it had when listed, and
+ * only if it was listed {@value #SETTLE_MS} ms or more after that time: a folder changed within
+ * that window may change again within the same timestamp tick, so it is read again; writes through
+ * the store drop their bucket at once. The top level of {@code data/} is read on every call (256
+ * names and a stat each).
+ *
+ * <p>On a seam that cannot tell folders apart ({@link StoreFiles#identity} is {@code null}, as on
+ * blob storage, whose folder times do not follow their files) every call lists every bucket.
+ *
+ * <p>The counts of reusable buckets are saved in {@code .storh/listing-counts} (at close, and after
+ * a call that listed many buckets), so the first {@code count()} after a start stats the buckets
+ * instead of listing them; a saved count is used only while its folder's time and identity are
+ * unchanged, the same rule as in memory, so a crash, another process or the original writing
+ * meanwhile only costs a re-listing of the buckets they touched. Thread-safe.
  */
 final class ListingCache {
 
-    /** Folders modified more recently than this are always re-read. */
+    /** Folders modified more recently than this before a listing are read again next time. */
     static final long SETTLE_MS = 2_000;
 
-    private record Bucket(long modifiedMillis, Object fileKey, List<RecordListing.Entry> entries) {
-    }
+    /** A call that lists at least this many buckets saves the counts at once. */
+    private static final int SAVE_AFTER = 32;
+
+    private static final String COUNTS_VERSION = "storh-listing-counts 1";
 
     private final StoreFiles files;
     private final Path dataDir;
     private final String dataName;
-    private final Map<String, Bucket> buckets = new HashMap<>();
-    private List<RecordListing.Entry> merged = List.of();
-    private List<String> validIds = List.of();
-    private List<String> mergedFrom = List.of();
+    private final String countsName;
+    private final String metaName;
+    private final Map<String, BucketListing> buckets = new HashMap<>();
+    private final boolean saving;
+    private Map<String, BucketListing> saved;
+    private boolean unsaved;
 
-    ListingCache(StoreFiles files, Path dataDir) {
+    /**
+     * @param files the collection's byte seam
+     * @param layout the collection's names
+     * @param saving whether counts are saved to {@code .storh/listing-counts} (a store's listing) or
+     *     only read from it (a one-off listing)
+     */
+    ListingCache(StoreFiles files, DocLayout layout, boolean saving) {
+        this.saving = saving;
         this.files = files;
-        this.dataDir = dataDir;
+        this.dataDir = layout.dataDir();
         this.dataName = files.nameOf(dataDir);
+        this.countsName = files.nameOf(layout.listingCounts());
+        this.metaName = files.nameOf(layout.metaDir());
     }
 
     /** Forgets one bucket's names (after a write or delete in it). */
     synchronized void invalidate(String bucket) {
         buckets.remove(bucket);
-        mergedFrom = List.of();
     }
 
     /**
-     * @return all record files sorted by id, as {@link RecordListing#list} would return them
+     * @return all record files, iterable in id order as {@link RecordListing#list} would return them
      * @throws StorageException naming {@code data/} when it is a symbolic link (never followed)
      */
-    synchronized List<RecordListing.Entry> list() {
-        dev.storh.fs.SafePaths.requireNoLinks(files, dataName);
+    ListingSnapshot list() {
+        return snapshot(true);
+    }
+
+    /**
+     * @return the number of record files whose names are valid UUIDv7s
+     */
+    long validCount() {
+        return snapshot(false).validCount();
+    }
+
+    /**
+     * @param needIds whether every bucket's ids must be loaded (for iteration), or counts will do
+     * @return the listing as it is now
+     */
+    synchronized ListingSnapshot snapshot(boolean needIds) {
+        SafePaths.requireNoLinks(files, dataName);
         List<RecordListing.Entry> loose = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        boolean changed = false;
+        List<BucketListing> now = new ArrayList<>();
         long settledBefore = System.currentTimeMillis() - SETTLE_MS;
-        Map<String, Bucket> seen = new HashMap<>();
+        int listed = 0;
         try {
             for (String name : files.list(dataName)) {
                 String child = dataName + "/" + name;
@@ -69,7 +109,6 @@ final class ListingCache {
                 if (a.kind() != StoreFiles.Entry.Kind.DIRECTORY) {
                     if (name.endsWith(DocLayout.RECORD_EXTENSION) && a.kind() == StoreFiles.Entry.Kind.FILE) {
                         loose.add(new RecordListing.Entry(DocLayout.stripRecordExtension(name), files.path(child)));
-                        changed = true; // stray files are rare: never cache around them
                     }
                     continue;
                 }
@@ -77,62 +116,108 @@ final class ListingCache {
                     continue;
                 }
                 long modified = a.lastModifiedMillis();
-                Bucket cached = buckets.get(name);
-                // The folder's identity is asked only when its names could be reused.
-                if (cached == null || cached.modifiedMillis() != modified || modified >= settledBefore
-                        || !Objects.equals(cached.fileKey(), identity(child))) {
-                    List<RecordListing.Entry> entries = new ArrayList<>();
-                    RecordListing.collect(files, child, entries, 1);
-                    cached = new Bucket(modified, identity(child), entries);
-                    changed = true;
+                String key = identity(child);
+                BucketListing b = buckets.get(name);
+                if (b == null || !b.stillFor(modified, key) || needIds && b.ids() == null) {
+                    BucketListing stored = needIds ? null : saved().get(name);
+                    if (stored != null && stored.stillFor(modified, key)) {
+                        b = stored;
+                    } else {
+                        b = BucketListing.read(files, dataName, name, modified, key, key != null && modified < settledBefore);
+                        listed++;
+                        unsaved |= b.reusable();
+                    }
+                    buckets.put(name, b);
                 }
-                seen.put(name, cached);
-                names.add(name);
+                now.add(b);
             }
         } catch (NoSuchFileException | NotDirectoryException e) {
             buckets.clear();
-            merged = List.of();
-            validIds = List.of();
-            mergedFrom = List.of();
-            return List.of();
+            return ListingSnapshot.empty(files, dataName);
         } catch (IOException e) {
             throw new StorageException("Could not list storage folder: " + dataDir, e);
         }
-        names.sort(null);
-        if (!changed && names.equals(mergedFrom)) {
-            return merged;
+        if (buckets.size() > now.size()) {
+            buckets.keySet().retainAll(now.stream().map(BucketListing::name).toList());
         }
-        buckets.clear();
-        buckets.putAll(seen);
-        List<RecordListing.Entry> all = new ArrayList<>(loose);
-        for (String name : names) {
-            all.addAll(seen.get(name).entries());
+        if (!needIds && (!loose.isEmpty() || now.stream().anyMatch(b -> !b.strays().isEmpty()))) {
+            return snapshot(true); // copies elsewhere are checked against the ids of their own bucket
         }
-        merged = java.util.Collections.unmodifiableList(RecordListing.sortUnique(all));
-        List<String> valid = new ArrayList<>(merged.size());
-        for (RecordListing.Entry e : merged) {
-            if (dev.storh.id.UuidV7.isValid(e.id())) {
-                valid.add(e.id());
-            }
+        if (listed >= SAVE_AFTER) {
+            save();
         }
-        validIds = java.util.Collections.unmodifiableList(valid);
-        mergedFrom = loose.isEmpty() ? names : List.of();
-        return merged;
-    }
-
-    private Object identity(String name) {
-        try {
-            return files.identity(name);
-        } catch (IOException e) {
-            return null; // gone: the next list sees it
-        }
+        return new ListingSnapshot(files, dataName, now, loose);
     }
 
     /**
-     * @return the ids of {@link #list()} that are valid UUIDv7s, in the same order
+     * Saves the counts of the reusable buckets when they changed since the last save. Failures are
+     * ignored: the counts are a cache, checked before use, and a missing file costs one listing.
      */
-    synchronized List<String> validIds() {
-        list();
-        return validIds;
+    synchronized void save() {
+        if (!saving || !unsaved || files.isReadOnly()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder(COUNTS_VERSION).append('\n');
+        Map<String, BucketListing> kept = new HashMap<>();
+        for (BucketListing b : buckets.values()) {
+            if (b.reusable() && b.strays().isEmpty()) {
+                text.append(b.name()).append('\t').append(b.modifiedMillis()).append('\t').append(b.packedCount())
+                        .append('\t').append(b.fileKey()).append('\n');
+                kept.put(b.name(), BucketListing.countOnly(b.name(), b.modifiedMillis(), b.fileKey(), b.packedCount()));
+            }
+        }
+        // No fsync: after a crash a torn or empty file only fails its checks and costs a listing.
+        String temp = metaName + "/." + DocLayout.LISTING_COUNTS + "." + Long.toHexString(System.nanoTime())
+                + DocLayout.TEMP_SUFFIX;
+        try {
+            if (RecordListing.kind(files, metaName) != StoreFiles.Entry.Kind.DIRECTORY) {
+                return; // the collection is gone: write nothing
+            }
+            try (StoreFiles.Output out = files.create(temp)) {
+                out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+            }
+            files.rename(temp, countsName);
+            saved = kept;
+            unsaved = false;
+        } catch (IOException | RuntimeException e) {
+            AtomicFiles.deleteQuietly(files, temp); // a cache: next time it is listed again
+        }
+    }
+
+    /** @return the counts saved by an earlier listing, read once; empty when missing or unreadable */
+    private Map<String, BucketListing> saved() {
+        if (saved != null) {
+            return saved;
+        }
+        Map<String, BucketListing> read = new HashMap<>();
+        try (InputStream in = files.open(countsName)) {
+            String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
+            if (lines.length > 0 && lines[0].equals(COUNTS_VERSION)) {
+                for (int i = 1; i < lines.length; i++) {
+                    String[] f = lines[i].split("\t", 4);
+                    if (f.length == 4) {
+                        read.put(f[0], BucketListing.countOnly(f[0], Long.parseLong(f[1]), f[3], Integer.parseInt(f[2])));
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            read.clear(); // missing, unreadable or damaged: list the buckets
+        }
+        saved = read;
+        return saved;
+    }
+
+    /**
+     * @return the folder's identity as text; {@code null} when it vanished or the seam cannot tell
+     *     folders apart (blob storage, whose folder times do not change with their files): such a
+     *     bucket's listing is never reused
+     */
+    private String identity(String name) {
+        try {
+            Object key = files.identity(name);
+            return key == null ? null : key.toString();
+        } catch (IOException e) {
+            return null; // the next list sees it
+        }
     }
 }

@@ -15,8 +15,10 @@ import java.util.Optional;
  * Point reads through a {@link Cache}. A file's version (size, modification time and identity, as
  * the byte seam's {@link StoreFiles#version} reports them) is read before the file is, so an entry
  * never claims a newer file than the bytes it holds; a mismatch only costs a re-read. An entry
- * keeps that version as its {@link CachedRecord#fileKey()}. Negative entries (missing files) are
- * kept too and re-checked like positive ones, except in TRUST mode.
+ * keeps that version as its {@link CachedRecord#fileKey()} and the XXH3-128 of its bytes. In STAT
+ * mode a hit costs one version look once the entry has settled (see {@link CacheValidation#STAT});
+ * before, each hit also reads the file and compares the hash. Negative entries (missing files) are
+ * kept too and re-checked like positive ones, except in TRUST mode. Thread-safe.
  */
 final class RecordCache {
 
@@ -41,10 +43,10 @@ final class RecordCache {
     }
 
     /**
-     * Caches a record this store has just written (under the write lock), so the next read of it
-     * costs one stat (STAT), one read and a hash (HASH) or nothing (TRUST). The record is decoded
-     * from the written bytes, so it shares nothing with the caller's maps. When the file cannot
-     * be stat'ed the entry is dropped instead.
+     * Caches a record this store has just written (under the write lock), so the next reads of it
+     * cost one version look (STAT, once settled), one read and a hash (HASH, or STAT before) or
+     * nothing (TRUST). The record is decoded from the written bytes, so it shares nothing with the
+     * caller's maps. When the file cannot be looked at the entry is dropped instead.
      *
      * @param id lowercase id
      * @param path its record file, just renamed into place
@@ -56,9 +58,9 @@ final class RecordCache {
         }
         String key = prefix + id;
         try {
-            CachedRecord look = look(path);
-            if (look != null) {
-                store(key, path, look, bytes);
+            Object version = look(path);
+            if (version != null) {
+                store(key, path, version, bytes, System.currentTimeMillis());
                 return;
             }
         } catch (StorageException e) {
@@ -76,44 +78,46 @@ final class RecordCache {
      */
     StorageRecord get(String id, Path path, Runnable beforeRead) {
         String key = prefix + id;
-        Optional<CachedRecord> hit = cache.get(key);
-        if (hit.isPresent() && validation == CacheValidation.TRUST) {
-            return hit.get().record();
+        CachedRecord cached = cache.get(key).orElse(null);
+        if (cached != null && validation == CacheValidation.TRUST) {
+            return cached.record();
         }
-        CachedRecord look = look(path);
-        if (hit.isPresent()) {
-            CachedRecord cached = hit.get();
-            if (look == null && cached.missing()) {
+        Object version = look(path);
+        long seen = System.currentTimeMillis();
+        if (cached != null) {
+            if (version == null && cached.missing()) {
                 return null;
             }
-            if (look != null && !cached.missing() && java.util.Objects.equals(cached.fileKey(), look.fileKey())) {
-                if (validation == CacheValidation.STAT) {
+            if (version != null && !cached.missing() && version.equals(cached.fileKey())) {
+                if (validation == CacheValidation.STAT && cached.settled()) {
                     return cached.record();
                 }
                 beforeRead.run();
                 byte[] bytes = readOrNull(path);
-                if (bytes != null && IndexKeys.xxh128(bytes).equals(cached.hash())) {
-                    return cached.record();
+                if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
+                    return store(key, path, version, bytes, cached.seenMillis());
                 }
-                return store(key, path, look, bytes);
+                if (validation == CacheValidation.STAT && seen - cached.seenMillis() >= CacheValidation.SETTLE_MILLIS) {
+                    cache.put(key, cached.asSettled());
+                }
+                return cached.record();
             }
         }
-        if (look == null) {
-            cache.put(key, new CachedRecord(null, -1, 0, null, null));
+        if (version == null) {
+            cache.put(key, CachedRecord.MISSING);
             return null;
         }
         beforeRead.run();
-        return store(key, path, look, readOrNull(path));
+        return store(key, path, version, readOrNull(path), seen);
     }
 
-    private StorageRecord store(String key, Path path, CachedRecord look, byte[] bytes) {
+    private StorageRecord store(String key, Path path, Object version, byte[] bytes, long seen) {
         if (bytes == null) {
-            cache.put(key, new CachedRecord(null, -1, 0, null, null));
+            cache.put(key, CachedRecord.MISSING);
             return null;
         }
         StorageRecord record = RecordFiles.decode(path, bytes);
-        cache.put(key, new CachedRecord(record, bytes.length, look.modifiedNanos(), look.fileKey(),
-                validation == CacheValidation.HASH ? IndexKeys.xxh128(bytes) : null));
+        cache.put(key, new CachedRecord(record, bytes.length, version, IndexKeys.xxh128(bytes), seen, false));
         return record;
     }
 
@@ -121,14 +125,14 @@ final class RecordCache {
      * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
      *     link or folder there gets a version of its own: reading it then reports it corrupt)
      */
-    private CachedRecord look(Path path) {
+    private Object look(Path path) {
         String name = files.nameOf(path);
         try {
-            java.util.Optional<String> version = files.version(name);
+            Optional<String> version = files.version(name);
             if (version.isPresent()) {
-                return new CachedRecord(null, 0, 0, version.get(), null);
+                return version.get();
             }
-            return files.exists(name) ? new CachedRecord(null, 0, 0, "not a file", null) : null;
+            return files.exists(name) ? "not a file" : null;
         } catch (IOException e) {
             throw new StorageException("Could not read storage file: " + path, e);
         }

@@ -46,13 +46,26 @@ final class RecordIterator implements Iterator<StorageRecord> {
      * @return the matching records, lazily
      */
     static Stream<StorageRecord> matching(StoreFiles files, Iterator<RecordListing.Entry> entries, RecordQuery query) {
+        return matching(entries, query, entry -> RecordFiles.readOrNull(files, entry.path()));
+    }
+
+    /**
+     * {@link #matching(StoreFiles, Iterator, RecordQuery)} with another way to read a file (through
+     * a record cache).
+     *
+     * @param entries the listed files, in id order
+     * @param query the filters and error handler
+     * @param read reads one listed file: its record, or {@code null} when it is gone
+     * @return the matching records, lazily
+     */
+    static Stream<StorageRecord> matching(Iterator<RecordListing.Entry> entries, RecordQuery query, Reader read) {
         return stream(new RecordIterator(entries, entry -> {
             if (!query.matchesId(entry.id())) {
                 return null;
             }
             StorageRecord record;
             try {
-                record = RecordFiles.readOrNull(files, entry.path());
+                record = read.read(entry);
             } catch (StorageException e) {
                 if (query.errorHandler() == null) {
                     throw e;
@@ -65,10 +78,11 @@ final class RecordIterator implements Iterator<StorageRecord> {
     }
 
     /**
+     * @param <T> the element type
      * @param records an iterator
-     * @return an ordered stream of its records
+     * @return an ordered stream of its elements
      */
-    static Stream<StorageRecord> stream(Iterator<StorageRecord> records) {
+    static <T> Stream<T> stream(Iterator<T> records) {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(records, Spliterator.ORDERED | Spliterator.NONNULL),
                 false);
     }

@@ -6,9 +6,12 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Lists the record files of a collection in id order: every
@@ -32,13 +35,36 @@ final class RecordListing {
      * @param files the collection's byte seam
      * @param dataDir the collection's {@code data/} folder; missing means empty
      * @return entries sorted by id (bytewise for ASCII names); when two folders hold the same name,
-     *     the one in the expected bucket wins
+     *     the one in the expected bucket wins. The list is a view that makes its entries while it is
+     *     iterated (16 bytes a record are held, see {@link ListingSnapshot}); iterate it rather than
+     *     call {@code get}
      * @throws StorageException when a folder cannot be listed
      */
     static List<Entry> list(StoreFiles files, Path dataDir) {
-        List<Entry> entries = new ArrayList<>();
-        collect(files, files.nameOf(dataDir), entries, 0);
-        return sortUnique(entries);
+        ListingSnapshot snapshot = new ListingCache(files, DocLayout.of(dataDir.getParent()), false).list();
+        int size = (int) snapshot.size();
+        return new AbstractList<>() {
+            @Override
+            public int size() {
+                return size;
+            }
+
+            @Override
+            public Iterator<Entry> iterator() {
+                return snapshot.iterator();
+            }
+
+            /** Walks the listing to {@code index}: iterate instead. */
+            @Override
+            public Entry get(int index) {
+                Objects.checkIndex(index, size);
+                Iterator<Entry> it = snapshot.iterator();
+                for (int i = 0; i < index; i++) {
+                    it.next();
+                }
+                return it.next();
+            }
+        };
     }
 
     /**

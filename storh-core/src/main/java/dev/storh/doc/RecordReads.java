@@ -21,12 +21,14 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     private final DocLayout layout;
     private final RecordCache cache;
     private final ListingCache listing;
+    private final Path dataPath;
 
     RecordReads(StoreFiles files, DocLayout layout, RecordCache cache, ListingCache listing) {
         this.files = files;
         this.layout = layout;
         this.cache = cache;
         this.listing = listing;
+        this.dataPath = files.path(files.nameOf(layout.dataDir()));
     }
 
     @Override
@@ -64,17 +66,33 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     }
 
     Stream<StorageRecord> stream(RecordQuery query) {
-        Stream<StorageRecord> s = RecordIterator.matching(files, listing.list().iterator(), query);
+        Stream<StorageRecord> s = cache.enabled()
+                ? RecordIterator.matching(listing.list().iterator(), query, this::listed)
+                : RecordIterator.matching(files, listing.list().iterator(), query);
         return query.limit() > 0 ? s.limit(query.limit()) : s;
     }
 
+    /**
+     * Reads a listed file through the record cache when it is the file its id names (the listing
+     * never walks through links); copies elsewhere are read directly.
+     */
+    private StorageRecord listed(RecordListing.Entry entry) {
+        String id = entry.id();
+        Path bucket = entry.path().getParent();
+        if (PackedIds.packable(id) && bucket != null && dataPath.equals(bucket.getParent())
+                && bucket.getFileName().toString().equals(DocLayout.bucketOf(id))) {
+            return cache.get(id, entry.path(), () -> { });
+        }
+        return RecordFiles.readOrNull(files, entry.path());
+    }
+
     Stream<String> ids() {
-        return listing.validIds().stream();
+        return RecordIterator.stream(listing.list().iterator()).map(RecordListing.Entry::id).filter(UuidV7::isValid);
     }
 
     @Override
     public long count() {
-        return listing.validIds().size();
+        return listing.validCount();
     }
 
     Path pathForId(String id) {

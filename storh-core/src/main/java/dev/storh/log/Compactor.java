@@ -22,8 +22,11 @@ import java.util.List;
  *      tombstone that is its id's state      -&gt; dropped, the id leaves the state
  *      put that is its id's live location     -&gt; copied (canonical lines byte for byte, others re-encoded)
  *      anything else (superseded, deleted)    -&gt; dropped
- *    an output file is closed once its size reaches maxSegmentBytes: fsync, close, idx written atomically
- * 3. fsync segments/, then write the manifest with sealed = outputs {…, "compacted": true}
+ *    an output file is finished once its size reaches maxSegmentBytes: its idx is written to a temp file
+ *    beside it, and both are fsynced with the other finished files, up to 64 at a time in parallel
+ *    ({@link ParallelSync}), then closed, and the idx temp files renamed to their names
+ * 3. fsync what is left, fsync segments/ (once, for every new name), then write the manifest with
+ *    sealed = outputs {…, "compacted": true}
  *    &lt;-- COMMIT POINT: the manifest rename. Before it the old manifest is in force and the outputs are
  *        unreferenced leftovers that the next open deletes; after it the outputs are the log.
  * 4. in memory: copied records point at their new location, old locations kept as aliases; dropped
@@ -37,6 +40,8 @@ import java.util.List;
 final class Compactor {
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Most finished files (outputs and idx files) held open before they are fsynced together. */
+    private static final int SYNC_BATCH = 64;
 
     private final LogState state;
     private final long maxSegmentBytes;
@@ -45,6 +50,10 @@ final class Compactor {
     private final List<Object[]> relocations = new ArrayList<>();
     private final List<String> removals = new ArrayList<>();
     private final String token;
+    /** Finished outputs and idx temp files, written and not yet fsynced (nor closed). */
+    private final List<StoreFiles.Output> unsynced = new ArrayList<>();
+    /** Idx temp files of {@link #unsynced} and their names, as pairs: renamed once synced. */
+    private final List<String[]> unrenamed = new ArrayList<>();
     private long outputNumber;
     private StoreFiles.Output out;
     private Segment current;
@@ -87,6 +96,7 @@ final class Compactor {
                 progress.advance(1, state.size(seg.file));
             }
             finishOutput();
+            syncFinished();
             AtomicFiles.syncDirectory(state.files, LogFiles.SEGMENTS);
             state.replaceSealed(outputs); // in memory first, so the manifest is encoded from it
             try {
@@ -174,22 +184,51 @@ final class Compactor {
         if (out == null) {
             return;
         }
-        StoreFiles.Output closing = out;
+        StoreFiles.Output finished = out;
         out = null;
-        try (closing) {
-            closing.sync();
-        }
         if (current.records == 0) {
+            finished.close();
             outputs.remove(current);
             AtomicFiles.deleteDurably(state.files, LogFiles.segment(current.file));
             return;
         }
+        unsynced.add(finished);
         String idx = LogFiles.indexName(current.file);
-        SparseIndex.write(state.files, LogFiles.segment(idx), current.sparse);
+        String temp = LogFiles.tempName(LogFiles.segment(idx));
+        unrenamed.add(new String[] {temp, LogFiles.segment(idx)});
+        StoreFiles.Output index = state.files.create(temp);
+        unsynced.add(index);
+        index.write(SparseIndex.encode(current.sparse));
         current.seal(idx);
+        if (unsynced.size() >= SYNC_BATCH) {
+            syncFinished();
+        }
+    }
+
+    /** Fsyncs and closes the finished outputs and idx temp files, then gives the idx files their names. */
+    private void syncFinished() throws IOException {
+        List<StoreFiles.Output> batch = new ArrayList<>(unsynced);
+        unsynced.clear();
+        ParallelSync.syncAndClose(batch);
+        for (String[] rename : unrenamed) {
+            state.files.rename(rename[0], rename[1]);
+        }
+        unrenamed.clear();
     }
 
     private void abort() {
+        for (StoreFiles.Output o : unsynced) {
+            try {
+                o.close();
+            } catch (IOException ignored) {
+                // deleted below
+            }
+        }
+        unsynced.clear();
+        for (String[] rename : unrenamed) {
+            AtomicFiles.deleteQuietly(state.files, rename[0]);
+        }
+        unrenamed.clear();
         if (out != null) {
             try {
                 out.close();

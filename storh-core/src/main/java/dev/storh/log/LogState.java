@@ -120,7 +120,7 @@ final class LogState {
             fresh = true;
         }
         if (!readOnly) {
-            createIfMissing(newActive.file);
+            createIfMissing(newActive.file, true);
         }
         StateIndex built = new StateIndex();
         for (Segment s : newSealed) {
@@ -272,8 +272,19 @@ final class LogState {
         long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
         try {
-            SparseIndex.write(files, LogFiles.segment(indexName), old.sparse);
-            createIfMissing(fresh.file);
+            // The idx goes through a synced temp file and a rename, and the new segment is created; one
+            // fsync of segments/ then makes both names durable before the manifest below names them.
+            String temp = LogFiles.tempName(LogFiles.segment(indexName));
+            AtomicFiles.writeSynced(files, temp, SparseIndex.encode(old.sparse));
+            try {
+                files.rename(temp, LogFiles.segment(indexName));
+            } catch (IOException | RuntimeException e) {
+                AtomicFiles.deleteQuietly(files, temp);
+                throw new StorageException("Could not atomically replace storage file: " + path(indexName)
+                        + ReadOnlyFileSystem.hint(e), e);
+            }
+            createIfMissing(fresh.file, false);
+            AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
             swapActive(old, fresh, indexName, n);
         } catch (RuntimeException e) {
             // nothing references them: take them away so a failed roll leaves the folder as it was
@@ -401,8 +412,14 @@ final class LogState {
         AtomicFiles.syncDirectory(files, parent);
     }
 
-    /** Creates an empty segment file (and {@code segments/}) and fsyncs {@code segments/} (weak spot W13). */
-    private void createIfMissing(String file) {
+    /**
+     * Creates an empty segment file (and {@code segments/}).
+     *
+     * @param file the segment's file name
+     * @param sync whether to fsync {@code segments/} now (weak spot W13); false when the caller does it
+     *     before anything names the file
+     */
+    private void createIfMissing(String file, boolean sync) {
         String name = LogFiles.segment(file);
         if (exists(name)) {
             return;
@@ -413,6 +430,8 @@ final class LogState {
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not create segment file: " + path(file) + ReadOnlyFileSystem.hint(e), e);
         }
-        AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
+        if (sync) {
+            AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
+        }
     }
 }

@@ -171,13 +171,14 @@ public final class Queue implements Store {
      *     is written then
      */
     public List<String> enqueueMany(Iterable<? extends Map<String, ?>> jobs) {
-        List<QueueEvent> events = input.many(jobs);
-        if (events.isEmpty()) {
+        List<QueueJobInput.Checked> checked = input.many(jobs);
+        if (checked.isEmpty()) {
             return List.of();
         }
-        commits.submit(QueueOp.enqueue(events));
+        QueueOp op = QueueOp.enqueue(checked);
+        commits.submit(op);
         listeners.fire();
-        return events.stream().map(QueueEvent::id).toList();
+        return op.enqueued.stream().map(QueueEvent::id).toList();
     }
 
     /**
@@ -204,7 +205,7 @@ public final class Queue implements Store {
      *     on I/O failure
      */
     public List<StorageRecord> claimMany(int limit) {
-        return commits.claim(limit).claimed;
+        return commits.claim(limit, false).claimed;
     }
 
     /**
@@ -213,7 +214,7 @@ public final class Queue implements Store {
      *     nothing is claimable
      */
     public List<QueueJob> claimJobs(int limit) {
-        return commits.claim(limit).claimedJobs;
+        return commits.claim(limit, true).claimedJobs;
     }
 
     /**

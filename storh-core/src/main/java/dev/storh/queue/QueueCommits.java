@@ -48,14 +48,15 @@ final class QueueCommits {
 
     /**
      * @param limit the most jobs to claim, at least 1
+     * @param withJobs whether the results include the {@link QueueJob}s (attempts and times), not only the records
      * @return the claim, run and durable, its results filled in
      * @throws StorageException {@code "Queue claim limit must be at least 1."} naming the limit, or the batch's failure
      */
-    QueueOp claim(int limit) {
+    QueueOp claim(int limit, boolean withJobs) {
         if (limit < 1) {
             throw new StorageException("Queue claim limit must be at least 1. Got: " + limit);
         }
-        QueueOp op = QueueOp.claim(limit);
+        QueueOp op = QueueOp.claim(limit, withJobs);
         Observed.run(options.observer(), StoreKind.QUEUE, name, StoreOperation.CLAIM, () -> submit(op));
         return op;
     }

@@ -69,6 +69,15 @@ final class QueueEventCodec {
     }
 
     /**
+     * @param enqueue an enqueue event whose id is a valid UUIDv7
+     * @param payloadJson its payload's JSON as {@link #encodePayload} gives it
+     * @return the framed line, LF included
+     */
+    static byte[] encodeLine(QueueEvent enqueue, byte[] payloadJson) {
+        return FramedLine.encode(enqueueJson(enqueue, payloadJson));
+    }
+
+    /**
      * @param event the event
      * @return its JSON bytes without LF
      */
@@ -76,16 +85,8 @@ final class QueueEventCodec {
         String head = "{\"op\":\"" + event.op().wire() + "\",\"id\":\"" + event.id() + "\",";
         String tail;
         switch (event.op()) {
-            case ENQUEUE: {
-                byte[] payload = encodePayload(event.payload());
-                byte[] h = (head + "\"payload\":").getBytes(StandardCharsets.US_ASCII);
-                byte[] t = (",\"ts\":" + event.ts() + extraKeys(event) + "}").getBytes(StandardCharsets.US_ASCII);
-                byte[] json = new byte[h.length + payload.length + t.length];
-                System.arraycopy(h, 0, json, 0, h.length);
-                System.arraycopy(payload, 0, json, h.length, payload.length);
-                System.arraycopy(t, 0, json, h.length + payload.length, t.length);
-                return json;
-            }
+            case ENQUEUE:
+                return enqueueJson(event, encodePayload(event.payload()));
             case COMPLETE:
                 tail = "\"done\":" + event.done() + ",\"ts\":" + event.ts() + "}";
                 break;
@@ -93,6 +94,16 @@ final class QueueEventCodec {
                 tail = "\"ts\":" + event.ts() + extraKeys(event) + "}";
         }
         return (head + tail).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] enqueueJson(QueueEvent event, byte[] payload) {
+        byte[] h = ("{\"op\":\"enqueue\",\"id\":\"" + event.id() + "\",\"payload\":").getBytes(StandardCharsets.US_ASCII);
+        byte[] t = (",\"ts\":" + event.ts() + extraKeys(event) + "}").getBytes(StandardCharsets.US_ASCII);
+        byte[] json = new byte[h.length + payload.length + t.length];
+        System.arraycopy(h, 0, json, 0, h.length);
+        System.arraycopy(payload, 0, json, h.length, payload.length);
+        System.arraycopy(t, 0, json, h.length + payload.length, t.length);
+        return json;
     }
 
     private static String extraKeys(QueueEvent event) {

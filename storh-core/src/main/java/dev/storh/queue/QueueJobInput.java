@@ -16,6 +16,15 @@ import java.util.function.Supplier;
  */
 final class QueueJobInput {
 
+    /**
+     * A checked job.
+     *
+     * @param event its enqueue event, the payload as a replay reads it (stamped again when written)
+     * @param payloadJson the payload's compact JSON as it is written, so the writer does not encode it again
+     */
+    record Checked(QueueEvent event, byte[] payloadJson) {
+    }
+
     private final Supplier<String> idGenerator;
 
     /**
@@ -28,11 +37,11 @@ final class QueueJobInput {
     /**
      * @param jobs items {@code {"id": ..., "payload": {...}}} (id optional), or a payload itself
      *     when its {@code payload} is not an object
-     * @return one enqueue event per item, in order
+     * @return one checked job per item, in order
      * @throws StorageException naming the job index and id
      */
-    List<QueueEvent> many(Iterable<? extends Map<String, ?>> jobs) {
-        List<QueueEvent> events = new ArrayList<>();
+    List<Checked> many(Iterable<? extends Map<String, ?>> jobs) {
+        List<Checked> events = new ArrayList<>();
         int index = 0;
         for (Map<String, ?> job : jobs) {
             if (job == null) {
@@ -73,10 +82,10 @@ final class QueueJobInput {
      * @param payload the job's data
      * @param id a UUIDv7, or {@code null} to generate one
      * @param index the job's index in {@code enqueueMany}, or -1 for a single enqueue
-     * @return the enqueue event (stamped again when written)
+     * @return the checked job
      * @throws StorageException naming the id, the index and the field
      */
-    QueueEvent one(Map<String, ?> payload, String id, int index) {
+    Checked one(Map<String, ?> payload, String id, int index) {
         String where = index < 0 ? "" : " (job " + index + " in enqueueMany)";
         String jobId;
         if (id != null) {
@@ -114,6 +123,6 @@ final class QueueJobInput {
             throw new StorageException("Job payload cannot be stored: job " + jobId + where + ": " + e.getMessage(), e);
         }
         // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
-        return QueueEvent.enqueue(jobId, QueueEventCodec.reread(json), 0);
+        return new Checked(QueueEvent.enqueue(jobId, QueueEventCodec.reread(json), 0), json);
     }
 }

@@ -31,16 +31,27 @@ final class QueueOp {
             out.writeBytes(QueueEventCodec.encodeLine(event));
             events++;
         }
+
+        /** Applies an enqueue to the state and adds its line, written with the payload's JSON given. */
+        void apply(QueueState state, QueueEvent enqueue, byte[] payloadJson) {
+            state.apply(enqueue);
+            out.writeBytes(QueueEventCodec.encodeLine(enqueue, payloadJson));
+            events++;
+        }
     }
 
     enum Kind { ENQUEUE, CLAIM, COMPLETE }
 
     final Kind kind;
     List<QueueEvent> enqueued;
+    /** The payloads' JSON of {@link #enqueued}, in the same order. */
+    private List<byte[]> payloadJson;
     int limit;
     List<String> ids;
     boolean keepDone;
     boolean single;
+    /** For a claim: whether {@link #claimedJobs} is filled in too. */
+    private boolean withJobs;
     List<StorageRecord> claimed = List.of();
     List<QueueJob> claimedJobs = List.of();
     int completed;
@@ -50,15 +61,21 @@ final class QueueOp {
         this.kind = kind;
     }
 
-    static QueueOp enqueue(List<QueueEvent> events) {
+    static QueueOp enqueue(List<QueueJobInput.Checked> jobs) {
         QueueOp op = new QueueOp(Kind.ENQUEUE);
-        op.enqueued = events;
+        op.enqueued = new ArrayList<>(jobs.size());
+        op.payloadJson = new ArrayList<>(jobs.size());
+        for (QueueJobInput.Checked job : jobs) {
+            op.enqueued.add(job.event());
+            op.payloadJson.add(job.payloadJson());
+        }
         return op;
     }
 
-    static QueueOp claim(int limit) {
+    static QueueOp claim(int limit, boolean withJobs) {
         QueueOp op = new QueueOp(Kind.CLAIM);
         op.limit = limit;
+        op.withJobs = withJobs;
         return op;
     }
 
@@ -80,9 +97,10 @@ final class QueueOp {
         switch (kind) {
             case ENQUEUE: {
                 List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
-                for (QueueEvent e : enqueued) {
+                for (int i = 0; i < enqueued.size(); i++) {
+                    QueueEvent e = enqueued.get(i);
                     QueueEvent event = QueueEvent.enqueue(e.id(), e.payload(), now);
-                    batch.apply(state, event);
+                    batch.apply(state, event, payloadJson.get(i));
                     stamped.add(event);
                 }
                 enqueued = stamped;
@@ -91,7 +109,7 @@ final class QueueOp {
             case CLAIM: {
                 List<QueueState.Job> picked = state.claimable(limit, nowMs);
                 List<StorageRecord> records = new ArrayList<>(picked.size());
-                List<QueueJob> jobs = new ArrayList<>(picked.size());
+                List<QueueJob> jobs = withJobs ? new ArrayList<>(picked.size()) : List.of();
                 for (QueueState.Job job : picked) {
                     QueueEvent event = QueueEvent.claim(job.id, now);
                     batch.apply(state, event);
@@ -100,8 +118,10 @@ final class QueueOp {
                             : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
                     StorageRecord record = new StorageRecord(job.id, data);
                     records.add(record);
-                    jobs.add(new QueueJob(record, job.attempts, Instant.ofEpochSecond(job.enqueueTs),
-                            Instant.ofEpochSecond(now)));
+                    if (withJobs) {
+                        jobs.add(new QueueJob(record, job.attempts, Instant.ofEpochSecond(job.enqueueTs),
+                                Instant.ofEpochSecond(now)));
+                    }
                 }
                 claimed = records;
                 claimedJobs = jobs;

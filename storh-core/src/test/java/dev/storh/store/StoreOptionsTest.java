@@ -29,7 +29,7 @@ class StoreOptionsTest {
             assertThat(options.idGenerator()).as(options.getClass().getSimpleName()).isNull();
             assertThat(options.clock()).isEqualTo(Clock.systemUTC());
             assertThat(options.lockTimeout()).isEqualTo(Duration.ofSeconds(30));
-            assertThat(options.cache()).isSameAs(Cache.none());
+            assertThat(options.cache()).isSameAs(options instanceof DocStoreOptions ? Cache.standard() : Cache.none());
             assertThat(options.observer()).isSameAs(StoreObserver.NONE);
         }
         assertThat(DocStoreOptions.defaults().cacheValidation()).isEqualTo(CacheValidation.STAT);

@@ -9,11 +9,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Section {@code doc}: the document store {@code docs} with default options (no schema, no cache,
- * STAT validation), then {@code docs-bulk} and {@code docs-import}, as the original's benchmark
- * "doc" lists them. One difference in what is timed: {@code doc.get} reads and parses the file here
- * (a Java store has no cache unless configured; {@code cache.warm} times cached gets), where the
- * original serves it from a memo kept by {@code put}.
+ * Section {@code doc}: the document store {@code docs} with default options (no schema, the
+ * default record cache, STAT validation), then {@code docs-bulk} and {@code docs-import}, as the
+ * original's benchmark "doc" lists them. As in the original, {@code doc.get} is served from the
+ * record cache its own {@code put}s filled, after a check of the file's version.
  *
  * <p>With {@code --threads=T}, {@code doc.put_tT} times N puts from T threads into a fresh store
  * {@code docs-tT}.

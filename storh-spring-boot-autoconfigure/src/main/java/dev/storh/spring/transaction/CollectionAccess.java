@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
+import dev.storh.doc.index.IndexManager;
 import dev.storh.query.QueryBuilder;
 
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -107,6 +108,14 @@ public interface CollectionAccess {
      * @return an empty query on the collection
      */
     QueryBuilder query();
+
+    /**
+     * @return the collection's indexes when reads go to the collection directly; {@code null} in a
+     * transaction, whose own writes the indexes do not hold
+     */
+    default IndexManager indexes() {
+        return null;
+    }
 
     /**
      * Runs a read-compare-write: under the collection write lock when direct; inside a transaction

@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
+import dev.storh.doc.index.IndexManager;
 import dev.storh.query.QueryBuilder;
 
 /**
@@ -66,6 +67,11 @@ record DirectCollection(DocStore store) implements CollectionAccess {
     @Override
     public QueryBuilder query() {
         return this.store.query();
+    }
+
+    @Override
+    public IndexManager indexes() {
+        return this.store.indexes();
     }
 
     @Override

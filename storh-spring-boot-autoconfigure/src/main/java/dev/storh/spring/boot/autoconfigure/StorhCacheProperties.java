@@ -7,12 +7,14 @@ import org.springframework.util.unit.DataSize;
 /**
  * Record cache settings: {@code storh.cache} for the cache shared by every collection, and
  * {@code storh.collections.<name>.cache} for a collection's own cache. Without
- * {@code max-entries} there is no cache (every read opens the record file).
+ * {@code max-entries} the collections use storh's standard record cache ({@code Cache.standard()}:
+ * one per process, 100,000 entries, record bytes up to 1/32 of the heap and at most 64 MiB).
  */
 public class StorhCacheProperties {
 
     /**
-     * Most records kept in memory; at least 1. When unset, records are not cached.
+     * Most records kept in memory; at least 1. When unset, storh's standard cache is used (one per
+     * process: 100,000 records, record bytes up to 1/32 of the heap and at most 64MB).
      */
     private Long maxEntries;
 
@@ -31,14 +33,14 @@ public class StorhCacheProperties {
     private CacheValidation validation;
 
     /**
-     * @return most cached records, or {@code null} for no cache
+     * @return most cached records, or {@code null} for the standard cache
      */
     public Long getMaxEntries() {
         return this.maxEntries;
     }
 
     /**
-     * @param maxEntries most cached records, or {@code null} for no cache
+     * @param maxEntries most cached records, or {@code null} for the standard cache
      */
     public void setMaxEntries(Long maxEntries) {
         this.maxEntries = maxEntries;

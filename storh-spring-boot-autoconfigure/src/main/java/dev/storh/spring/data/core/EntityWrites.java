@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.storh.StorageRecord;
+import dev.storh.query.Values;
 import dev.storh.spring.data.core.event.AfterDeleteEvent;
 import dev.storh.spring.data.core.event.AfterSaveEvent;
 import dev.storh.spring.data.core.event.BeforeConvertEvent;
@@ -208,11 +209,12 @@ final class EntityWrites {
 
     /**
      * Every check of a batch, under the write lock, before anything is written: versions, ids
-     * repeated where a version is checked, unique values within the batch and against the store.
+     * repeated where a version is checked, unique values within the batch, then against the store
+     * with one query per unique property.
      */
     private <T> void checkBatch(CollectionAccess store, List<Pending<T>> batch) {
         Map<String, Integer> versionedIds = new HashMap<>();
-        Map<String, Map<Object, Integer>> uniqueValues = new HashMap<>();
+        Map<String, Map<Object, Integer>> uniqueValues = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             Pending<T> pending = batch.get(i);
             if (pending.id() != null && pending.versioned()) {
@@ -229,25 +231,47 @@ final class EntityWrites {
                 if (!property.isUniqueIndex() || value == null) {
                     continue;
                 }
-                Integer holder = uniqueValues.computeIfAbsent(property.getName(), (name) -> new HashMap<>())
+                Integer holder = uniqueValues.computeIfAbsent(property.getName(), (name) -> new LinkedHashMap<>())
                     .putIfAbsent(value, i);
                 if (holder != null && (pending.id() == null || !pending.id().equals(batch.get(holder).id()))) {
                     throw new DuplicateKeyException("Unique index '" + property.getName() + "' of collection '"
                             + pending.collection() + "': entities " + holder + " and " + i + " of the batch both hold "
                             + value + "; nothing was written");
                 }
-                checkStoredUnique(store, pending, property.getName(), value);
+            }
+        }
+        uniqueValues.forEach((field, values) -> checkStoredUnique(store, batch, field, values));
+    }
+
+    /**
+     * Fails when a stored record other than the entity holding a value in the batch holds it: the
+     * entities of a batch holding one value share their id (checked before), so the first holder
+     * in the batch stands for all.
+     */
+    private void checkStoredUnique(CollectionAccess store, List<? extends Pending<?>> batch, String field,
+            Map<Object, Integer> values) {
+        for (StorageRecord holder : store.query().where(field).in(values.keySet()).get()) {
+            Object held = holder.data().get(field);
+            Integer same = values.get(held);
+            if (same != null && !(held instanceof Number)) {
+                checkHolder(store, batch.get(same), field, held, holder);
+                continue;
+            }
+            // numbers of different kinds may be identical without being equal: compare with each
+            for (Map.Entry<Object, Integer> value : values.entrySet()) {
+                if (Values.identical(held, value.getKey())) {
+                    checkHolder(store, batch.get(value.getValue()), field, value.getKey(), holder);
+                }
             }
         }
     }
 
-    private void checkStoredUnique(CollectionAccess store, Pending<?> pending, String field, Object value) {
-        for (StorageRecord holder : store.query().where(field).eq(value).limit(2).get()) {
-            if (!holder.id().equals(pending.id())) {
-                throw new DuplicateKeyException("Unique index '" + field + "' of collection '" + pending.collection()
-                        + "' (" + store.collectionRoot() + "): value " + value + " is held by record " + holder.id()
-                        + "; nothing of the batch was written");
-            }
+    private static void checkHolder(CollectionAccess store, Pending<?> pending, String field, Object value,
+            StorageRecord holder) {
+        if (!holder.id().equals(pending.id())) {
+            throw new DuplicateKeyException("Unique index '" + field + "' of collection '" + pending.collection()
+                    + "' (" + store.collectionRoot() + "): value " + value + " is held by record " + holder.id()
+                    + "; nothing of the batch was written");
         }
     }
 

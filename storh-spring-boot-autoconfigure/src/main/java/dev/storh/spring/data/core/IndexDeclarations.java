@@ -14,9 +14,12 @@ import dev.storh.spring.data.mapping.StorhPersistentProperty;
 /**
  * Declares an entity type's {@code @Indexed} properties on its collection's {@link IndexManager}:
  * <ul>
- * <li>a top-level scalar property: the original's index ({@code defineField(name, false, range)});
+ * <li>a top-level scalar property: the original's index ({@code defineField(name, unique, range)}, unique
+ * only without {@code range}: the original checks a unique range field by reading its range files);
  * with {@code unique}, also a unique path index on the property, which never checks {@code null} or a
- * missing value, so any number of entities may leave it unset;</li>
+ * missing value, so any number of entities may leave it unset (the template never stores a
+ * {@code null} unique property, so the original's check, which counts {@code null}, never sees
+ * one);</li>
  * <li>with {@code ignoreCase}: a case-folded path index (unique when declared so) instead of the
  * original's;</li>
  * <li>a collection of scalars, and any property of a nested object or of a collection of objects
@@ -63,7 +66,10 @@ final class IndexDeclarations {
             declared = true;
             boolean scalar = !property.isCollectionLike() && !property.getType().isArray();
             if (prefix.isEmpty() && scalar && !property.isIgnoreCaseIndex()) {
-                indexes.defineField(property.getName(), false, property.isRangeIndex());
+                // a unique equality field is unique in the original's manifest too, which keeps it out of the
+                // automatic compound buckets (one new file per record and paired field, never a useful one)
+                boolean unique = property.isUniqueIndex() && !property.isRangeIndex();
+                indexes.defineField(property.getName(), unique, property.isRangeIndex());
                 if (property.isUniqueIndex()) {
                     indexes.definePath(new FieldPath(path), true, false);
                 }

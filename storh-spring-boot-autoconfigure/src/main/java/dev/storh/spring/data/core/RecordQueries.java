@@ -52,10 +52,12 @@ final class RecordQueries {
     }
 
     /**
-     * @return the matching records after sort, offset and limit. A one-property sort is core's
-     * {@code orderBy} with a limit of offset + limit; a longer limited sort reads the first offset +
-     * limit by its first key and the records tied with the last of them ({@link #byFirstKey}); an
-     * unlimited longer sort is applied here to all matches.
+     * @return the matching records after sort, offset and limit. A limited sort whose first key
+     * has a range index and whose conditions include an indexed equality is read in that index's
+     * order ({@link RangeOrderedReads}); otherwise a one-property sort is core's {@code orderBy}
+     * with a limit of offset + limit, a longer limited sort reads the first offset + limit by its
+     * first key and the records tied with the last of them ({@link #byFirstKey}), and an unlimited
+     * longer sort is applied here to all matches.
      */
     List<StorageRecord> records(StorhQuery query, Class<?> type) {
         Assert.notNull(query, "'query' must not be null");
@@ -65,22 +67,10 @@ final class RecordQueries {
         QueryBuilder core = coreQuery(query, type);
         List<SortKey> orders = resolveSort(query.getSort(), type);
         long offset = query.getOffset();
-        List<StorageRecord> records;
-        if (orders.size() <= 1) {
-            if (orders.size() == 1) {
-                core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
-            }
-            if (query.isLimited()) {
-                core = core.limit(offset + query.getLimit());
-            }
-            records = this.translator.translated(core::get);
-        }
-        else if (query.isLimited() && !orders.get(0).path().isId()) {
-            records = byFirstKey(core, orders, offset + query.getLimit());
-        }
-        else {
-            records = new ArrayList<>(this.translator.translated(core::get));
-            records.sort(comparator(orders));
+        List<StorageRecord> records = (query.isLimited() && !orders.isEmpty())
+                ? RangeOrderedReads.firstMatches(core, this.stores.apply(type), orders, offset + query.getLimit()) : null;
+        if (records == null) {
+            records = sorted(core, orders, query);
         }
         if (offset >= records.size()) {
             return List.of();
@@ -89,6 +79,30 @@ final class RecordQueries {
         List<StorageRecord> window = (offset == 0 && end == records.size()) ? records
                 : records.subList((int) offset, (int) end);
         return (query.getFields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
+    }
+
+    /**
+     * @return the matches in sort order as core and this class sort them: at least the first
+     * offset + limit of a limited query, every match of an unlimited one
+     */
+    private List<StorageRecord> sorted(QueryBuilder core, List<SortKey> orders, StorhQuery query) {
+        long offset = query.getOffset();
+        if (orders.size() <= 1) {
+            QueryBuilder ordered = core;
+            if (orders.size() == 1) {
+                ordered = ordered.orderBy(orders.get(0).path(), orders.get(0).direction());
+            }
+            if (query.isLimited()) {
+                ordered = ordered.limit(offset + query.getLimit());
+            }
+            return this.translator.translated(ordered::get);
+        }
+        if (query.isLimited() && !orders.get(0).path().isId()) {
+            return byFirstKey(core, orders, offset + query.getLimit());
+        }
+        List<StorageRecord> records = new ArrayList<>(this.translator.translated(core::get));
+        records.sort(comparator(orders));
+        return records;
     }
 
     /**

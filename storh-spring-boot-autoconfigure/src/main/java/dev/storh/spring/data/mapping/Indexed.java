@@ -35,7 +35,8 @@ public @interface Indexed {
      * it fails with {@code DuplicateKeyException} naming the field, value and holder, and writes
      * nothing. Any number of records may leave the property {@code null} (a {@code null} top-level
      * property is not stored) or lack it: the uniqueness is kept by a path index that never checks
-     * {@code null} or a missing value, beside an ordinary index the original can read.
+     * {@code null} or a missing value, beside the original's index on the property (itself unique
+     * unless {@code range} is set, so that the original pairs it in no compound index).
      * @return {@code true} for a unique index
      */
     boolean unique() default false;

@@ -202,9 +202,10 @@ class StorhTemplateVersioningTests {
             .withMessageContaining("email")
             .withMessageContaining(ada.id());
         assertThat(this.template.count(Login.class)).isEqualTo(1);
-        // The uniqueness is a path index (null and missing unchecked) beside an ordinary index the original reads.
+        // The uniqueness is a path index (null and missing unchecked) beside a unique index the original reads
+        // (the template never stores a null unique property, so the original's check never sees one).
         assertThat(this.template.docStore("login").indexes().definitions()).singleElement()
-            .satisfies((d) -> assertThat(d.unique()).isFalse());
+            .satisfies((d) -> assertThat(d.unique()).isTrue());
         assertThat(this.template.docStore("login").indexes().pathDefinitions()).singleElement()
             .satisfies((d) -> assertThat(d.unique()).isTrue())
             .satisfies((d) -> assertThat(d.path()).isEqualTo(dev.storh.query.FieldPath.of("email")));

@@ -1,0 +1,91 @@
+package dev.storh.bench.spring;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.storh.spring.data.core.StorhTemplate;
+import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Sort;
+
+/** The storh side: a {@link ProductRepository} over a {@link StorhTemplate} on the folder. */
+final class StorhSide implements Side {
+
+    private StorhTemplate template;
+
+    private ProductRepository repository;
+
+    @Override
+    public String name() {
+        return "storh";
+    }
+
+    @Override
+    public void open(Path dir) {
+        template = new StorhTemplate(dir);
+        repository = new StorhRepositoryFactory(template).getRepository(ProductRepository.class);
+    }
+
+    @Override
+    public void load(List<Product> batch) {
+        List<Map<String, Object>> rows = new ArrayList<>(batch.size());
+        for (Product product : batch) {
+            rows.add(template.getConverter().toData(product));
+        }
+        template.docStore("products").putMany(rows);
+    }
+
+    @Override
+    public void ready() {
+        template.docStore(Product.class); // declares the six indexes and builds them from the records
+    }
+
+    @Override
+    public void saveAll(List<Product> batch) {
+        repository.saveAll(batch);
+    }
+
+    @Override
+    public String save(Product product) {
+        return repository.save(product).id();
+    }
+
+    @Override
+    public Product get(String id) {
+        return repository.findById(id).orElse(null);
+    }
+
+    @Override
+    public void deleteById(String id) {
+        repository.deleteById(id);
+    }
+
+    @Override
+    public int pageByCategorySortedByName(String category, int page, int size) {
+        return repository.findByCategory(category, PageRequest.of(page, size, Sort.by("name"))).getNumberOfElements();
+    }
+
+    @Override
+    public int priceBetween(long[] range) {
+        return repository.findByPriceBetween(range[0], range[1]).size();
+    }
+
+    @Override
+    public int firstHundredByBrand(String brand) {
+        return repository.findFirst100ByBrand(brand).size();
+    }
+
+    @Override
+    public long countByBrand(String brand) {
+        return repository.countByBrand(brand);
+    }
+
+    @Override
+    public void close() {
+        if (template != null) {
+            template.close();
+        }
+    }
+}

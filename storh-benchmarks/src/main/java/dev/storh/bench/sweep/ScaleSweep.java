@@ -1,0 +1,256 @@
+package dev.storh.bench.sweep;
+
+import dev.storh.StorageRecord;
+import dev.storh.cache.CacheValidation;
+import dev.storh.doc.DocLayout;
+import dev.storh.doc.DocStore;
+import dev.storh.id.UuidV7;
+import dev.storh.json.CanonicalJson;
+import dev.storh.query.Direction;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * The scale sweep of the document store: open, get p50/p99 (cold: first read of an id since the
+ * start; warm: read again once the cached entries have settled), indexed equality {@code limit(100)}, indexed range, {@code orderBy}
+ * with {@code limit(10)}, count (first after the start, then warm), stream, verify, reindex, and
+ * the peak heap of each step, at one collection size. The collection is generated once into
+ * {@code <dir>/<records>/} (record files written directly, then three indexes built) and reused by
+ * later runs. Run each size in a fresh JVM, under the heap to prove:
+ *
+ * <pre>
+ * java -Xmx256m -cp storh-benchmarks/target/storh-benchmarks.jar dev.storh.bench.sweep.ScaleSweep \
+ *     --records=100000 --dir=/tmp/storh-sweep
+ * </pre>
+ *
+ * Prints one Markdown table row (and the header with {@code --header}); times in milliseconds
+ * unless a unit is named.
+ */
+public final class ScaleSweep {
+
+    private static final String COLLECTION = "sweep";
+    private static final String[] KINDS = {"page", "post", "note"};
+    private static final long START = 1_700_000_000_000L;
+    private static final int GETS = 1000;
+
+    /** The row's cells so far; each is also printed to standard error as it is measured. */
+    private final Map<String, String> row = new LinkedHashMap<>() {
+        @Override
+        public String put(String key, String value) {
+            System.err.println(key + ": " + value);
+            return super.put(key, value);
+        }
+    };
+    private long peakBytes;
+
+    private ScaleSweep() {
+    }
+
+    /**
+     * @param args {@code --records=N} (default 10000), {@code --dir=D} (default /tmp/storh-sweep),
+     *     {@code --header} to print the table header first, {@code --generate-only} to stop after
+     *     generating (with a larger heap than the sweep's, as the index build needs)
+     * @throws Exception when a step fails
+     */
+    public static void main(String[] args) throws Exception {
+        int records = 10_000;
+        Path dir = Path.of("/tmp/storh-sweep");
+        boolean header = false;
+        boolean generateOnly = false;
+        for (String a : args) {
+            if (a.startsWith("--records=")) {
+                records = Integer.parseInt(a.substring("--records=".length()));
+            } else if (a.startsWith("--dir=")) {
+                dir = Path.of(a.substring("--dir=".length()));
+            } else if (a.equals("--header")) {
+                header = true;
+            } else if (a.equals("--generate-only")) {
+                generateOnly = true;
+            } else {
+                throw new IllegalArgumentException("Unknown argument: " + a);
+            }
+        }
+        Path root = dir.resolve(Integer.toString(records));
+        if (!Files.exists(root.resolve(COLLECTION).resolve(DocLayout.DATA))) {
+            generate(root, records);
+        }
+        if (generateOnly) {
+            return;
+        }
+        ScaleSweep sweep = new ScaleSweep();
+        sweep.run(root, records);
+        if (header) {
+            System.out.println("| " + String.join(" | ", sweep.row.keySet()) + " |");
+            System.out.println("|" + " ---: |".repeat(sweep.row.size()));
+        }
+        System.out.println("| " + String.join(" | ", sweep.row.values()) + " |");
+    }
+
+    /** Writes {@code n} record files directly (no fsync: a benchmark fixture), then builds three indexes. */
+    private static void generate(Path root, int n) throws IOException {
+        Path data = root.resolve(COLLECTION).resolve(DocLayout.DATA);
+        Random random = new Random(0);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            String id = UuidV7.generate(START + i);
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("kind", KINDS[i % KINDS.length]);
+            fields.put("bucket", (long) (i % 10));
+            fields.put("publishedAt", START + i);
+            fields.put("status", random.nextInt(3) == 0 ? "draft" : "published");
+            fields.put("title", "Record number " + i);
+            Path bucket = data.resolve(DocLayout.bucketOf(id));
+            if (i < 256 * 4 || !Files.isDirectory(bucket)) {
+                Files.createDirectories(bucket);
+            }
+            Files.write(bucket.resolve(DocLayout.recordFileName(id)), CanonicalJson.recordBytes(id, fields));
+        }
+        try (DocStore store = DocStore.open(root, COLLECTION)) {
+            store.indexes().field("kind").index().field("bucket").index().field("publishedAt").range().sync();
+        }
+        System.err.printf(Locale.ROOT, "generated %d records in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private void run(Path root, int n) throws Exception {
+        row.put("records", String.format(Locale.ROOT, "%,d", n));
+        DocStore first = timed("open cold", () -> DocStore.open(root, COLLECTION));
+        Long count = timed("count first", first::count);
+        if (count == null || count != n) {
+            throw new IllegalStateException("expected " + n + " records, counted " + count);
+        }
+        first.close();
+        double[] opens = new double[5];
+        for (int i = 0; i < opens.length; i++) {
+            long t = System.nanoTime();
+            DocStore again = DocStore.open(root, COLLECTION);
+            opens[i] = (System.nanoTime() - t) / 1e6;
+            again.close();
+        }
+        row.put("open warm", ms(median(opens)));
+        try (DocStore store = DocStore.open(root, COLLECTION)) {
+            timed("count warm", store::count);
+            List<String> ids = sampleIds(store, n);
+            row.put("get cold p50/p99 µs", gets(store, ids));
+            // Cached entries settle at their first hit 2 s after they were filled (CacheValidation.STAT).
+            Thread.sleep(CacheValidation.SETTLE_MILLIS + 100);
+            gets(store, ids);
+            row.put("get warm p50/p99 µs", gets(store, ids));
+            long mid = START + n / 2;
+            repeated("equality", 20, () -> store.query().where("kind").eq("page").limit(100).get().size());
+            repeated("range", 20, () -> store.query().where("publishedAt").between(mid, mid + 100).get().size());
+            repeated("orderBy limit 10", 3,
+                    () -> store.query().orderBy("publishedAt", Direction.ASC).limit(10).get().size());
+            timed("stream", () -> {
+                try (Stream<StorageRecord> all = store.stream()) {
+                    return all.count();
+                }
+            });
+            timed("verify", () -> store.verify().ok());
+            timed("reindex", store::reindex);
+        }
+        row.put("heap MiB (sum of pool peaks)", Long.toString(peakBytes >> 20));
+        row.put("max heap MiB", Long.toString(Runtime.getRuntime().maxMemory() >> 20));
+    }
+
+    /** Every {@code n / GETS}-th id of the listing: spread over the whole collection. */
+    private static List<String> sampleIds(DocStore store, int n) {
+        long step = Math.max(1, n / GETS);
+        List<String> ids = new ArrayList<>();
+        long[] i = {0};
+        store.ids().forEach(id -> {
+            if (i[0]++ % step == 0 && ids.size() < GETS) {
+                ids.add(id);
+            }
+        });
+        return ids;
+    }
+
+    private String gets(DocStore store, List<String> ids) {
+        double[] us = new double[ids.size()];
+        resetPeaks();
+        for (int i = 0; i < us.length; i++) {
+            long t = System.nanoTime();
+            if (store.get(ids.get(i)).isEmpty()) {
+                throw new IllegalStateException("missing " + ids.get(i));
+            }
+            us[i] = (System.nanoTime() - t) / 1e3;
+        }
+        notePeak();
+        Arrays.sort(us);
+        return String.format(Locale.ROOT, "%.1f / %.1f", us[us.length / 2], us[(int) (us.length * 0.99)]);
+    }
+
+    /** Times one step; a step that runs out of heap is reported as {@code OOM} and the sweep goes on. */
+    private <T> T timed(String name, Callable<T> step) throws Exception {
+        resetPeaks();
+        long t = System.nanoTime();
+        T result;
+        try {
+            result = step.call();
+        } catch (OutOfMemoryError e) {
+            row.put(name, "OOM");
+            return null;
+        }
+        row.put(name, ms((System.nanoTime() - t) / 1e6));
+        notePeak();
+        return result;
+    }
+
+    private void repeated(String name, int times, Callable<?> step) throws Exception {
+        double[] runs = new double[times];
+        resetPeaks();
+        try {
+            for (int i = 0; i < times; i++) {
+                long t = System.nanoTime();
+                step.call();
+                runs[i] = (System.nanoTime() - t) / 1e6;
+            }
+        } catch (OutOfMemoryError e) {
+            row.put(name, "OOM");
+            return;
+        }
+        notePeak();
+        row.put(name, ms(median(runs)));
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static String ms(double millis) {
+        return millis >= 100 ? String.format(Locale.ROOT, "%,.0f", millis) : String.format(Locale.ROOT, "%.2f", millis);
+    }
+
+    private static void resetPeaks() {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                pool.resetPeakUsage();
+            }
+        }
+    }
+
+    private void notePeak() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                sum += pool.getPeakUsage().getUsed();
+            }
+        }
+        peakBytes = Math.max(peakBytes, sum);
+    }
+}
