@@ -46,11 +46,37 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         this.records = source;
     }
 
-    private Optional<IndexDefinition> supporting(Condition c) {
+    /** The definitions of the last look-up, by field: rebuilt when the manager's list changed. */
+    private volatile Defs last = new Defs(List.of(), java.util.Map.of());
+
+    private record Defs(List<IndexDefinition> list, java.util.Map<String, IndexDefinition> byField) {
+    }
+
+    /**
+     * @return the definitions in force by field: one check of the manifest per call, so a query
+     *     takes them once and plans with them
+     */
+    private java.util.Map<String, IndexDefinition> definitions() {
+        List<IndexDefinition> now = indexes.definitions();
+        Defs seen = last;
+        if (seen.list() != now) {
+            java.util.Map<String, IndexDefinition> byField = new java.util.HashMap<>();
+            now.forEach(d -> byField.put(d.field(), d));
+            seen = new Defs(now, byField);
+            last = seen;
+        }
+        return seen.byField();
+    }
+
+    private boolean active(java.util.Map<String, IndexDefinition> defs) {
+        return !defs.isEmpty() || !indexes.pathDefinitions().isEmpty();
+    }
+
+    private Optional<IndexDefinition> supporting(Condition c, java.util.Map<String, IndexDefinition> defs) {
         if (c.path().isId() || c.path().nested() || c.ignoreCase()) {
             return Optional.empty();
         }
-        Optional<IndexDefinition> d = indexes.definition(c.field());
+        Optional<IndexDefinition> d = Optional.ofNullable(defs.get(c.field()));
         if (d.isEmpty()) {
             return d;
         }
@@ -74,17 +100,18 @@ final class DocQueryExecutor extends ScanQueryExecutor {
 
     @Override
     protected List<QueryPlan.IndexUse> indexUses(QueryBuilder query) {
-        if (!indexes.active()) {
+        java.util.Map<String, IndexDefinition> defs = definitions();
+        if (!active(defs)) {
             return List.of();
         }
         List<QueryPlan.IndexUse> uses = new ArrayList<>();
         for (List<Condition> group : query.groups()) {
             Optional<Condition> first = group.stream()
-                    .filter(c -> supporting(c).isPresent() || indexes.pathIndexFor(c) != null).findFirst();
+                    .filter(c -> supporting(c, defs).isPresent() || indexes.pathIndexFor(c) != null).findFirst();
             if (first.isEmpty()) {
                 return List.of(); // this group needs a scan, so the whole query does (W12)
             }
-            PathIndexDefinition path = supporting(first.get()).isPresent() ? null : indexes.pathIndexFor(first.get());
+            PathIndexDefinition path = supporting(first.get(), defs).isPresent() ? null : indexes.pathIndexFor(first.get());
             uses.add(new QueryPlan.IndexUse(path != null ? path.label() : first.get().field(),
                     first.get().operator().label()));
         }
@@ -93,16 +120,21 @@ final class DocQueryExecutor extends ScanQueryExecutor {
 
     @Override
     protected Candidates candidates(QueryBuilder query) {
-        if (!indexes.active() || !query.hasConditions()) {
+        java.util.Map<String, IndexDefinition> defs = definitions();
+        if (!active(defs) || !query.hasConditions()) {
             return null;
         }
-        Candidates ordered = orderedRead(query);
+        return candidates(query, defs);
+    }
+
+    private Candidates candidates(QueryBuilder query, java.util.Map<String, IndexDefinition> defs) {
+        Candidates ordered = orderedRead(query, defs);
         if (ordered != null) {
             return ordered;
         }
         TreeSet<String> union = new TreeSet<>();
         for (List<Condition> group : query.groups()) {
-            List<String> ids = groupIds(group);
+            List<String> ids = groupIds(group, defs);
             if (ids == null) {
                 return null;
             }
@@ -117,18 +149,25 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     /** One eq condition, no cursor, no order: read only the first {@code limit} ids. */
     @Override
     protected Candidates limitedCandidates(QueryBuilder query) {
-        if (indexes.active() && query.limit() > 0 && query.limit() <= Integer.MAX_VALUE && query.cursor() == null
+        java.util.Map<String, IndexDefinition> defs = definitions();
+        if (!active(defs)) {
+            return null;
+        }
+        if (query.limit() > 0 && query.limit() <= Integer.MAX_VALUE && query.cursor() == null
                 && query.orderField() == null && query.groups().size() == 1 && query.groups().get(0).size() == 1) {
             Condition c = query.groups().get(0).get(0);
-            Optional<IndexDefinition> d = supporting(c);
+            Optional<IndexDefinition> d = supporting(c, defs);
             if (c.operator() == Operator.EQ && d.isPresent() && d.get().equality()) {
                 List<String> ids = IndexKeys.isIndexable(c.value())
                         ? indexes.idsEqualLimited(d.get(), c.value(), (int) query.limit()) : List.of();
                 return new Candidates(ids, false, ids.size() >= query.limit());
             }
         }
-        Candidates top = topK(query);
-        return top != null ? top : candidates(query);
+        Candidates top = topK(query, defs);
+        if (top != null) {
+            return top;
+        }
+        return query.hasConditions() ? candidates(query, defs) : null;
     }
 
     /**
@@ -139,23 +178,23 @@ final class DocQueryExecutor extends ScanQueryExecutor {
      * answers when its k-th entry is a number or a string, and otherwise (and descending) only
      * when it holds every record of the collection.
      */
-    private Candidates topK(QueryBuilder query) {
-        if (!indexes.active() || query.hasConditions() || query.orderField() == null || query.limit() <= 0
+    private Candidates topK(QueryBuilder query, java.util.Map<String, IndexDefinition> defs) {
+        if (query.hasConditions() || query.orderField() == null || query.limit() <= 0
                 || query.limit() > Integer.MAX_VALUE || query.cursor() != null || query.orderPath().isId()
                 || query.orderPath().nested()) {
             return null;
         }
-        Optional<IndexDefinition> d = indexes.definition(query.orderField());
-        if (d.isEmpty() || !d.get().range()) {
+        IndexDefinition d = defs.get(query.orderField());
+        if (d == null || !d.range()) {
             return null;
         }
-        RangeView view = indexes.rangeView(d.get().field());
+        RangeView view = indexes.rangeView(d.field());
         int k = (int) Math.min(query.limit(), view.size());
         boolean ascending = query.direction() == Direction.ASC;
         boolean numbersAndStringsFirst = ascending && k == query.limit() && k > 0
                 && (view.value(k - 1) instanceof Number || view.value(k - 1) instanceof String);
         if (!numbersAndStringsFirst
-                && (view.size() != records.count() || !indexes.unindexedIds(d.get().field()).isEmpty())) {
+                && (view.size() != records.count() || !indexes.unindexedIds(d.field()).isEmpty())) {
             return null;
         }
         // More than k candidates: the fetch stops at the limit, and skips a record deleted meanwhile.
@@ -185,12 +224,13 @@ final class DocQueryExecutor extends ScanQueryExecutor {
 
     @Override
     protected Long indexCount(QueryBuilder query) {
-        if (!indexes.active() || !query.hasConditions()) {
+        java.util.Map<String, IndexDefinition> defs = definitions();
+        if (!active(defs) || !query.hasConditions()) {
             return null;
         }
         for (List<Condition> group : query.groups()) {
             for (Condition c : group) {
-                Optional<IndexDefinition> d = supporting(c);
+                Optional<IndexDefinition> d = supporting(c, defs);
                 if (d.isEmpty() || c.operator().isRange() && !containerIds(c).isEmpty()) {
                     return null; // listed lists and objects carry no value to check: count the records
                 }
@@ -199,29 +239,54 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 }
             }
         }
-        if (query.groups().size() == 1 && query.groups().get(0).size() == 1) {
-            Condition c = query.groups().get(0).get(0);
-            IndexDefinition d = supporting(c).orElseThrow();
-            if (c.operator() == Operator.EQ && d.equality()) {
-                return IndexKeys.isIndexable(c.value()) ? indexes.countEqual(d, c.value()) : 0L;
+        if (query.groups().size() == 1) {
+            Long one = groupCount(query.groups().get(0), defs);
+            if (one != null) {
+                return one;
             }
         }
         TreeSet<String> union = new TreeSet<>();
         for (List<Condition> group : query.groups()) {
-            union.addAll(groupIds(group));
+            union.addAll(groupIds(group, defs));
         }
         return (long) union.size();
     }
 
+    /**
+     * The count of a lone group read without listing its ids: the {@code count} of an equality value
+     * file or of a compound bucket, or the length of a range condition's slice of the range view.
+     *
+     * @return the count, or {@code null} when the ids must be listed
+     */
+    private Long groupCount(List<Condition> group, java.util.Map<String, IndexDefinition> defs) {
+        if (group.size() == 2) {
+            Compound pair = compound(group, defs);
+            return pair == null ? null : indexes.countCompound(pair.left(), pair.leftValue(), pair.right(), pair.rightValue());
+        }
+        if (group.size() != 1) {
+            return null;
+        }
+        Condition c = group.get(0);
+        IndexDefinition d = supporting(c, defs).orElseThrow();
+        if (c.operator() == Operator.EQ && d.equality()) {
+            return IndexKeys.isIndexable(c.value()) ? indexes.countEqual(d, c.value()) : 0L;
+        }
+        if (c.operator().isRange() && d.range()) {
+            int[] span = span(indexes.rangeView(d.field()), c);
+            return (long) (span[1] - span[0]);
+        }
+        return null;
+    }
+
     /** Ids of one group, or null when no condition of it is index-supported. */
-    private List<String> groupIds(List<Condition> group) {
-        List<String> compound = compoundIds(group);
-        if (compound != null) {
-            return compound;
+    private List<String> groupIds(List<Condition> group, java.util.Map<String, IndexDefinition> defs) {
+        Compound pair = compound(group, defs);
+        if (pair != null) {
+            return indexes.idsCompound(pair.left(), pair.leftValue(), pair.right(), pair.rightValue());
         }
         List<java.util.Collection<String>> sets = new ArrayList<>();
         for (Condition c : group) {
-            Optional<IndexDefinition> d = supporting(c);
+            Optional<IndexDefinition> d = supporting(c, defs);
             if (d.isPresent()) {
                 sets.add(idsFor(c, d.get()));
                 continue;
@@ -243,7 +308,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return new ArrayList<>(result);
     }
 
-    private List<String> compoundIds(List<Condition> group) {
+    /** Two plain equality conditions a compound bucket answers: the definition whose name sorts first on the left. */
+    private record Compound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
+    }
+
+    private Compound compound(List<Condition> group, java.util.Map<String, IndexDefinition> defs) {
         if (group.size() != 2) {
             return null;
         }
@@ -252,16 +321,15 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (a.operator() != Operator.EQ || b.operator() != Operator.EQ || a.field().equals(b.field())) {
             return null;
         }
-        Optional<IndexDefinition> da = supporting(a);
-        Optional<IndexDefinition> db = supporting(b);
+        Optional<IndexDefinition> da = supporting(a, defs);
+        Optional<IndexDefinition> db = supporting(b, defs);
         if (da.isEmpty() || db.isEmpty() || !da.get().equality() || !db.get().equality() || da.get().unique()
                 || db.get().unique() || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())
                 || IndexKeys.valueKeys(a.value()).size() > 1 || IndexKeys.valueKeys(b.value()).size() > 1) {
             return null; // a zero fraction lives under two keys: intersect the equality sets instead
         }
         boolean aFirst = Values.compareUtf8(a.field(), b.field()) < 0;
-        return aFirst ? indexes.idsCompound(da.get(), a.value(), db.get(), b.value())
-                : indexes.idsCompound(db.get(), b.value(), da.get(), a.value());
+        return aFirst ? new Compound(da.get(), a.value(), db.get(), b.value()) : new Compound(db.get(), b.value(), da.get(), a.value());
     }
 
     private List<String> idsFor(Condition c, IndexDefinition d) {
@@ -328,13 +396,13 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     }
 
     /** Index-ordered read: orderBy + limit on the field of the only (range) condition. */
-    private Candidates orderedRead(QueryBuilder query) {
+    private Candidates orderedRead(QueryBuilder query, java.util.Map<String, IndexDefinition> defs) {
         if (query.orderField() == null || query.limit() <= 0 || query.cursor() != null || query.groups().size() != 1
                 || query.groups().get(0).size() != 1) {
             return null;
         }
         Condition c = query.groups().get(0).get(0);
-        Optional<IndexDefinition> d = supporting(c);
+        Optional<IndexDefinition> d = supporting(c, defs);
         if (!c.path().equals(query.orderPath()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
                 || !containerIds(c).isEmpty()) {
             return null; // lists and objects that match are not in the view: sort the candidates instead

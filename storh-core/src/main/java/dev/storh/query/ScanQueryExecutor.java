@@ -119,48 +119,89 @@ public class ScanQueryExecutor implements QueryExecutor {
 
     private List<StorageRecord> get(QueryBuilder query, Candidates planned) {
         Candidates candidates = planned;
-        List<StorageRecord> matches = new ArrayList<>();
-        boolean sorted = query.orderField() != null;
         if (candidates != null) {
-            fetch(query, candidates, matches);
+            List<StorageRecord> matches = fetch(query, candidates);
             if (candidates.truncated() && query.limit() > 0 && matches.size() < query.limit()) {
-                matches.clear();
                 candidates = candidates(query);
-                fetch(query, candidates, matches);
+                matches = fetch(query, candidates);
             }
-            if (candidates.ordered()) {
-                sorted = false;
-            }
-        } else {
-            try (Stream<StorageRecord> all = source.scan(query.cursor())) {
-                Iterator<StorageRecord> it = all.iterator();
-                while (it.hasNext()) {
-                    StorageRecord r = it.next();
-                    if (query.matches(r.id(), r.data())) {
-                        matches.add(r);
-                        if (!sorted && query.limit() > 0 && matches.size() >= query.limit()) {
-                            break;
-                        }
+            return matches;
+        }
+        boolean sorted = query.orderField() != null;
+        Matches matches = new Matches(query, sorted);
+        try (Stream<StorageRecord> all = source.scan(query.cursor())) {
+            Iterator<StorageRecord> it = all.iterator();
+            while (it.hasNext()) {
+                StorageRecord r = it.next();
+                if (query.matches(r.id(), r.data())) {
+                    matches.add(r);
+                    if (!sorted && matches.full()) {
+                        break;
                     }
                 }
             }
         }
-        if (sorted) {
-            matches.sort(order(query));
-        }
-        if (query.limit() > 0 && matches.size() > query.limit()) {
-            return new ArrayList<>(matches.subList(0, (int) query.limit()));
-        }
-        return matches;
+        return matches.list();
     }
 
-    private void fetch(QueryBuilder query, Candidates candidates, List<StorageRecord> matches) {
+    private List<StorageRecord> fetch(QueryBuilder query, Candidates candidates) {
         boolean stopAtLimit = candidates.ordered() || query.orderField() == null;
+        Matches matches = new Matches(query, !candidates.ordered() && query.orderField() != null);
         for (String id : candidates.ids()) {
             source.byId(id).filter(r -> query.matches(r.id(), r.data())).ifPresent(matches::add);
-            if (stopAtLimit && query.limit() > 0 && matches.size() >= query.limit()) {
+            if (stopAtLimit && matches.full()) {
                 break;
             }
+        }
+        return matches.list();
+    }
+
+    /**
+     * The matches of a query as they are found: all of them in arrival order, or, when they must be
+     * sorted, all of them sorted at the end, or with a limit only the first {@code limit} in the
+     * query's order (a bounded heap: memory for {@code limit} records, whatever the collection's size).
+     */
+    private static final class Matches {
+        private final long limit;
+        private final Comparator<StorageRecord> order;
+        private final List<StorageRecord> all = new ArrayList<>();
+        private final java.util.PriorityQueue<StorageRecord> best;
+
+        Matches(QueryBuilder query, boolean sort) {
+            this.limit = query.limit();
+            this.order = sort ? order(query) : null;
+            this.best = sort && limit > 0 && limit <= Integer.MAX_VALUE
+                    ? new java.util.PriorityQueue<>(order.reversed()) : null;
+        }
+
+        void add(StorageRecord r) {
+            if (best == null) {
+                all.add(r);
+            } else if (best.size() < limit) {
+                best.add(r);
+            } else if (order.compare(r, best.peek()) < 0) {
+                best.poll();
+                best.add(r);
+            }
+        }
+
+        int size() {
+            return best != null ? best.size() : all.size();
+        }
+
+        boolean full() {
+            return limit > 0 && size() >= limit;
+        }
+
+        List<StorageRecord> list() {
+            List<StorageRecord> out = best != null ? new ArrayList<>(best) : all;
+            if (order != null) {
+                out.sort(order);
+            }
+            if (limit > 0 && out.size() > limit) {
+                return new ArrayList<>(out.subList(0, (int) limit));
+            }
+            return out;
         }
     }
 

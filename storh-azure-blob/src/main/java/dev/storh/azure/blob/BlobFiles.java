@@ -60,13 +60,14 @@ public final class BlobFiles implements StoreFiles {
     static final String SWAPPED = "manifest.jsonc";
 
     /** {@link #manifestSeen} when the manifest was seen missing. */
-    private static final String ABSENT = "";
+    private static final String ABSENT = LeaseTenure.ABSENT;
 
     private final AzureBlobBackend backend;
     private final BlobContainerClient container;
     private final Path root;
     private final BlobLayout layout;
     private final Set<String> knownFolders = ConcurrentHashMap.newKeySet();
+    private final LeaseTenure tenure;
     /** The ETag of the manifest bytes last read or written here, {@link #ABSENT}, or {@code null} before either. */
     private volatile String manifestSeen;
 
@@ -75,6 +76,7 @@ public final class BlobFiles implements StoreFiles {
         this.container = backend.container();
         this.root = root;
         this.layout = new BlobLayout(store);
+        this.tenure = LeaseTenure.of(container.getBlobContainerUrl(), store);
     }
 
     @Override
@@ -213,13 +215,19 @@ public final class BlobFiles implements StoreFiles {
     public void delete(String name) throws IOException {
         String n = BlobLayout.normalize(name);
         BlobClient client = blob(n);
+        String seen = BlobLayout.isRecord(n) ? tenure.expected(n) : null;
+        BlobRequestConditions conditions = seen == null || seen.equals(ABSENT) ? null
+                : new BlobRequestConditions().setIfMatch(seen);
         try {
-            client.deleteWithResponse(null, null, backend.timeout(), Context.NONE);
+            client.deleteWithResponse(null, conditions, backend.timeout(), Context.NONE);
             backend.cache().forget(client.getBlobName());
-            saw(n, ABSENT);
+            wrote(n, ABSENT);
             return;
         } catch (BlobStorageException e) {
             backend.cache().forget(client.getBlobName());
+            if (conditions != null && BlobErrors.conditionFailed(e)) {
+                throw new VersionConflictException(n + " (blob " + client.getBlobName() + ")", seen, e);
+            }
             if (!BlobErrors.notFound(e)) {
                 throw BlobErrors.io(n, client.getBlobName(), e);
             }
@@ -248,7 +256,7 @@ public final class BlobFiles implements StoreFiles {
         BlobClient client = blob(n);
         Path key = Path.of("/azure-blob", container.getAccountName(), container.getBlobContainerName())
                 .resolve(client.getBlobName());
-        return CollectionLock.open(key, () -> new LeaseLock(backend, client, key));
+        return CollectionLock.open(key, () -> new LeaseLock(backend, client, key, tenure));
     }
 
     @Override
@@ -297,7 +305,11 @@ public final class BlobFiles implements StoreFiles {
     @Override
     public Optional<String> version(String name) throws IOException {
         String n = BlobLayout.normalize(name);
-        return properties(n, blob(n)).map(BlobProperties::getETag);
+        Optional<String> version = properties(n, blob(n)).map(BlobProperties::getETag);
+        if (BlobLayout.isRecord(n)) {
+            tenure.saw(n, version.orElse(ABSENT));
+        }
+        return version;
     }
 
     @Override
@@ -318,6 +330,11 @@ public final class BlobFiles implements StoreFiles {
      */
     String upload(String name, byte[] bytes, String expected, boolean conditional) throws IOException {
         BlobClient client = blob(name);
+        String seen = conditional || !BlobLayout.isRecord(name) ? null : tenure.expected(name);
+        if (seen != null) { // a record replaced in a lease tenure: only at the ETag the holder saw
+            conditional = true;
+            expected = seen.equals(ABSENT) ? null : seen;
+        }
         BlockBlobSimpleUploadOptions options = new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(bytes));
         if (conditional) {
             options.setRequestConditions(expected == null ? new BlobRequestConditions().setIfNoneMatch("*")
@@ -327,7 +344,7 @@ public final class BlobFiles implements StoreFiles {
             String etag = client.getBlockBlobClient().uploadWithResponse(options, backend.timeout(), Context.NONE)
                     .getValue().getETag();
             backend.cache().wrote(client.getBlobName(), bytes, etag);
-            saw(name, etag);
+            wrote(name, etag);
             return etag;
         } catch (RuntimeException e) {
             backend.cache().forget(client.getBlobName());
@@ -358,6 +375,16 @@ public final class BlobFiles implements StoreFiles {
     private void saw(String name, String etag) {
         if (name.equals(SWAPPED)) {
             manifestSeen = etag;
+        } else if (BlobLayout.isRecord(name)) {
+            tenure.saw(name, etag);
+        }
+    }
+
+    private void wrote(String name, String etag) {
+        if (name.equals(SWAPPED)) {
+            manifestSeen = etag;
+        } else if (BlobLayout.isRecord(name)) {
+            tenure.wrote(name, etag);
         }
     }
 

@@ -47,6 +47,9 @@ public final class BlobLayout {
 
     private static final Pattern BUCKET_DIR = Pattern.compile("data/[0-9a-f]{2}");
 
+    /** A record file: {@code data/<bb>/<id>.jsonc} (temp files start with a dot). */
+    private static final Pattern RECORD = Pattern.compile("data/[0-9a-f]{2}/[^./][^/]*\\.jsonc");
+
     /** The folder whose files are spread one by one (a log's segments). */
     static final String SPREAD_DIR = "segments";
 
@@ -125,6 +128,14 @@ public final class BlobLayout {
         int slash = dir.lastIndexOf('/');
         String parent = slash < 0 ? "" : dir.substring(0, slash);
         return contents(parent, dir.substring(slash + 1)) + dir.substring(slash + 1) + "/" + FOLDER_MARKER;
+    }
+
+    /**
+     * @param name a normalized seam name
+     * @return whether it names a DocStore record file ({@code data/<bb>/<id>.jsonc})
+     */
+    static boolean isRecord(String name) {
+        return RECORD.matcher(name).matches();
     }
 
     /**

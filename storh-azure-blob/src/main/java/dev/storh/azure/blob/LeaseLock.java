@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * on unlock and on close. A holder that crashed stops renewing, the service ends its lease at most
  * one lease duration later, and the next {@link #tryLockExclusive} takes it; a live lease is never
  * broken. Each process uses its own lease id. Used with the JVM-wide lock held (one thread at a time).
+ * From taking the lease to releasing it, the store's {@link LeaseTenure} is on: record blobs the
+ * holder saw are replaced only at the ETag it saw, so a holder whose lease ran out unnoticed cannot
+ * overwrite what the next holder wrote.
  */
 final class LeaseLock implements CollectionLock.ProcessLock {
 
@@ -34,11 +37,13 @@ final class LeaseLock implements CollectionLock.ProcessLock {
     private final BlobClient blob;
     private final Path key;
     private final BlobLeaseClient lease;
+    private final LeaseTenure tenure;
     private volatile ScheduledFuture<?> renewal;
     private volatile boolean lost;
 
-    LeaseLock(AzureBlobBackend backend, BlobClient blob, Path key) {
+    LeaseLock(AzureBlobBackend backend, BlobClient blob, Path key, LeaseTenure tenure) {
         this.backend = backend;
+        this.tenure = tenure;
         this.blob = blob;
         this.key = key;
         this.lease = new BlobLeaseClientBuilder().blobClient(blob).leaseId(UUID.randomUUID().toString()).buildClient();
@@ -69,6 +74,7 @@ final class LeaseLock implements CollectionLock.ProcessLock {
             throw BlobErrors.io(key.toString(), blob.getBlobName(), e);
         }
         lost = false;
+        tenure.begin();
         long every = Math.max(1000, backend.leaseDuration().toMillis() / 3);
         renewal = backend.scheduler().scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         return true;
@@ -77,6 +83,7 @@ final class LeaseLock implements CollectionLock.ProcessLock {
     @Override
     public void unlock() throws IOException {
         stopRenewal();
+        tenure.end();
         try {
             lease.releaseLeaseWithResponse((com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
         } catch (BlobStorageException e) {

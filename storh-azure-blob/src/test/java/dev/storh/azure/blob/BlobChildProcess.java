@@ -40,8 +40,9 @@ public final class BlobChildProcess {
      */
     static Process start(String... args) throws java.io.IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                BlobChildProcess.class.getName()));
+        // a short-lived child: C1 only and the serial collector start it faster on a loaded machine
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                "-cp", System.getProperty("java.class.path"), BlobChildProcess.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }

@@ -188,8 +188,9 @@ class BlobLatencyFiguresTest {
 
     /**
      * The engines' operations on blobs (each a full engine call: lock lease, refresh, write or read,
-     * release): log append ({@code put}), log get, queue claim, DocStore put, get and query (an
-     * equality on an unindexed field: a scan of the collection's record blobs). Run with
+     * release): log append ({@code put}), log get, queue claim, DocStore put, get and two queries:
+     * an equality on an indexed field (index blobs) and one on an unindexed field (a scan of the
+     * collection's record blobs). Run with
      * {@code -Dstorh.blob.figures=true}; one log and one queue shared by all threads.
      */
     @Test
@@ -213,11 +214,14 @@ class BlobLatencyFiguresTest {
                 assertThat(queue.counts().processing()).isEqualTo(threads * OPS);
             }
             try (DocStore docs = DocStore.open(root, name + "-docs", DocStoreOptions.builder().files(cached.under(root)).build())) {
+                docs.indexes().defineField("i", false, false).sync();
                 String[][] ids = new String[threads][OPS];
                 rows.add(figures("doc put", threads, (t, i) -> ids[t][i] = docs.put(Map.of("t", (long) t, "i", (long) i)).id()));
                 rows.add(figures("doc get", threads, (t, i) -> assertThat(docs.get(ids[t][i])).isPresent()));
-                rows.add(figures("doc query", threads, (t, i) -> assertThat(docs.query().where("i").eq((long) i).count())
-                        .isEqualTo(threads)));
+                rows.add(figures("doc query (index)", threads, (t, i) -> assertThat(docs.query().where("i").eq((long) i)
+                        .count()).isEqualTo(threads)));
+                rows.add(figures("doc query (scan)", threads, (t, i) -> assertThat(docs.query().where("t").eq((long) t)
+                        .count()).isEqualTo(OPS)));
             }
         }
         System.out.println("Engine latency against Azurite, " + OPS + " operations per thread, milliseconds:\n"

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * and every job claim to exactly one of them; a lock held by another JVM is a renewed lease, which a
  * crash ends by expiry and a close ends at once.
  */
+@Execution(ExecutionMode.CONCURRENT) // each test on its own container; the lease tests mostly wait
 class BlobTwoProcessTest {
 
     private static final Path ROOT = Path.of("/stores");
@@ -94,7 +97,8 @@ class BlobTwoProcessTest {
         awaitLine(out, "LOCKED");
         BlobFiles files = blob.backend().files(ROOT, ROOT.resolve("shared"));
         try (CollectionLock lock = files.lock(".storh/write.lock")) {
-            Duration longerThanALease = blob.backend().leaseDuration().plusSeconds(5);
+            // the holder took its lease before printing LOCKED: by the end of this wait the lease would have ended unrenewed
+            Duration longerThanALease = blob.backend().leaseDuration().plusSeconds(1);
             assertThatThrownBy(() -> lock.lock(longerThanALease)).as("renewed past its %s", blob.backend().leaseDuration())
                     .isInstanceOf(LockTimeoutException.class).hasMessageContaining("write.lock");
             holder.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

@@ -3,7 +3,6 @@ package dev.storh.azure.blob;
 import dev.storh.engine.EngineSeamContract;
 import dev.storh.fs.StoreFiles;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,11 +15,5 @@ class EnginesOnBlobsTest extends EngineSeamContract {
     @Override
     protected Function<Path, StoreFiles> files(Path root) {
         return blob.backend().under(root);
-    }
-
-    @Override
-    protected Map<String, String> notYetOnThisBackend() {
-        return Map.of("doc-indexes", "the index package (IndexManifest, EqualityFiles, RangeFiles, ExpectedIndexes, IndexRebuilds)"
-                        + " reads its files through java.nio.file: an index query on blobs finds nothing");
     }
 }

@@ -447,6 +447,17 @@ public final class IndexManager {
     }
 
     /**
+     * @param left definition whose name sorts first
+     * @param leftValue its value
+     * @param right the other definition
+     * @param rightValue its value
+     * @return the {@code count} of the compound bucket (0 when absent), kept until the file changes
+     */
+    public long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
+        return reads.countCompound(left, leftValue, right, rightValue);
+    }
+
+    /**
      * @param field a range-indexed field
      * @return id → value as the range files say (main then delta), cached until the files change
      */

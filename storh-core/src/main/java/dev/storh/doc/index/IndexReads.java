@@ -24,6 +24,15 @@ final class IndexReads {
     private final IndexManager.Locker locker;
     private final IndexManager.RecordSource records;
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
+    private final Map<Path, Versioned<Long>> counts = new ConcurrentHashMap<>();
+    private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
+
+    /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
+    private static final int MAX_COUNTS = 4096;
+
+    /** What a file held when it had a version ({@link StoreFiles#version}). */
+    private record Versioned<T>(String version, T value) {
+    }
 
     private static final class CachedRange {
         final IndexManifest.Stamp main;
@@ -56,11 +65,14 @@ final class IndexReads {
     /** Drops the cached state of one range field (its files changed). */
     void forget(String field) {
         rangeCache.remove(field);
+        unindexed.remove(field);
     }
 
     /** Drops every cached range state (the tree was replaced). */
     void forgetAll() {
         rangeCache.clear();
+        counts.clear();
+        unindexed.clear();
     }
 
     /**
@@ -109,7 +121,7 @@ final class IndexReads {
      */
     java.util.Set<String> unindexedIds(String field) {
         RangeFiles rf = new RangeFiles(files, entries, field);
-        java.util.Set<String> known = swap.reading(rf::readUnindexed);
+        java.util.Set<String> known = swap.reading(() -> cachedUnindexed(field, rf));
         if (known != null) {
             return known;
         }
@@ -126,6 +138,23 @@ final class IndexReads {
         } catch (StorageException readOnly) {
             return scanUnindexed(field);
         }
+    }
+
+    /** The list of {@code rf}, read again only when its version changed; {@code null} when missing. */
+    private java.util.Set<String> cachedUnindexed(String field, RangeFiles rf) {
+        String version = IndexBytes.version(files, rf.unindexed());
+        if (version == null) {
+            return null;
+        }
+        Versioned<java.util.Set<String>> cached = unindexed.get(field);
+        if (cached != null && cached.version().equals(version)) {
+            return cached.value();
+        }
+        java.util.Set<String> ids = rf.readUnindexed(); // read after the version: a newer file is read again next time
+        if (ids != null) {
+            unindexed.put(field, new Versioned<>(version, java.util.Collections.unmodifiableSet(ids)));
+        }
+        return ids;
     }
 
     private java.util.Set<String> scanUnindexed(String field) {
@@ -156,13 +185,46 @@ final class IndexReads {
     }
 
     private long countFile(IndexDefinition d, String key) {
-        Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
-        EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
-        if (head.count() >= 0) {
-            return head.count();
+        return countFile(IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
+    }
+
+    /**
+     * The count of a value file: its {@code count} member (or its ids when it has none), kept with
+     * the file's version so that a repeated count costs one metadata read.
+     */
+    private long countFile(Path file, String key) {
+        String version = IndexBytes.version(files, file);
+        if (version == null) {
+            return 0;
         }
-        EqualityFiles.Entry e = EqualityFiles.read(files, file);
-        return e == null ? 0 : e.ids().size();
+        Versioned<Long> cached = counts.get(file);
+        if (cached != null && cached.version().equals(version)) {
+            return cached.value();
+        }
+        EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
+        long count = head.count();
+        if (count < 0) {
+            EqualityFiles.Entry e = EqualityFiles.read(files, file);
+            count = e == null ? 0 : e.ids().size();
+        }
+        if (counts.size() >= MAX_COUNTS) {
+            counts.clear();
+        }
+        counts.put(file, new Versioned<>(version, count)); // read after the version: a newer file is read again
+        return count;
+    }
+
+    /**
+     * @param left definition whose name sorts first
+     * @param leftValue its value
+     * @param right the other definition
+     * @param rightValue its value
+     * @return the {@code count} of the compound bucket (0 when absent)
+     */
+    long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
+        String key = IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue));
+        return swap.reading(() -> countFile(IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key),
+                key));
     }
 
     /**

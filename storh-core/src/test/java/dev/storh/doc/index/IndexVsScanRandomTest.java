@@ -137,7 +137,12 @@ class IndexVsScanRandomTest {
                             store.query().where(field).gte(v).orderBy(field, Direction.DESC).limit(3),
                             store.query().where(field).ignoringCase().eq(v), store.query().where(field).has(v),
                             store.query().where(field).ignoringCase().prefix(v instanceof String s ? s : "a"),
-                            store.query().where(FieldPath.of(field, "a")).eq(v))) {
+                            store.query().where(FieldPath.of(field, "a")).eq(v),
+                            store.query().where(field).gte(v).limit(2), store.query().where(field).lt(v).limit(5),
+                            Values.compare(v, 7L) <= 0 ? store.query().where(field).between(v, 7L)
+                                    : store.query().where(field).between(7L, v),
+                            store.query().where("e").eq(v).where("c").eq(v),
+                            store.query().where("c").eq(v).where("e").eq(7L).limit(1))) {
                         QueryBuilder s = replay(q, scan);
                         assertThat(ids(q.get())).as("seed %d %s", seed, q).isEqualTo(ids(s.get()));
                         assertThat(q.count()).as("seed %d count %s", seed, q).isEqualTo(s.count());

@@ -25,10 +25,20 @@ public class StorhAzureBlobHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         boolean exists = backend.containerExists();
-        (exists ? builder.up() : builder.down()).withDetail("container", backend.containerName())
+        (exists ? builder.up() : builder.down()).withDetail("backend", "azure-blob")
+                .withDetail("container", backend.containerName())
                 .withDetail("url", backend.container().getBlobContainerUrl()).withDetail("layout", BlobLayout.NAME);
         if (!exists) {
             builder.withDetail("error", "container " + backend.containerName() + " does not exist");
         }
+        moreDetails(builder);
+    }
+
+    /**
+     * Adds what a subclass knows beyond the container (called after the container's check).
+     *
+     * @param builder the health being built
+     */
+    protected void moreDetails(Health.Builder builder) {
     }
 }

@@ -13,6 +13,7 @@ import dev.storh.azure.blob.spring.places.Place;
 import dev.storh.azure.blob.spring.places.PlaceRepository;
 import dev.storh.spring.boot.autoconfigure.StorhAutoConfiguration;
 import dev.storh.spring.boot.autoconfigure.StorhRepositoriesAutoConfiguration;
+import dev.storh.spring.boot.autoconfigure.health.StorhHealthContributorAutoConfiguration;
 import dev.storh.spring.boot.autoconfigure.metrics.StorhMetricsAutoConfiguration;
 import dev.storh.spring.boot.stores.StoreFilesFactory;
 import dev.storh.spring.boot.stores.StorhStores;
@@ -27,6 +28,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
@@ -53,7 +57,7 @@ class StorhAzureBlobBootStoresTest {
                 .withConfiguration(AutoConfigurations.of(StorhAzureBlobAutoConfiguration.class,
                         StorhAzureBlobStoresAutoConfiguration.class, StorhAutoConfiguration.class,
                         StorhRepositoriesAutoConfiguration.class, MetricsAutoConfiguration.class,
-                        StorhMetricsAutoConfiguration.class))
+                        StorhMetricsAutoConfiguration.class, StorhHealthContributorAutoConfiguration.class))
                 .withBean(SimpleMeterRegistry.class).withUserConfiguration(Places.class)
                 .withPropertyValues("storh.backend=azure-blob", "storh.azure.blob.connection-string="
                         + Azurite.connectionString(), "storh.azure.blob.container=" + container,
@@ -133,6 +137,31 @@ class StorhAzureBlobBootStoresTest {
             assertThat(first.findById(saved.id())).contains(newer);
         }));
         Azurite.backend(container).container().delete();
+    }
+
+    @Test
+    void theStorhHealthComponentChecksAndNamesTheContainerNotTheLocalRoot() {
+        String container = Azurite.freshContainer();
+        runner(container).run(context -> {
+            assertThat(context).hasNotFailed();
+            HealthIndicator storh = context.getBean("storhHealthIndicator", HealthIndicator.class);
+            assertThat(storh).isInstanceOf(StorhBlobStoresHealthIndicator.class);
+            context.getBean(PlaceRepository.class).save(Place.of("Sibiu", 134_309));
+            Health up = storh.health(true);
+            assertThat(up.getStatus()).isEqualTo(Status.UP);
+            assertThat(up.getDetails()).containsEntry("backend", "azure-blob").containsEntry("container", container)
+                    .containsEntry("collections", List.of("places")).containsEntry("logs", List.of("audit"))
+                    .containsEntry("queues", List.of("jobs")).doesNotContainKeys("root", "exists", "staleWriters");
+            assertThat(up.getDetails().get("url").toString()).endsWith("/" + container);
+            try (java.util.stream.Stream<Path> local = java.nio.file.Files.walk(root)) {
+                assertThat(local.filter(java.nio.file.Files::isRegularFile)).as("no file below the local root").isEmpty();
+            }
+            context.getBean(AzureBlobBackend.class).container().delete();
+            Health down = storh.health(true);
+            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(down.getDetails()).containsEntry("container", container)
+                    .containsEntry("error", "container " + container + " does not exist");
+        });
     }
 
     /** The application's repositories. */
