@@ -47,7 +47,8 @@ final class RecordWrites {
         this.reads = reads;
         this.files = files;
         this.invalidate = invalidate;
-        this.support = new WriteSession.Support(reads::readFromDisk, invalidate, gate::markIndexDrift);
+        this.support = new WriteSession.Support(reads::readFromDisk, invalidate, gate::markIndexDrift, gate::wrote);
+        gate.syncBeforeRelease(() -> indexes.syncDeferred());
     }
 
     /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */

@@ -8,16 +8,37 @@ import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * The write side of one open collection: its lock ({@code .storh/write.lock}, opened on first
- * use), its writer marker (registered before its first write, removed on close) and its closed
- * state. Every write of a {@link DocStore} runs through {@link #withWriteLock}. Thread-safe.
+ * use), its writer marker and its closed state. Every write of a {@link DocStore} runs through
+ * {@link #withWriteLock}. Thread-safe.
+ *
+ * <p>The marker says "this instance may have written something that is not durable yet, or not
+ * matched by the indexes yet": it is registered (and its folder fsynced) before the first write,
+ * and removed only after what was written lazily (index files, see
+ * {@link dev.storh.doc.index.IndexManager#syncDeferred()}) has been fsynced, either on close or
+ * once the store has been idle for {@link #IDLE_CHECKPOINT} (the next write registers it again).
+ * So a writer that crashes leaves a stale marker exactly when the next open has to rebuild the
+ * indexes, and a copy of an idle or closed collection opens without one.
  */
 final class WriteGate {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DocStore.class);
+
+    /** How long after its last write an instance makes its lazy writes durable and removes its marker. */
+    static final Duration IDLE_CHECKPOINT = Duration.ofSeconds(5);
+
+    private static final ScheduledExecutorService CHECKPOINTS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "storh-doc-checkpoint");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final Path collectionRoot;
     private final DocLayout layout;
@@ -28,6 +49,9 @@ final class WriteGate {
     private volatile CollectionLock lock;
     private volatile boolean markerRegistered;
     private volatile boolean closed;
+    private volatile Runnable syncLazyWrites = () -> { };
+    private final AtomicBoolean checkpointScheduled = new AtomicBoolean();
+    private volatile long lastWriteNanos;
 
     /**
      * @param files the collection's byte seam
@@ -175,21 +199,101 @@ final class WriteGate {
         }
     }
 
-    /** Removes the marker and drops the lock; idempotent. */
+    /**
+     * @param sync fsyncs what this instance's writes left for later (run under the write lock
+     *     before the marker is removed); throws when it cannot, and the marker then stays
+     */
+    void syncBeforeRelease(Runnable sync) {
+        this.syncLazyWrites = sync;
+    }
+
+    /** Notes a write that ended: an idle checkpoint follows once no write came for {@link #IDLE_CHECKPOINT}. */
+    void wrote() {
+        lastWriteNanos = System.nanoTime();
+        scheduleCheckpoint(IDLE_CHECKPOINT.toNanos());
+    }
+
+    private void scheduleCheckpoint(long delayNanos) {
+        if (checkpointScheduled.compareAndSet(false, true)) {
+            CHECKPOINTS.schedule(this::idleCheckpoint, delayNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void idleCheckpoint() {
+        checkpointScheduled.set(false);
+        if (closed || !markerRegistered) {
+            return;
+        }
+        long idle = System.nanoTime() - lastWriteNanos;
+        if (idle < IDLE_CHECKPOINT.toNanos()) {
+            scheduleCheckpoint(IDLE_CHECKPOINT.toNanos() - idle); // written to since: wait for the rest
+        } else if (!ifFreeNow(this::checkpoint) && !closed) {
+            scheduleCheckpoint(IDLE_CHECKPOINT.toNanos()); // busy: try again later
+        }
+    }
+
+    /**
+     * Makes this instance's lazy writes durable and removes its marker; the next write registers
+     * it again. Call under the write lock. A failed sync is logged and the marker stays.
+     *
+     * @return whether the marker is gone
+     */
+    boolean checkpoint() {
+        return checkpoint(false);
+    }
+
+    /**
+     * @param closing whether the store closes: a failed sync then marks the collection for an index
+     *     rebuild (the marker of a live process would not) and the marker goes all the same
+     */
+    private boolean checkpoint(boolean closing) {
+        synchronized (lifecycle) {
+            if (!markerRegistered) {
+                return true;
+            }
+            try {
+                syncLazyWrites.run();
+            } catch (RuntimeException notSynced) {
+                if (!closing) {
+                    LOG.warn("{}: could not make the index files durable; the writer marker stays, so the next open"
+                            + " after a crash rebuilds them: {}", collectionRoot, notSynced.getMessage());
+                    return false;
+                }
+                markIndexDrift();
+            }
+            markerRegistered = false;
+            AtomicFiles.deleteQuietly(files, marker);
+            try {
+                AtomicFiles.syncDirectory(files, AtomicFiles.parentName(marker));
+            } catch (StorageException notSynced) {
+                // a marker that comes back after a power cut only makes the next open recover
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Makes the lazy writes durable and removes the marker (under the write lock when it can be
+     * had; when it cannot, the marker stays and the next open recovers), then drops the lock;
+     * idempotent.
+     */
     void close() {
+        if (closed) {
+            return;
+        }
+        if (markerRegistered) {
+            try {
+                lockedOr(() -> checkpoint(true), () -> false);
+            } catch (StorageException lockNotHad) {
+                LOG.warn("{}: closed without the write lock; the writer marker stays: {}", collectionRoot,
+                        lockNotHad.getMessage());
+            }
+        }
         synchronized (lifecycle) {
             if (closed) {
                 return;
             }
             closed = true;
-            if (markerRegistered) {
-                AtomicFiles.deleteQuietly(files, marker);
-                try {
-                    AtomicFiles.syncDirectory(files, AtomicFiles.parentName(marker));
-                } catch (StorageException notSynced) {
-                    // a marker that comes back after a power cut only makes the next open recover
-                }
-            }
             if (lock != null) {
                 lock.close();
             }

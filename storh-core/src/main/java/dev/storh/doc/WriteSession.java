@@ -14,9 +14,11 @@ import java.util.function.Function;
 
 /**
  * One write operation under the collection lock: checks unique indexes, writes record files (in
- * batches) and then brings the indexes up to date. Index maintenance of a bulk operation is
- * applied once, after its records are durable, so each value file is rewritten once per operation
- * instead of once per record (W7).
+ * batches) and then brings the indexes up to date. Index maintenance of an atomic bulk operation
+ * is applied once, after its records are durable, so each value file is rewritten once per
+ * operation instead of once per record (W7); a streaming one applies it after each batch, so its
+ * memory does not grow with the number of records. Index files are written lazily durable (see
+ * {@link WriteGate}: the writer marker covers them until they are fsynced).
  *
  * <p>An <em>atomic</em> session (a put, a group commit, a putMany, a delete) runs with an undo log
  * ({@link UndoFiles.Undo}): when any step fails, every file it changed is put back, so a caller
@@ -35,9 +37,11 @@ final class WriteSession {
      * @param readExisting reads a record from disk (null when absent)
      * @param invalidate drops the caches' entries of a record whose write was undone
      * @param markDrift marks the collection for an index rebuild on its next open; never throws
+     * @param ended told when a session ends (finished or not), so the lazy writes get synced once
+     *     the store is idle; never throws
      */
     record Support(Function<String, StorageRecord> readExisting, RecordWrites.Invalidation invalidate,
-            Runnable markDrift) {
+            Runnable markDrift, Runnable ended) {
     }
 
     private final RecordWriter.Batch batch;
@@ -100,11 +104,27 @@ final class WriteSession {
         if (batch.full()) {
             try {
                 batch.flush();
+                if (undo == null) {
+                    applyWritten();
+                }
             } catch (RuntimeException e) {
                 abort(e); // a group of records failed, not this one alone: the session is over
                 throw e;
             }
         }
+    }
+
+    /**
+     * A streaming session brings the indexes up to date after each batch of records, so it holds
+     * one batch's changes at a time, whatever the number of records: the unique values and old data
+     * of earlier batches are then read from the index and record files.
+     */
+    private void applyWritten() {
+        indexes.apply(changes);
+        changes.clear();
+        pendingIndexed.clear();
+        uniqueValues.clear();
+        touched.clear();
     }
 
     /** @return the failure that ended this session ({@link #abort}), or {@code null} while it runs or after it finished */
@@ -180,6 +200,7 @@ final class WriteSession {
             throw e;
         }
         done = true;
+        support.ended().run();
         if (undo != null) {
             undo.end();
             StorageException unsynced = undo.syncFailure();
@@ -218,6 +239,7 @@ final class WriteSession {
             }
         } finally {
             touched.forEach(support.invalidate()::invalidate);
+            support.ended().run();
         }
     }
 

@@ -69,6 +69,7 @@ public final class IndexManager {
     private final IndexUpdates updates;
     private final IndexRebuilds rebuilds;
     private final PathIndexes paths;
+    private final DeferredSyncs deferred;
     private final Object pendingLock = new Object();
     private final TreeMap<String, IndexDefinition> pending = new TreeMap<>(dev.storh.query.Values::compareUtf8);
     private volatile List<IndexDefinition> definitions;
@@ -96,7 +97,8 @@ public final class IndexManager {
         this.locker = locker;
         IndexSwap swap = new IndexSwap();
         this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records);
-        this.updates = new IndexUpdates(files, layout.indexEntriesDir(), swap, reads);
+        this.deferred = new DeferredSyncs(files);
+        this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
         this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
         this.stamp = IndexManifest.stamp(files, manifest);
@@ -358,6 +360,18 @@ public final class IndexManager {
     public void apply(List<Change> changes) {
         updates.apply(definitions, changes);
         paths.apply(changes);
+    }
+
+    /**
+     * The value files and range deltas that {@link #apply} writes reach the disk lazily: their
+     * fsyncs wait for this call. Until it returns, the collection's writer marker must stay (a
+     * crash then makes the next open rebuild the indexes from the records). Call under the write lock.
+     *
+     * @return how many files and folders were fsynced (0 when nothing waited)
+     * @throws StorageException naming the file or folder that could not be synced (it stays pending)
+     */
+    public int syncDeferred() {
+        return deferred.syncAll();
     }
 
     /**
