@@ -34,7 +34,8 @@ import org.springframework.dao.support.PersistenceExceptionTranslator;
  * <li>{@link UniqueConstraintException} → {@link DuplicateKeyException};</li>
  * <li>{@link SchemaViolationException} → {@link DataIntegrityViolationException};</li>
  * <li>{@link LockTimeoutException} → {@link CannotAcquireLockException};</li>
- * <li>{@link VersionConflictException} (a compare-and-set write lost a race, e.g. on blob storage) →
+ * <li>{@link VersionConflictException} (a compare-and-set write lost a race, e.g. on blob storage),
+ * and any failure caused by one (a storage write that wraps the lost race) →
  * {@link OptimisticLockingFailureException};</li>
  * <li>any other {@link StorageException} and {@link UncheckedIOException} →
  * {@link DataAccessResourceFailureException}.</li>
@@ -63,9 +64,30 @@ public class StorhExceptionTranslator implements PersistenceExceptionTranslator 
         if (ex instanceof DataAccessException dataAccessException) {
             return dataAccessException;
         }
+        VersionConflictException conflict = conflictBehind(ex);
+        if (conflict != null) {
+            return new OptimisticLockingFailureException(ex.getMessage() + ": " + conflict.getMessage(), ex);
+        }
         for (Translation translation : TRANSLATIONS) {
             if (translation.failure().isInstance(ex)) {
                 return translation.translated().apply(ex.getMessage(), ex);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param ex a failure
+     * @return the version conflict that caused it (a storage failure wrapping a lost compare-and-set
+     *     write), or null
+     */
+    private static VersionConflictException conflictBehind(RuntimeException ex) {
+        for (Throwable cause = ex.getCause(); cause != null && cause != ex; cause = cause.getCause()) {
+            if (cause instanceof VersionConflictException conflict) {
+                return conflict;
+            }
+            if (cause.getCause() == cause) {
+                return null;
             }
         }
         return null;
