@@ -60,7 +60,15 @@ final class AckLedger {
                 }
                 Map<String, String> done = inFlight.remove(f[1] + f[2]);
                 if (done != null) {
-                    acked.get(f[1]).putAll(done);
+                    // an enqueue acknowledged after another thread completed the job (the acks print in
+                    // any order) does not bring it back: an enqueue is a job's first event
+                    done.forEach((id, value) -> {
+                        if (f[1].equals("Q") && value.equals(UNFINISHED)) {
+                            acked.get(f[1]).putIfAbsent(id, value);
+                        } else {
+                            acked.get(f[1]).put(id, value);
+                        }
+                    });
                     acknowledgedOps++;
                 }
             }
