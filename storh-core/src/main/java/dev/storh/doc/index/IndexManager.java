@@ -76,15 +76,6 @@ public final class IndexManager {
     private volatile IndexManifest.Stamp stamp;
 
     /**
-     * @param collectionRoot the collection folder
-     * @param locker runs actions under the collection write lock
-     * @param records streams the collection's records from disk, in id order
-     */
-    public IndexManager(Path collectionRoot, Locker locker, RecordSource records) {
-        this(dev.storh.fs.LocalFiles.at(collectionRoot), collectionRoot, locker, records);
-    }
-
-    /**
      * @param files the collection's byte seam (rooted at {@code collectionRoot})
      * @param collectionRoot the collection folder
      * @param locker runs actions under the collection write lock
