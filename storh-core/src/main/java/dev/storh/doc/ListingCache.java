@@ -44,6 +44,11 @@ final class ListingCache {
 
     private static final String COUNTS_VERSION = "storh-listing-counts 1";
 
+    /** {@code .listing-counts.<pid>.<hex>.tmp}: a save's temp file, named by the process writing it. */
+    private static final java.util.regex.Pattern COUNTS_TEMP =
+            java.util.regex.Pattern.compile("^\\." + DocLayout.LISTING_COUNTS + "\\.(\\d+)\\.[0-9a-f]+\\" + DocLayout.TEMP_SUFFIX + "$");
+    private static final long OWN_PID = ProcessHandle.current().pid();
+
     private final StoreFiles files;
     private final Path dataDir;
     private final String dataName;
@@ -67,6 +72,39 @@ final class ListingCache {
         this.dataName = files.nameOf(dataDir);
         this.countsName = files.nameOf(layout.listingCounts());
         this.metaName = files.nameOf(layout.metaDir());
+        if (saving) {
+            removeDeadSavesTemps();
+        }
+    }
+
+    /**
+     * Removes the temp files of saves whose process is gone (killed during a save: the counts are
+     * written without the writer marker a crash recovery would find). Failures are ignored.
+     */
+    private void removeDeadSavesTemps() {
+        if (files.isReadOnly()) {
+            return;
+        }
+        try {
+            for (String name : files.list(metaName)) {
+                java.util.regex.Matcher temp = COUNTS_TEMP.matcher(name);
+                String file = metaName + "/" + name;
+                if (temp.matches() && !dev.storh.fs.WriterMarkers.isAlive(pid(temp.group(1)), files.stat(file)
+                        .map(e -> java.nio.file.attribute.FileTime.fromMillis(e.lastModifiedMillis())).orElse(null))) {
+                    AtomicFiles.deleteQuietly(files, file);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no .storh yet, or unreadable: nothing to remove now
+        }
+    }
+
+    private static long pid(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException tooLong) {
+            return -1;
+        }
     }
 
     /** Forgets one bucket's names (after a write or delete in it). */
@@ -167,8 +205,8 @@ final class ListingCache {
             }
         }
         // No fsync: after a crash a torn or empty file only fails its checks and costs a listing.
-        String temp = metaName + "/." + DocLayout.LISTING_COUNTS + "." + Long.toHexString(System.nanoTime())
-                + DocLayout.TEMP_SUFFIX;
+        String temp = metaName + "/." + DocLayout.LISTING_COUNTS + "." + OWN_PID + "."
+                + Long.toHexString(System.nanoTime()) + DocLayout.TEMP_SUFFIX;
         try {
             if (RecordListing.kind(files, metaName) != StoreFiles.Entry.Kind.DIRECTORY) {
                 return; // the collection is gone: write nothing
