@@ -56,16 +56,10 @@ final class ObservedFiles extends ForwardingFiles {
     }
 
     /** An output whose {@code sync} and {@code syncData} are timed. */
-    private final class TimedOutput implements Output {
-        private final Output out;
+    private final class TimedOutput extends dev.storh.fs.ForwardingOutput {
 
         TimedOutput(Output out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) throws IOException {
-            out.write(bytes, offset, length);
+            super(out);
         }
 
         @Override
@@ -76,21 +70,6 @@ final class ObservedFiles extends ForwardingFiles {
         @Override
         public void syncData() throws IOException {
             timed(false, out::syncData);
-        }
-
-        @Override
-        public long size() throws IOException {
-            return out.size();
-        }
-
-        @Override
-        public void truncate(long size) throws IOException {
-            out.truncate(size);
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close();
         }
     }
 }

@@ -120,18 +120,12 @@ final class DeferredSyncs extends ForwardingFiles {
     }
 
     /** An open index file whose fsync is noted, not done. */
-    private final class Deferring implements Output {
+    private final class Deferring extends dev.storh.fs.ForwardingOutput {
         private final String name;
-        private final Output out;
 
         Deferring(String name, Output out) {
+            super(out);
             this.name = name;
-            this.out = out;
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) throws IOException {
-            out.write(bytes, offset, length);
         }
 
         @Override
@@ -148,21 +142,6 @@ final class DeferredSyncs extends ForwardingFiles {
             synchronized (lock) {
                 dirtyFiles.add(name);
             }
-        }
-
-        @Override
-        public long size() throws IOException {
-            return out.size();
-        }
-
-        @Override
-        public void truncate(long size) throws IOException {
-            out.truncate(size);
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close();
         }
     }
 }
