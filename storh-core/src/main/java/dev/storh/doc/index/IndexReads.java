@@ -193,7 +193,7 @@ final class IndexReads {
      * the file's version so that a repeated count costs one metadata read.
      */
     private long countFile(Path file, String key) {
-        String version = IndexBytes.version(files, file);
+        String version = EqualityFiles.version(files, file); // the value file and its delta
         if (version == null) {
             return 0;
         }
