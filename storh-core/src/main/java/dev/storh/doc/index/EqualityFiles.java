@@ -98,14 +98,7 @@ final class EqualityFiles {
         } catch (StorageException e) {
             throw new StorageException("Malformed equality index: " + file, e);
         }
-        List<String> ids = new ArrayList<>();
-        if (doc.get("ids") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof String s) {
-                    ids.add(s);
-                }
-            }
-        }
+        List<String> ids = IndexBytes.strings(doc.get("ids"));
         return new Entry(doc.get("field") instanceof String f ? f : null, doc.get("key") instanceof String k ? k : null,
                 doc.get("count"), doc.get("value"), ids);
     }

@@ -121,8 +121,8 @@ final class ValueDeltas {
                     start = i + 1;
                     continue;
                 }
-                strings(line.get("add")).forEach(id -> ops.put(id, true));
-                strings(line.get("remove")).forEach(id -> ops.put(id, false));
+                IndexBytes.strings(line.get("add")).forEach(id -> ops.put(id, true));
+                IndexBytes.strings(line.get("remove")).forEach(id -> ops.put(id, false));
                 if (line.get("count") instanceof Long c) {
                     count = c;
                 }
@@ -130,18 +130,6 @@ final class ValueDeltas {
             start = i + 1;
         }
         return new Changes(ops, count, bytes.length, start < bytes.length);
-    }
-
-    private static List<String> strings(Object o) {
-        List<String> out = new ArrayList<>();
-        if (o instanceof List<?> list) {
-            for (Object item : list) {
-                if (item instanceof String s) {
-                    out.add(s);
-                }
-            }
-        }
-        return out;
     }
 
     /**
