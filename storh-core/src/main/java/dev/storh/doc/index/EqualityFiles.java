@@ -63,6 +63,20 @@ final class EqualityFiles {
 
     /**
      * @param files the collection's byte seam
+     * @param file a value file or its delta
+     * @return its bytes, or {@code null} when it does not exist
+     * @throws StorageException {@code "Could not read equality index: <path>"}
+     */
+    static byte[] readBytes(StoreFiles files, Path file) {
+        try {
+            return IndexBytes.readOrNull(files, file);
+        } catch (IOException e) {
+            throw new StorageException("Could not read equality index: " + file, e);
+        }
+    }
+
+    /**
+     * @param files the collection's byte seam
      * @param file a value file
      * @return a token that changes whenever the value file or its delta ({@link ValueDeltas})
      *     changes, or {@code null} when the value file does not exist
@@ -83,12 +97,7 @@ final class EqualityFiles {
      * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
      */
     static Entry readValueFile(StoreFiles files, Path file) {
-        byte[] bytes;
-        try {
-            bytes = IndexBytes.readOrNull(files, file);
-        } catch (IOException e) {
-            throw new StorageException("Could not read equality index: " + file, e);
-        }
+        byte[] bytes = readBytes(files, file);
         if (bytes == null) {
             return null;
         }

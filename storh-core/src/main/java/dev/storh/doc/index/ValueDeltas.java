@@ -96,13 +96,7 @@ final class ValueDeltas {
      * @throws StorageException {@code "Could not read equality index: <path>"}
      */
     static Changes read(StoreFiles files, Path valueFile) {
-        Path delta = deltaOf(valueFile);
-        byte[] bytes;
-        try {
-            bytes = IndexBytes.readOrNull(files, delta);
-        } catch (IOException e) {
-            throw new StorageException("Could not read equality index: " + delta, e);
-        }
+        byte[] bytes = EqualityFiles.readBytes(files, deltaOf(valueFile));
         if (bytes == null) {
             return null;
         }
