@@ -23,7 +23,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     through this application's Queue bean wake the consumers at once.
  * @param requeueInterval How often jobs claimed longer than the queue's processing-timeout ago (e.g.
  *     by a process that died) are put back to pending.
- * @param deadLetterQueue Queue receiving jobs whose last attempt failed; default '<name>.dead'.
+ * @param deadLetterQueue Queue receiving jobs whose last attempt failed; default {@code <name>.dead}.
  */
 public record StorhQueueListenerProperties(@DefaultValue("1") int concurrency, @DefaultValue("10") int batchSize,
         @DefaultValue("3") int maxAttempts, @DefaultValue("1s") Duration backoff,
