@@ -62,7 +62,7 @@ final class LogContext {
         StoreFiles files = options.files(dir);
         boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
         if (!readOnly) {
-            AtomicFiles.ensureDirectory(dir); // the seam's root; what is below it goes through the seam
+            LogFiles.ensureCollectionDir(dir, options::files);
             LogState.mkdirs(files, LogFiles.SEGMENTS);
         }
         CollectionLock lock;

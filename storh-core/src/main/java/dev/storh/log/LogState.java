@@ -123,11 +123,12 @@ final class LogState {
             createIfMissing(newActive.file, true);
         }
         StateIndex built = new StateIndex();
+        built.countWhileRebuilding();
         for (Segment s : newSealed) {
             bytesCut += SegmentScanner.scan(this, s, built, truncate, true);
         }
         bytesCut += SegmentScanner.scan(this, newActive, built, truncate, true);
-        built.countFromEmpty();
+        built.endRebuild();
         Object readStamp = Manifest.stamp(files);
         synchronized (this) {
             built.adopt(index);
