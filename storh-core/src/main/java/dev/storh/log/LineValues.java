@@ -36,8 +36,8 @@ final class LineValues {
             return null;
         }
         Cursor c = new Cursor(json, from + 1, to - 1);
-        List<String> fields = new ArrayList<>();
-        List<Object> keys = new ArrayList<>();
+        List<String> fields = c.fields;
+        List<Object> keys = c.keys;
         if (c.at == c.end) {
             return new Object[0];
         }
@@ -69,16 +69,20 @@ final class LineValues {
     /** Deeper nesting is left to the decoder (and its own limit). */
     private static final int MAX_DEPTH = 64;
 
-    /** A read position in the data bytes. */
+    /** A read position in the data bytes, and what was read at the top level so far. */
     private static final class Cursor {
+        /** The top-level field names read, to tell a repeated one. */
+        final List<String> fields = new ArrayList<>();
+        /** Field, counter key, field, counter key, ... of the counted top-level values. */
+        final List<Object> keys = new ArrayList<>();
         private final byte[] b;
         private final int end;
         private int at;
 
-        Cursor(byte[] b, int at, int end) {
-            this.b = b;
-            this.at = at;
-            this.end = end;
+        Cursor(byte[] data, int from, int to) {
+            b = data;
+            at = from;
+            end = to;
         }
 
         boolean take(char c) {

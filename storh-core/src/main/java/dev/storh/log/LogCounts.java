@@ -35,8 +35,6 @@ final class LogCounts {
     private final AtomicLong segmentsOpened;
     /** The modification time of {@code segments/} when every segment file was last found, or -1. */
     private volatile long presentAtMs = -1;
-    /** Segment names once found to be regular files (a listing then shows that they are still there). */
-    private final java.util.Set<String> knownFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     LogCounts(LogState state, AtomicLong segmentsOpened) {
         this.state = state;
@@ -113,15 +111,15 @@ final class LogCounts {
             if (!listed.contains(file)) {
                 return false;
             }
-            if (!knownFiles.contains(file)) {
+            if (!state.regularFiles.contains(file)) {
                 if (!state.isFile(LogFiles.segment(file))) {
                     return false;
                 }
-                knownFiles.add(file);
+                state.regularFiles.add(file);
             }
         }
-        if (knownFiles.size() > 2 * files.size() + 64) {
-            knownFiles.retainAll(new java.util.HashSet<>(files)); // names compacted away
+        if (state.regularFiles.size() > 2 * files.size() + 64) {
+            state.regularFiles.retainAll(new java.util.HashSet<>(files)); // names compacted away
         }
         if (folder >= 0 && now - folder > RACY_MS) {
             presentAtMs = folder;

@@ -184,7 +184,7 @@ public final class LogFiles {
      * Creates a log's folder (the partition folder when partitioned) and its missing parents, each
      * through a byte seam on the nearest folder that exists: every new folder's parent is fsynced,
      * then the log's folder itself, so a new log survives a power loss. Nothing happens when the
-     * folder is there.
+     * folder is there. Call it before making the log's own seam, which is then the last one made.
      *
      * @param dir the log's folder, absolute
      * @param seams the log's seam factory ({@code options::files})
@@ -192,13 +192,17 @@ public final class LogFiles {
      *     file stands where a folder is needed
      */
     static void ensureCollectionDir(Path dir, Function<Path, StoreFiles> seams) {
-        Path top = dir;
         String below = "";
-        while (top.getParent() != null && !isDirectory(seams.apply(top))) {
+        for (Path top = dir;; top = top.getParent()) {
+            StoreFiles files = seams.apply(top);
+            if (top.getParent() == null || isDirectory(files)) {
+                if (!below.isEmpty()) {
+                    AtomicFiles.ensureDirectory(files, below);
+                }
+                return;
+            }
             below = below.isEmpty() ? top.getFileName().toString() : top.getFileName() + "/" + below;
-            top = top.getParent();
         }
-        AtomicFiles.ensureDirectory(seams.apply(top), below);
     }
 
     private static boolean isDirectory(StoreFiles files) {

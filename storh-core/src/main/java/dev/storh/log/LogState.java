@@ -43,6 +43,11 @@ final class LogState {
     volatile boolean rebuild;
     /** Bumped by every full rebuild: files may have been replaced, so cached read handles are stale. */
     volatile long generation;
+    /**
+     * Segment file names once found to be regular files (by a scan or a count); a listing of
+     * {@code segments/} then tells whether they are still there without looking at each one.
+     */
+    final java.util.Set<String> regularFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private long nextSegment = 1;
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();

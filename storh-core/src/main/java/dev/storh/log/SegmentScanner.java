@@ -60,6 +60,7 @@ final class SegmentScanner {
         if (!state.isFile(LogFiles.segment(segment.file))) {
             return 0;
         }
+        state.regularFiles.add(segment.file);
         StoreFiles.Input channel;
         try {
             channel = state.open(segment.file);

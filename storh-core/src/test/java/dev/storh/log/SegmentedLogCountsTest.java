@@ -237,12 +237,7 @@ class SegmentedLogCountsTest {
             log.put(Map.of("writer", "parent", "i", 0L));
             RecordQuery child = RecordQuery.all().whereEqual("writer", "child0");
             assertThat(log.count(child)).isZero();
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process p = new ProcessBuilder(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp",
-                    System.getProperty("java.class.path"), LogChildProcess.class.getName(), "append", root.toString(),
-                    "events", "2048", "30", "child0").redirectErrorStream(true).start();
-            assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+            LogTestSupport.appendInChildJvm(root, "events", 2048, 30, "child0");
             long opened = log.segmentsOpened();
             assertThat(log.count(child)).isEqualTo(30);
             assertThat(log.segmentsOpened()).as("caught up by tailing, counted from memory").isEqualTo(opened);
