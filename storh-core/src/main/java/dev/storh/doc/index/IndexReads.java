@@ -26,6 +26,11 @@ final class IndexReads {
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
     private final Map<Path, Versioned<Long>> counts = new ConcurrentHashMap<>();
     private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
+    private final Map<String, Seeking> seeks = new ConcurrentHashMap<>();
+
+    /** A seek over a field's range files as they were (its stamps), or {@code null} when they are not provably in order. */
+    private record Seeking(IndexManifest.Stamp main, IndexManifest.Stamp delta, IndexManifest.Stamp checkpoints, RangeSeek seek) {
+    }
 
     /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
     private static final int MAX_COUNTS = 4096;
@@ -65,12 +70,14 @@ final class IndexReads {
     /** Drops the cached state of one range field (its files changed). */
     void forget(String field) {
         rangeCache.remove(field);
+        seeks.remove(field);
         unindexed.remove(field);
     }
 
     /** Drops every cached range state (the tree was replaced). */
     void forgetAll() {
         rangeCache.clear();
+        seeks.clear();
         counts.clear();
         unindexed.clear();
     }
@@ -92,6 +99,11 @@ final class IndexReads {
             return List.of();
         }
         if (d.range()) {
+            List<String> sought = slices(d.field()).ids(
+                    new dev.storh.query.Condition(d.field(), dev.storh.query.Operator.EQ, java.util.Collections.singletonList(v)));
+            if (sought != null) {
+                return sought;
+            }
             List<String> ids = new ArrayList<>();
             rangeState(d.field()).forEach((id, stored) -> {
                 if (dev.storh.query.Values.identical(stored, v)) {
@@ -280,6 +292,54 @@ final class IndexReads {
             cached.view = view;
         }
         return view;
+    }
+
+    /**
+     * @param field a range-indexed field
+     * @return reads of its range files stride by stride
+     */
+    RangeSlices slices(String field) {
+        return new RangeSlices(this, field);
+    }
+
+    /**
+     * Runs a read on the seek of a field's range files, under the shared side of the swap.
+     *
+     * @return what the read answered; {@code null} when the files are not provably in value order, a
+     *     stride did not match its checkpoints, or their whole state is in memory already (a view)
+     */
+    <T> T withSeek(String field, java.util.function.Function<RangeSeek, T> read) {
+        return swap.reading(() -> {
+            RangeSeek seek = seekUnlocked(field);
+            if (seek == null) {
+                return null;
+            }
+            try {
+                return read.apply(seek);
+            } catch (RangeSeek.Unprovable e) {
+                seek.markBroken();
+                return null;
+            }
+        });
+    }
+
+    private RangeSeek seekUnlocked(String field) {
+        RangeFiles rf = new RangeFiles(files, entries, field);
+        IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
+        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
+        CachedRange cached = rangeCache.get(field);
+        if (cached != null && cached.view != null && IndexManifest.sameStamp(cached.main, mainStamp)
+                && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
+            return null; // answered from memory
+        }
+        IndexManifest.Stamp pointsStamp = IndexManifest.stamp(files, rf.checkpoints());
+        Seeking seen = seeks.get(field);
+        if (seen == null || !IndexManifest.sameStamp(seen.main(), mainStamp) || !IndexManifest.sameStamp(seen.delta(), deltaStamp)
+                || !IndexManifest.sameStamp(seen.checkpoints(), pointsStamp)) {
+            seen = new Seeking(mainStamp, deltaStamp, pointsStamp, RangeSeek.open(files, rf)); // read after the stamps
+            seeks.put(field, seen);
+        }
+        return seen.seek() == null || seen.seek().broken() ? null : seen.seek();
     }
 
     private CachedRange cachedRange(String field) {
