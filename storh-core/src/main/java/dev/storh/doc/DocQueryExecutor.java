@@ -83,7 +83,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         boolean ok;
         if (c.operator() == Operator.EQ || c.operator() == Operator.IN) {
             // Lists and objects are never in an index, so only scalar operands can be looked up.
-            ok = c.values().stream().allMatch(IndexKeys::isIndexable);
+            ok = true;
+            for (Object v : c.values()) {
+                ok &= IndexKeys.isIndexable(v);
+            }
         } else {
             ok = d.get().range() && c.operator().isRange();
         }
@@ -238,8 +241,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 if (d.isEmpty() || c.operator().isRange() && !containerIds(c).isEmpty()) {
                     return null; // listed lists and objects carry no value to check: count the records
                 }
-                if (!d.get().range() && !c.values().stream().allMatch(IndexKeys::keyIsExact)) {
-                    return null; // a value file may also hold values that are not identical: count the records
+                for (Object v : d.get().range() ? List.of() : c.values()) {
+                    if (!IndexKeys.keyIsExact(v)) {
+                        return null; // a value file may also hold values that are not identical: count the records
+                    }
                 }
             }
         }

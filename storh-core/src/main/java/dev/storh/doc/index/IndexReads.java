@@ -24,7 +24,7 @@ final class IndexReads {
     private final IndexManager.Locker locker;
     private final IndexManager.RecordSource records;
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
-    private final Map<Path, Versioned<Long>> counts = new ConcurrentHashMap<>();
+    private final Map<String, Counted> counts = new ConcurrentHashMap<>();
     private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
     private final Map<String, Seeking> seeks = new ConcurrentHashMap<>();
 
@@ -34,6 +34,13 @@ final class IndexReads {
 
     /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
     private static final int MAX_COUNTS = 4096;
+
+    /**
+     * The count of a value file as of a version ({@code null}: the file was absent), with the file's
+     * storage name, so that a repeated count costs one metadata read and no path arithmetic.
+     */
+    private record Counted(Path file, String name, String version, long count) {
+    }
 
     /** What a file held when it had a version ({@link StoreFiles#version}). */
     private record Versioned<T>(String version, T value) {
@@ -197,32 +204,41 @@ final class IndexReads {
     }
 
     private long countFile(IndexDefinition d, String key) {
-        return countFile(IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
+        return countFile("e\0" + d.field() + "\0" + key, () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
     }
 
     /**
      * The count of a value file: its {@code count} member (or its ids when it has none), kept with
      * the file's version so that a repeated count costs one metadata read.
+     *
+     * @param lookup what names the file in the cache (its kind, fields and key)
      */
-    private long countFile(Path file, String key) {
-        String version = IndexBytes.version(files, file);
-        if (version == null) {
-            return 0;
+    private long countFile(String lookup, java.util.function.Supplier<Path> locate, String key) {
+        Counted cached = counts.get(lookup);
+        Path file = cached != null ? cached.file() : locate.get();
+        String name = cached != null ? cached.name() : files.nameOf(file);
+        String version;
+        try {
+            version = files.version(name).orElse(null);
+        } catch (java.io.IOException e) {
+            version = null;
         }
-        Versioned<Long> cached = counts.get(file);
-        if (cached != null && cached.version().equals(version)) {
-            return cached.value();
+        if (cached != null && java.util.Objects.equals(cached.version(), version)) {
+            return cached.count();
         }
-        EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
-        long count = head.count();
-        if (count < 0) {
-            EqualityFiles.Entry e = EqualityFiles.read(files, file);
-            count = e == null ? 0 : e.ids().size();
+        long count = 0;
+        if (version != null) {
+            EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
+            count = head.count();
+            if (count < 0) {
+                EqualityFiles.Entry e = EqualityFiles.read(files, file);
+                count = e == null ? 0 : e.ids().size();
+            }
         }
         if (counts.size() >= MAX_COUNTS) {
             counts.clear();
         }
-        counts.put(file, new Versioned<>(version, count)); // read after the version: a newer file is read again
+        counts.put(lookup, new Counted(file, name, version, count)); // read after the version: a newer file is read again
         return count;
     }
 
@@ -235,8 +251,8 @@ final class IndexReads {
      */
     long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
         String key = IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue));
-        return swap.reading(() -> countFile(IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key),
-                key));
+        return swap.reading(() -> countFile("c\0" + left.field() + "\0" + right.field() + "\0" + key,
+                () -> IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key), key));
     }
 
     /**
