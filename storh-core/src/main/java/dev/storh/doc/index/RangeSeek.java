@@ -93,11 +93,11 @@ final class RangeSeek {
             if (idx == null) {
                 return null;
             }
-            List<?> points = Jsonc.decodeObject(idx).get("checkpoints") instanceof List<?> l ? l : List.of();
-            String[] keys = new String[points.size()];
-            long[] offsets = new long[points.size()];
+            List<Object> points = checkpoints(idx);
+            String[] keys = new String[points.size() / 2];
+            long[] offsets = new long[keys.length];
             for (int i = 0; i < keys.length; i++) {
-                if (!(points.get(i) instanceof Map<?, ?> p) || !(p.get("key") instanceof String k) || !(p.get("offset") instanceof Long o)
+                if (!(points.get(2 * i) instanceof String k) || !(points.get(2 * i + 1) instanceof Long o)
                         || o < 0 || o >= size || (i == 0 ? o != 0 : o <= offsets[i - 1] || k.compareTo(keys[i - 1]) < 0)) {
                     return null;
                 }
@@ -130,6 +130,45 @@ final class RangeSeek {
     /** @return whether {@link #markBroken} was called */
     boolean broken() {
         return broken;
+    }
+
+    /**
+     * @return key, offset, key, offset… of the checkpoints file: read directly in the compact form
+     *     both implementations write, else by the JSON decoder
+     */
+    private static List<Object> checkpoints(byte[] idx) {
+        List<Object> out = new ArrayList<>();
+        String text = new String(idx, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = text.indexOf("\"checkpoints\":[");
+        boolean plain = at >= 0 && text.indexOf('\\') < 0;
+        at += "\"checkpoints\":[".length();
+        while (plain && text.startsWith("{\"key\":\"", at)) {
+            int end = text.indexOf('"', at + 8);
+            int digits = end + 11;
+            int close = end < 0 ? -1 : text.indexOf('}', digits);
+            if (close < 0 || !text.startsWith("\",\"offset\":", end) || close == digits || close - digits > 18) {
+                plain = false;
+                break;
+            }
+            out.add(text.substring(at + 8, end));
+            for (int i = digits; i < close; i++) {
+                plain &= text.charAt(i) >= '0' && text.charAt(i) <= '9';
+            }
+            out.add(plain ? Long.parseLong(text, digits, close, 10) : null);
+            at = close + 1;
+            at += at < text.length() && text.charAt(at) == ',' ? 1 : 0;
+        }
+        if (plain && text.startsWith("]", at)) {
+            return out;
+        }
+        out.clear();
+        List<?> points = Jsonc.decodeObject(idx).get("checkpoints") instanceof List<?> l ? l : List.of();
+        for (Object p : points) {
+            Map<?, ?> point = p instanceof Map<?, ?> m ? m : Map.of();
+            out.add(point.get("key"));
+            out.add(point.get("offset"));
+        }
+        return out;
     }
 
     RangeKeyOrder order() {
