@@ -204,7 +204,8 @@ final class IndexReads {
     }
 
     private long countFile(IndexDefinition d, String key) {
-        return countFile("e\0" + d.field() + "\0" + key, () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
+        return countFile("e\0" + d.field() + "\0" + key,
+                () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.storh.StorageException;
 import dev.storh.fs.StoreFiles;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +44,6 @@ final class RangeSeek {
     private final String[] keys;
     private final long[] offsets;
     private final long size;
-    private final String lastKey;
     private final RangeDelta delta;
     private volatile boolean broken;
     private final Map<Integer, Chunk> chunks = new LinkedHashMap<>(16, 0.75f, true) {
@@ -66,7 +64,6 @@ final class RangeSeek {
         this.offsets = offsets;
         this.size = size;
         this.delta = delta;
-        this.lastKey = last == null ? null : last.keys()[last.size() - 1];
         if (last != null) {
             chunks.put(keys.length - 1, last);
         }
@@ -177,11 +174,6 @@ final class RangeSeek {
 
     RangeDelta delta() {
         return delta;
-    }
-
-    /** @return the number of strides */
-    int chunkCount() {
-        return keys.length;
     }
 
     /** @return the key of the first line of stride {@code i}; {@code null} past the last */
@@ -295,15 +287,5 @@ final class RangeSeek {
             start = end + 1;
         }
         return new Chunk(k.toArray(new String[0]), v.toArray(), ids.toArray(new String[0]));
-    }
-
-    /** @return the last key of the main file, {@code null} when it is empty */
-    String lastKey() {
-        return lastKey;
-    }
-
-    /** @return the path of the main file this seek reads, for messages */
-    Path mainPath() {
-        return files.path(main);
     }
 }
