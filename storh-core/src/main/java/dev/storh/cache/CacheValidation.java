@@ -13,15 +13,22 @@ public enum CacheValidation {
      *
      * <p>What it guarantees: every change made after the entry has <em>settled</em> is seen, and
      * every change before that which alters the bytes is seen too. An entry settles at its first
-     * hit that comes {@link #SETTLE_MILLIS} ms or more after its file version was first seen; until
-     * then each hit also reads the file and compares its XXH3-128 (no parse), because another
-     * writer may rewrite it within the file system's timestamp granularity (one kernel tick on
-     * Linux without fine-grained timestamps) keeping its size, time and (in place, or when a
-     * rename reuses a freed inode number) its identity. After that, any write gets a later
-     * modification time. Not seen: a writer that rewrites a settled file in place with the same
-     * size and then sets its modification time back (HASH sees it), and a file system whose
-     * clock runs more than {@code SETTLE_MILLIS} behind this machine's. (The original compares
-     * whole seconds and size only.)
+     * hit that comes {@link #SETTLE_MILLIS} ms or more after its file version was first seen (or
+     * after the file's modification time, where the version tells it: a file left alone that long
+     * when it is read settles at once); until then each hit also reads the file and compares its
+     * XXH3-128 (no parse), because another writer may rewrite it within the file system's
+     * timestamp granularity (one kernel tick on Linux without fine-grained timestamps) keeping its
+     * size, time and (in place, or when a rename reuses a freed inode number) its identity. After
+     * that, any write gets a later modification time. One exception to the read before settling:
+     * a record this store wrote itself while no other writer had a marker in the collection (no
+     * other store instance, process or the original open for writing) is trusted on its version
+     * as long as the collection's writer-marker folder keeps its modification time, which any
+     * writer that registers changes before it writes. Not seen: a writer that rewrites a settled
+     * file in place with the same size and then sets its modification time back (HASH sees it), a
+     * program that registers no writer marker and rewrites one of this store's own records within
+     * the same clock tick keeping size and time, and a file system whose clock runs more than
+     * {@code SETTLE_MILLIS} behind this machine's. (The original compares whole seconds and size
+     * only.)
      */
     STAT,
     /** As STAT, and the XXH3-128 of the file's bytes must match: sees in-place rewrites that keep size and time. */

@@ -54,7 +54,7 @@ final class DocParts {
         String writerPrefix = WriterMarkers.newWriterPrefix();
         RecordPreparer preparer = new RecordPreparer(options);
         this.gate = new WriteGate(files, layout, writerPrefix, options.lockTimeout());
-        RecordCache cache = new RecordCache(files, options.cache(), options.cacheValidation(), collectionRoot);
+        RecordCache cache = new RecordCache(files, options.cache(), options.cacheValidation(), collectionRoot, writerPrefix);
         this.listing = new ListingCache(files, layout, true);
         RecordWrites.Invalidation invalidate = gone -> {
             cache.invalidate(gone);

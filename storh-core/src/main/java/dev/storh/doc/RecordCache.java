@@ -17,21 +17,27 @@ import java.util.Optional;
  * never claims a newer file than the bytes it holds; a mismatch only costs a re-read. An entry
  * keeps that version as its {@link CachedRecord#fileKey()} and the XXH3-128 of its bytes. In STAT
  * mode a hit costs one version look once the entry has settled (see {@link CacheValidation#STAT});
- * before, each hit also reads the file and compares the hash. Negative entries (missing files) are
+ * before, each hit also reads the file and compares the hash, except for records this store wrote
+ * while no other writer was registered (a look at the writers folder instead). Negative entries (missing files) are
  * kept too and re-checked like positive ones, except in TRUST mode. Thread-safe.
  */
 final class RecordCache {
+
+    /** The version of a name that is there but not a regular file (a link, a folder). */
+    private static final String NOT_A_FILE = "not a file";
 
     private final StoreFiles files;
     private final Cache cache;
     private final CacheValidation validation;
     private final String prefix;
+    private final WriterQuiet quiet;
 
-    RecordCache(StoreFiles files, Cache cache, CacheValidation validation, Path collectionRoot) {
+    RecordCache(StoreFiles files, Cache cache, CacheValidation validation, Path collectionRoot, String writerPrefix) {
         this.files = files;
         this.cache = cache;
         this.validation = validation;
         this.prefix = collectionRoot.toAbsolutePath().normalize() + "\0";
+        this.quiet = new WriterQuiet(files, writerPrefix);
     }
 
     boolean enabled() {
@@ -45,8 +51,11 @@ final class RecordCache {
     /**
      * Caches a record this store has just written (under the write lock), so the next reads of it
      * cost one version look (STAT, once settled), one read and a hash (HASH, or STAT before) or
-     * nothing (TRUST). The record is decoded from the written bytes, so it shares nothing with the
-     * caller's maps. When the file cannot be looked at the entry is dropped instead.
+     * nothing (TRUST). In STAT mode an entry written while no other writer is registered in the
+     * collection (see {@link WriterQuiet}) is trusted before it settles too, as long as no writer
+     * registers: a hit then costs a look at the file and one at the writers folder. The record is
+     * decoded from the written bytes, so it shares nothing with the caller's maps. When the file
+     * cannot be looked at the entry is dropped instead.
      *
      * @param id lowercase id
      * @param path its record file, just renamed into place
@@ -58,9 +67,10 @@ final class RecordCache {
         }
         String key = prefix + id;
         try {
-            Object version = look(path);
-            if (version != null) {
-                store(key, path, version, bytes, System.currentTimeMillis());
+            String version = look(path);
+            if (version != null && !NOT_A_FILE.equals(version)) {
+                long mark = validation == CacheValidation.STAT ? quiet.markFor(files.modifiedMillis(version)) : -1;
+                store(key, path, version, bytes, System.currentTimeMillis(), mark);
                 return;
             }
         } catch (StorageException e) {
@@ -82,23 +92,30 @@ final class RecordCache {
         if (cached != null && validation == CacheValidation.TRUST) {
             return cached.record();
         }
-        Object version = look(path);
+        String version = look(path);
         long seen = System.currentTimeMillis();
         if (cached != null) {
             if (version == null && cached.missing()) {
                 return null;
             }
             if (version != null && !cached.missing() && version.equals(cached.fileKey())) {
-                if (validation == CacheValidation.STAT && cached.settled()) {
+                boolean stat = validation == CacheValidation.STAT;
+                boolean settles = stat && seen - cached.seenMillis() >= CacheValidation.SETTLE_MILLIS;
+                if (stat && (cached.settled() || quiet.unchanged(cached.writersMark()))) {
+                    if (settles && !cached.settled()) {
+                        cache.put(key, cached.asSettled());
+                    }
                     return cached.record();
                 }
                 beforeRead.run();
                 byte[] bytes = readOrNull(path);
                 if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
-                    return store(key, path, version, bytes, cached.seenMillis());
+                    return store(key, path, version, bytes, cached.seenMillis(), -1);
                 }
-                if (validation == CacheValidation.STAT && seen - cached.seenMillis() >= CacheValidation.SETTLE_MILLIS) {
+                if (settles) {
                     cache.put(key, cached.asSettled());
+                } else if (cached.writersMark() >= 0) {
+                    cache.put(key, cached.withoutWritersMark());
                 }
                 return cached.record();
             }
@@ -108,16 +125,26 @@ final class RecordCache {
             return null;
         }
         beforeRead.run();
-        return store(key, path, version, readOrNull(path), seen);
+        return store(key, path, version, readOrNull(path), seen, -1);
     }
 
-    private StorageRecord store(String key, Path path, Object version, byte[] bytes, long seen) {
+    /**
+     * Keeps the bytes read (or written) after a look at {@code version}. The settle time counts
+     * from {@code seen} or from the file's modification time when the version tells it and it is
+     * earlier; an entry whose file was last modified {@link CacheValidation#SETTLE_MILLIS} or more
+     * before the look is settled at once (any later write gets a later time).
+     */
+    private StorageRecord store(String key, Path path, String version, byte[] bytes, long seen, long writersMark) {
         if (bytes == null) {
             cache.put(key, CachedRecord.MISSING);
             return null;
         }
         StorageRecord record = RecordFiles.decode(path, bytes);
-        cache.put(key, new CachedRecord(record, bytes.length, version, IndexKeys.xxh128(bytes), seen, false));
+        long modified = NOT_A_FILE.equals(version) ? -1 : files.modifiedMillis(version);
+        long from = modified >= 0 ? Math.min(seen, modified) : seen;
+        boolean settled = seen - from >= CacheValidation.SETTLE_MILLIS;
+        cache.put(key, new CachedRecord(record, bytes.length, version, IndexKeys.xxh128(bytes), from, settled,
+                settled ? -1 : writersMark));
         return record;
     }
 
@@ -125,14 +152,14 @@ final class RecordCache {
      * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
      *     link or folder there gets a version of its own: reading it then reports it corrupt)
      */
-    private Object look(Path path) {
+    private String look(Path path) {
         String name = files.nameOf(path);
         try {
             Optional<String> version = files.version(name);
             if (version.isPresent()) {
                 return version.get();
             }
-            return files.exists(name) ? "not a file" : null;
+            return files.exists(name) ? NOT_A_FILE : null;
         } catch (IOException e) {
             throw new StorageException("Could not read storage file: " + path, e);
         }

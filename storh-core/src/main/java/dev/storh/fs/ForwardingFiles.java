@@ -124,6 +124,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public long modifiedMillis(String version) {
+        return files.modifiedMillis(version);
+    }
+
+    @Override
     public String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
         return files.writeIfVersion(name, bytes, expectedVersion);
     }

@@ -132,6 +132,21 @@ public final class LocalFiles implements StoreFiles {
                         + "-" + a.fileKey());
     }
 
+    /** Reads the time back out of a {@link #version} of this seam: its second field, nanoseconds in hex. */
+    @Override
+    public long modifiedMillis(String version) {
+        int first = version.indexOf('-');
+        int second = first < 0 ? -1 : version.indexOf('-', first + 1);
+        if (second < 0) {
+            return -1;
+        }
+        try {
+            return Math.floorDiv(Long.parseUnsignedLong(version, first + 1, second, 16), 1_000_000L);
+        } catch (NumberFormatException notOurs) {
+            return -1;
+        }
+    }
+
     @Override
     public Object identity(String name) throws IOException {
         return Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class).fileKey();

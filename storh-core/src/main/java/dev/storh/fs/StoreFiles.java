@@ -267,6 +267,19 @@ public interface StoreFiles {
     }
 
     /**
+     * The modification time a {@link #version} carries, to tell how long a file has been left
+     * alone. The default knows nothing of the versions' shapes (they may be ETags) and says so.
+     *
+     * @param version a value {@link #version} returned
+     * @return the file's modification time then, in milliseconds since the epoch on the file
+     *     system's clock (the clock {@link Entry#lastModifiedMillis()} reads), or {@code -1} when the
+     *     version does not carry one
+     */
+    default long modifiedMillis(String version) {
+        return -1;
+    }
+
+    /**
      * Compare-and-set: replaces the whole file atomically (readers see the old bytes or the new
      * ones) only when its version is still {@code expectedVersion}, or creates it only when it does
      * not exist ({@code expectedVersion == null}). On blob storage this is one conditional upload

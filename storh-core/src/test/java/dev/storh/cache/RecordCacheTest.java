@@ -7,12 +7,18 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
 import dev.storh.doc.DocStoreOptions;
+import dev.storh.fs.ForwardingFiles;
+import dev.storh.fs.LocalFiles;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +95,81 @@ class RecordCacheTest {
                 writer.put(Map.of("v", "v-" + String.format("%04d", round)), id);
             }
             assertThat(reader.get(id).orElseThrow().data()).containsEntry("v", "v-0300");
+        }
+    }
+
+    /** Counts the opens of record files ({@code data/...}), the reads a cache hit must not need. */
+    private static final class RecordReadCounting extends ForwardingFiles {
+        private final AtomicInteger reads;
+
+        RecordReadCounting(Path folder, AtomicInteger reads) {
+            super(LocalFiles.at(folder));
+            this.reads = reads;
+        }
+
+        @Override
+        public InputStream open(String name) throws IOException {
+            if (name.startsWith("data/")) {
+                reads.incrementAndGet();
+            }
+            return files.open(name);
+        }
+    }
+
+    private DocStore openCounted(AtomicInteger reads) {
+        return DocStore.open(root, "c", DocStoreOptions.builder().cache(Cache.memory(100))
+                .cacheValidation(CacheValidation.STAT).files(folder -> new RecordReadCounting(folder, reads)).build());
+    }
+
+    /**
+     * A store that is the collection's only registered writer trusts the records it writes on
+     * their version at once (no read, no hash), and stops trusting them on that alone as soon as
+     * another writer registers: then every same-size rewrite within one tick is still seen.
+     */
+    @Test
+    void ownWritesAreTrustedWithoutAReadUntilAnotherWriterRegisters() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        try (DocStore reader = openCounted(reads)) {
+            reader.put(Map.of("v", "first write registers the marker"));
+            Thread.sleep(50); // the writers folder's time lies in an earlier clock tick than the next write
+            String id = reader.put(Map.of("v", "v-0000")).id();
+            reads.set(0);
+            for (int i = 0; i < 3; i++) {
+                assertThat(reader.get(id).orElseThrow().data()).containsEntry("v", "v-0000");
+            }
+            assertThat(reads.get()).as("record reads of hits on the store's own write").isZero();
+            try (DocStore writer = open(Cache.memory(10), CacheValidation.STAT)) {
+                for (int round = 1; round <= 300; round++) {
+                    writer.put(Map.of("v", "x-" + String.format("%04d", round)), id);
+                    writer.put(Map.of("v", "v-" + String.format("%04d", round)), id);
+                    assertThat(reader.get(id).orElseThrow().data()).as("round %d", round)
+                            .containsEntry("v", "v-" + String.format("%04d", round));
+                }
+            }
+            assertThat(reads.get()).as("reads once another writer registered").isGreaterThanOrEqualTo(300);
+        }
+    }
+
+    /** A file last modified the settle time or more before it is read settles at its first read. */
+    @Test
+    void aFileLeftAloneForTheSettleTimeIsTrustedFromItsFirstRead() throws Exception {
+        AtomicInteger reads = new AtomicInteger();
+        String id;
+        Path path;
+        try (DocStore writer = open(Cache.none(), CacheValidation.STAT)) {
+            id = writer.put(Map.of("v", "alpha")).id();
+            path = writer.pathForId(id);
+        }
+        FileTime old = FileTime.from(Instant.now().minusMillis(CacheValidation.SETTLE_MILLIS + 5_000));
+        Files.setLastModifiedTime(path, old);
+        try (DocStore store = openCounted(reads)) {
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "alpha");
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "alpha");
+            assertThat(reads.get()).as("reads of an old file").isEqualTo(1);
+            replaceByRenameKeepingTime(path, file(id, "bravo"));
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "bravo");
+            Files.writeString(path, file(id, "charl"), StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            assertThat(store.get(id).orElseThrow().data()).containsEntry("v", "charl");
         }
     }
 

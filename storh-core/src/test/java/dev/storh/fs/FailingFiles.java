@@ -156,6 +156,11 @@ public final class FailingFiles implements StoreFiles {
     }
 
     @Override
+    public long modifiedMillis(String version) {
+        return local.modifiedMillis(version);
+    }
+
+    @Override
     public Object identity(String name) throws IOException {
         return local.identity(name);
     }
