@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.storh.StorageException;
+import dev.storh.doc.DocStore;
 import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
+import dev.storh.query.FieldPath;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,9 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Losses of log records that went without a word before: a compaction of a sealed segment that lost
- * lines, a sealed segment file that is gone, and a manifest whose damage still decodes as JSON (a
- * renamed key). Each is reported or refused with an error naming the file, and nothing is deleted
+ * Losses that went without a word before: a compaction of a sealed log segment that lost lines, a
+ * sealed segment file that is gone, and a log or index manifest whose damage still decodes as JSON
+ * (a renamed key). Each is reported or refused with an error naming the file, and nothing is deleted
  * that a repair could still need.
  */
 class SilentLossTest {
@@ -163,6 +165,38 @@ class SilentLossTest {
             log.repair();
             assertThat(log.verify().errors()).isEmpty();
             assertThat(ids).allSatisfy(id -> assertThat(log.get(id)).isPresent());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> {2}")
+    @CsvSource(delimiter = '|', value = {
+        "manifest.jsonc|\"unique\"|\"uniqUe\"|Damaged index manifest|a malformed definition {field=kind, uniqUe=true, range=false}",
+        "manifest.jsonc|\"fields\"|\"fieldz\"|Damaged index manifest|no fields list",
+        "paths.jsonc|\"ignoreCase\"|\"ignoreCasf\"|Damaged path index manifest|a malformed definition {path=[a, b], unique=false,"
+                + " ignoreCasf=false}",
+        "paths.jsonc|\"indexes\"|\"indexeS\"|Damaged path index manifest|no indexes list"})
+    void aRenamedKeyOfAnIndexManifestIsReportedAndRepairSetsItAside(String file, String key, String renamed, String error,
+            String problem) throws Exception {
+        Path manifest = root.resolve("docs/.storh/indexes/" + file);
+        try (DocStore docs = DocStore.open(root, "docs")) {
+            docs.indexes().field("kind").unique().definePath(FieldPath.of("a", "b"), false, false).sync();
+            for (long i = 0; i < 5; i++) {
+                docs.put(Map.of("kind", i, "a", Map.of("b", "v" + i)));
+            }
+            assertThat(docs.verify().errors()).isEmpty();
+        }
+        String sound = Files.readString(manifest);
+        assertThat(sound).contains(key);
+        Files.writeString(manifest, sound.replace(key, renamed));
+        try (DocStore docs = DocStore.open(root, "docs")) {
+            assertThat(docs.verify().errors()).anySatisfy(e -> assertThat(e).startsWith(error + ": " + manifest + " (" + problem + ";"));
+            assertThat(docs.repair().removed()).anySatisfy(line -> assertThat(line).startsWith(error + ": " + manifest)
+                    .contains(".storh/corrupt/indexes-" + file));
+            assertThat(docs.verify().errors()).isEmpty();
+            assertThat(docs.stream().count()).isEqualTo(5);
+        }
+        try (DocStore docs = DocStore.open(root, "docs")) {
+            assertThat(docs.verify().errors()).isEmpty();
         }
     }
 
