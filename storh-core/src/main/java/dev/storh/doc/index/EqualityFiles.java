@@ -78,14 +78,13 @@ final class EqualityFiles {
     /**
      * @param files the collection's byte seam
      * @param file a value file
-     * @return a token that changes whenever the value file or its delta ({@link ValueDeltas})
-     *     changes, or {@code null} when the value file does not exist
+     * @param valueFileVersion the value file's version
+     * @return a token that changes whenever the value file or its delta ({@link ValueDeltas}) changes
      */
-    static String version(StoreFiles files, Path file) {
-        String main = IndexBytes.version(files, file);
-        if (main == null) {
-            return null;
-        }
+    static String withDelta(StoreFiles files, Path file, String valueFileVersion) {
+        String delta = IndexBytes.version(files, ValueDeltas.deltaOf(file));
+        return delta == null ? valueFileVersion : valueFileVersion + "+" + delta;
+    }
         String delta = IndexBytes.version(files, ValueDeltas.deltaOf(file));
         return delta == null ? main : main + "+" + delta;
     }

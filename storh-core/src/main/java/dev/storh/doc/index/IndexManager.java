@@ -437,10 +437,10 @@ public final class IndexManager {
 
     /**
      * @param field a range-indexed field
-     * @return id → value as the range files say (main then delta), cached until the files change
+     * @return reads of its range index stride by stride, each checked against the files' versions
      */
-    public Map<String, Object> rangeState(String field) {
-        return reads.rangeState(field);
+    public RangeSlices rangeSlices(String field) {
+        return reads.slices(field);
     }
 
     /**

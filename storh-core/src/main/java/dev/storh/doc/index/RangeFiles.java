@@ -163,12 +163,12 @@ final class RangeFiles {
         for (int i = 0; i <= bytes.length; i++) {
             if (i == bytes.length || bytes[i] == '\n') {
                 if (i > start) {
-                    try {
-                        Line plain = RangeLines.decode(bytes, start, i - start);
-                        Line line = plain != null ? plain : decodeLine(bytes, start, i - start);
-                        if (!IndexKeys.isIndexable(line.value())) {
-                            throw new StorageException("value is not indexable");
+                    Line line = lineAt(bytes, start, i - start);
+                    if (line == null) {
+                        if (errors != null) {
+                            errors.add("Malformed range index line: " + file);
                         }
+                    } else {
                         if (errors != null && !line.key().equals(IndexKeys.rangeKey(line.value()))) {
                             errors.add("Range index key mismatch: " + file);
                         }
@@ -176,14 +176,27 @@ final class RangeFiles {
                             state.put(id, line.value());
                         }
                         line.remove().forEach(state::remove);
-                    } catch (StorageException e) {
-                        if (errors != null) {
-                            errors.add("Malformed range index line: " + file);
-                        }
                     }
                 }
                 start = i + 1;
             }
+        }
+    }
+
+    /**
+     * @param bytes a buffer
+     * @param off where a line starts
+     * @param len its length, without the newline
+     * @return the line decoded, or {@code null} when it is malformed or its value is not indexable
+     *     (a replay skips it)
+     */
+    static Line lineAt(byte[] bytes, int off, int len) {
+        try {
+            Line plain = RangeLines.decode(bytes, off, len);
+            Line line = plain != null ? plain : decodeLine(bytes, off, len);
+            return IndexKeys.isIndexable(line.value()) ? line : null;
+        } catch (StorageException e) {
+            return null;
         }
     }
 
