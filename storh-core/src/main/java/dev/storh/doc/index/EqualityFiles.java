@@ -85,9 +85,6 @@ final class EqualityFiles {
         String delta = IndexBytes.version(files, ValueDeltas.deltaOf(file));
         return delta == null ? valueFileVersion : valueFileVersion + "+" + delta;
     }
-        String delta = IndexBytes.version(files, ValueDeltas.deltaOf(file));
-        return delta == null ? main : main + "+" + delta;
-    }
 
     /**
      * @param files the collection's byte seam
