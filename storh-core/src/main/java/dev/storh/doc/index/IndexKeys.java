@@ -40,7 +40,8 @@ public final class IndexKeys {
      */
     public static String xxh128(byte[] bytes) {
         HashValue128 h = XXH128.hashBytesTo128Bits(bytes);
-        return String.format("%016x%016x", h.getMostSignificantBits(), h.getLeastSignificantBits());
+        java.util.HexFormat hex = java.util.HexFormat.of(); // "%016x%016x", without the formatter's cost
+        return hex.toHexDigits(h.getMostSignificantBits()) + hex.toHexDigits(h.getLeastSignificantBits());
     }
 
     /**
@@ -129,7 +130,8 @@ public final class IndexKeys {
             return "s-" + hex(s);
         }
         if ((v instanceof Long || v instanceof Integer) && ((Number) v).longValue() >= 0) {
-            return "n-" + String.format("%017d", ((Number) v).longValue()) + "d000000";
+            String digits = Long.toString(((Number) v).longValue()); // "%017d", without the formatter's cost
+            return "n-" + "0".repeat(Math.max(0, 17 - digits.length())) + digits + "d000000";
         }
         if (v instanceof Number n) {
             return "n-" + fixed6(JsonNumbers.originalDouble(n));
