@@ -81,18 +81,18 @@ final class RecordCache {
 
     /**
      * @param id lowercase id
-     * @param path its record file
+     * @param name its record file's name on the seam
      * @param beforeRead runs before the file's bytes are read (not on hits that read nothing), to
      *     refuse paths through symbolic links
      * @return the record, or {@code null} when the file is missing
      */
-    StorageRecord get(String id, Path path, Runnable beforeRead) {
+    StorageRecord get(String id, String name, Runnable beforeRead) {
         String key = prefix + id;
         CachedRecord cached = cache.get(key).orElse(null);
         if (cached != null && validation == CacheValidation.TRUST) {
             return cached.record();
         }
-        String version = look(path);
+        String version = look(name);
         long seen = System.currentTimeMillis();
         if (cached != null) {
             if (version == null && cached.missing()) {
@@ -108,6 +108,7 @@ final class RecordCache {
                     return cached.record();
                 }
                 beforeRead.run();
+                Path path = files.path(name);
                 byte[] bytes = readOrNull(path);
                 if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
                     return store(key, path, version, bytes, cached.seenMillis(), -1);
@@ -125,6 +126,7 @@ final class RecordCache {
             return null;
         }
         beforeRead.run();
+        Path path = files.path(name);
         return store(key, path, version, readOrNull(path), seen, -1);
     }
 
@@ -153,7 +155,10 @@ final class RecordCache {
      *     link or folder there gets a version of its own: reading it then reports it corrupt)
      */
     private String look(Path path) {
-        String name = files.nameOf(path);
+        return look(files.nameOf(path));
+    }
+
+    private String look(String name) {
         try {
             Optional<String> version = files.version(name);
             if (version.isPresent()) {
@@ -161,7 +166,7 @@ final class RecordCache {
             }
             return files.exists(name) ? NOT_A_FILE : null;
         } catch (IOException e) {
-            throw new StorageException("Could not read storage file: " + path, e);
+            throw new StorageException("Could not read storage file: " + files.path(name), e);
         }
     }
 
