@@ -31,8 +31,18 @@ final class RecordCache {
     private final CacheValidation validation;
     private final String prefix;
     private final WriterQuiet quiet;
+    private final String dataName;
 
-    RecordCache(StoreFiles files, Cache cache, CacheValidation validation, Path collectionRoot, String writerPrefix) {
+    /**
+     * @param files the collection's seam
+     * @param layout the collection's names
+     * @param cache the cache, shared by many stores
+     * @param validation how entries are checked
+     * @param writerPrefix this store instance's writer prefix (its marker's name)
+     */
+    RecordCache(StoreFiles files, DocLayout layout, Cache cache, CacheValidation validation, String writerPrefix) {
+        Path collectionRoot = layout.root();
+        this.dataName = files.nameOf(layout.dataDir());
         this.files = files;
         this.cache = cache;
         this.validation = validation;
@@ -57,17 +67,18 @@ final class RecordCache {
      * decoded from the written bytes, so it shares nothing with the caller's maps. When the file
      * cannot be looked at the entry is dropped instead.
      *
-     * @param id lowercase id
-     * @param path its record file, just renamed into place
+     * @param id lowercase id (its record file was just renamed into place)
      * @param bytes the bytes written to it
      */
-    void fill(String id, Path path, byte[] bytes) {
+    void fill(String id, byte[] bytes) {
         if (!enabled()) {
             return;
         }
         String key = prefix + id;
+        String name = nameOf(id);
+        Path path = files.path(name);
         try {
-            String version = look(path);
+            String version = look(name);
             if (version != null && !NOT_A_FILE.equals(version)) {
                 long mark = validation == CacheValidation.STAT ? quiet.markFor(files.modifiedMillis(version)) : -1;
                 store(key, path, version, bytes, System.currentTimeMillis(), mark);
@@ -81,13 +92,13 @@ final class RecordCache {
 
     /**
      * @param id lowercase id
-     * @param name its record file's name on the seam
      * @param beforeRead runs before the file's bytes are read (not on hits that read nothing), to
      *     refuse paths through symbolic links
      * @return the record, or {@code null} when the file is missing
      */
-    StorageRecord get(String id, String name, Runnable beforeRead) {
+    StorageRecord get(String id, Runnable beforeRead) {
         String key = prefix + id;
+        String name = nameOf(id);
         CachedRecord cached = cache.get(key).orElse(null);
         if (cached != null && validation == CacheValidation.TRUST) {
             return cached.record();
@@ -109,7 +120,7 @@ final class RecordCache {
                 }
                 beforeRead.run();
                 Path path = files.path(name);
-                byte[] bytes = readOrNull(path);
+                byte[] bytes = RecordFiles.readBytesOrNull(files, name, path);
                 if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
                     return store(key, path, version, bytes, cached.seenMillis(), -1);
                 }
@@ -127,7 +138,7 @@ final class RecordCache {
         }
         beforeRead.run();
         Path path = files.path(name);
-        return store(key, path, version, readOrNull(path), seen, -1);
+        return store(key, path, version, RecordFiles.readBytesOrNull(files, name, path), seen, -1);
     }
 
     /**
@@ -154,8 +165,12 @@ final class RecordCache {
      * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
      *     link or folder there gets a version of its own: reading it then reports it corrupt)
      */
-    private String look(Path path) {
-        return look(files.nameOf(path));
+    /**
+     * @param lowerId a lowercase id
+     * @return the seam's name of its record file, {@code data/<bucket>/<id>.jsonc}
+     */
+    String nameOf(String lowerId) {
+        return dataName + "/" + DocLayout.bucketOf(lowerId) + "/" + DocLayout.recordFileName(lowerId);
     }
 
     private String look(String name) {
@@ -170,7 +185,4 @@ final class RecordCache {
         }
     }
 
-    private byte[] readOrNull(Path path) {
-        return RecordFiles.readBytesOrNull(files, path);
-    }
 }

@@ -49,13 +49,8 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         }
         // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
         String lower = UuidV7.normalize(id);
-        String bucket = dataName + "/" + DocLayout.bucketOf(lower);
-        return Optional.ofNullable(cache.get(lower, recordName(bucket, lower), () -> SafePaths.requireNoLinks(files, bucket)));
-    }
-
-    /** @return the seam's name of a record file: {@code data/<bucket>/<id>.jsonc} */
-    private static String recordName(String bucketName, String lowerId) {
-        return bucketName + "/" + DocLayout.recordFileName(lowerId);
+        return Optional.ofNullable(cache.get(lower,
+                () -> SafePaths.requireNoLinks(files, dataName + "/" + DocLayout.bucketOf(lower))));
     }
 
     /** @return the record on disk, read past the cache (for index maintenance), or null */
@@ -88,7 +83,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         Path bucket = entry.path().getParent();
         if (PackedIds.packable(id) && bucket != null && dataPath.equals(bucket.getParent())
                 && bucket.getFileName().toString().equals(DocLayout.bucketOf(id))) {
-            return cache.get(id, recordName(dataName + "/" + bucket.getFileName(), id), () -> { });
+            return cache.get(id, () -> { });
         }
         return RecordFiles.readOrNull(files, entry.path());
     }
