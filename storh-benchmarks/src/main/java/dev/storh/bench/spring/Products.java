@@ -9,7 +9,7 @@ import java.util.Random;
  * {@code [0, 1000 × total)} cents, so a price window of {@code 1000 × k} holds about {@code k}
  * products. Not thread-safe.
  */
-final class Products {
+public final class Products {
 
     private static final int CATEGORIES = 20;
 
@@ -25,7 +25,7 @@ final class Products {
      * @param seed the random seed
      * @param total how many products the run will hold (spreads the prices)
      */
-    Products(long seed, int total) {
+    public Products(long seed, int total) {
         this.random = new Random(seed);
         this.priceBound = 1_000L * Math.max(total, 1);
     }
@@ -34,7 +34,7 @@ final class Products {
      * @param count how many
      * @return new products without ids
      */
-    List<Product> next(int count) {
+    public List<Product> next(int count) {
         List<Product> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int n = made++;
@@ -45,11 +45,19 @@ final class Products {
         return out;
     }
 
-    String category(int i) {
+    /**
+     * @param i any index
+     * @return one of the 20 categories
+     */
+    public String category(int i) {
         return "category-" + (i % CATEGORIES);
     }
 
-    String brand(int i) {
+    /**
+     * @param i any index
+     * @return one of the 50 brands
+     */
+    public String brand(int i) {
         return "brand-" + (i % BRANDS);
     }
 
@@ -59,7 +67,7 @@ final class Products {
      * @param hits about how many products the window should hold
      * @return lowest and highest price, inclusive
      */
-    long[] priceRange(int i, int n, int hits) {
+    public long[] priceRange(int i, int n, int hits) {
         long low = (i * 7_919L % n) * 1_000L;
         return new long[] { low, low + 1_000L * hits - 1 };
     }

@@ -33,6 +33,9 @@ public interface CollectionAccess {
      * {@code root} when one is active, else directly
      */
     static CollectionAccess of(DocStore store, Path root) {
+        if (TransactionSynchronizationManager.getResourceMap().isEmpty()) {
+            return new DirectCollection(store); // nothing bound: no transaction of any kind on this thread
+        }
         Object bound = TransactionSynchronizationManager.getResource(StorhTransactionManager.resourceKey(root));
         if (bound instanceof StorhTransactionManager.TransactionHolder holder && holder.transaction() != null) {
             return new TransactionalCollection(store, holder.transaction());

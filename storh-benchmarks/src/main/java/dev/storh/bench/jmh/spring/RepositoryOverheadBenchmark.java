@@ -74,7 +74,11 @@ public class RepositoryOverheadBenchmark extends StorhBenchmark {
         ids = store.putMany(rows).stream().map(StorageRecord::id).toList();
     }
 
-    private static Map<String, Object> data(String name) {
+    /**
+     * @param name the place's name
+     * @return the JSON object of a place in country RO with 12,345 people
+     */
+    public static Map<String, Object> data(String name) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("name", name);
         data.put("country", "RO");

@@ -59,7 +59,10 @@ final class EntityEvents {
      */
     <T> T read(Class<T> type, String collection, StorageRecord record) {
         T entity = this.converter.read(type, record);
-        publish(new AfterConvertEvent<>(entity, type, collection, record.data()));
+        ApplicationEventPublisher current = this.publisher;
+        if (current != null) {
+            current.publishEvent(new AfterConvertEvent<>(entity, type, collection, record.data()));
+        }
         return entity;
     }
 

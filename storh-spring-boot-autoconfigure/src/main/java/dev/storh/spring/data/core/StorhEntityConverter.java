@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.storh.StorageRecord;
 import dev.storh.query.Values;
@@ -54,6 +55,10 @@ public class StorhEntityConverter {
     private final StorhMappingContext mappingContext;
 
     private final JsonMapper jsonMapper;
+
+    private final ConcurrentHashMap<Class<?>, StorhPersistentEntity<?>> entities = new ConcurrentHashMap<>();
+
+    private final EntityReadCache reads = new EntityReadCache();
 
     /**
      * Create a converter using {@link #defaultJsonMapper()}.
@@ -139,8 +144,12 @@ public class StorhEntityConverter {
      */
     public StorhPersistentEntity<?> getRequiredEntity(Class<?> type) {
         Assert.notNull(type, "'type' must not be null");
-        StorhPersistentEntity<?> entity = this.mappingContext.getRequiredPersistentEntity(type);
-        entity.getRequiredDocumentIdProperty();
+        StorhPersistentEntity<?> entity = this.entities.get(type);
+        if (entity == null) {
+            entity = this.mappingContext.getRequiredPersistentEntity(type);
+            entity.getRequiredDocumentIdProperty();
+            this.entities.putIfAbsent(type, entity);
+        }
         return entity;
     }
 
@@ -241,11 +250,18 @@ public class StorhEntityConverter {
      * @param <T> the entity type
      * @param type the entity type
      * @param record the record
-     * @return a new entity with its id property set to the record id
+     * @return an entity with its id property set to the record id: a new one, except for a Java
+     * record of immutable values (strings, numbers, enums, {@code UUID}s, {@code java.time}
+     * values, nested such records), which is the one read before from this same record instance
+     * if any (a store hands out one instance per unchanged file; up to 10,000 are kept)
      * @throws DataRetrievalFailureException naming the id, the collection and the type when the
      * stored object does not fit the type
      */
     public <T> T read(Class<T> type, StorageRecord record) {
+        return this.reads.read(type, record, (stored) -> convert(type, stored));
+    }
+
+    private <T> T convert(Class<T> type, StorageRecord record) {
         StorhPersistentEntity<?> persistentEntity = getRequiredEntity(type);
         Map<String, Object> source = new LinkedHashMap<>(record.data());
         source.put(persistentEntity.getRequiredDocumentIdProperty().getName(), record.id());

@@ -28,10 +28,13 @@ import org.springframework.data.domain.Sort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Sorted pages read in the order of a range index ({@link RangeOrderedReads}) equal a sort of
- * every match, on real files: random entities with many ties, {@code null} names, updates and
- * deletes, and random equality criteria, sorts (one or two keys, either direction), page sizes and
- * offsets. Seeds: a fixed list, or {@code -Dstorh.seed=<n>}.
+ * Sorted pages read in the order of a range index ({@link RangeOrderedReads}, or core's walk of
+ * the range index when there is no condition) or kept as the best offset + size of the matches
+ * (a sort by a property without a range index) equal a sort of every match, on real files: random
+ * entities with many ties, {@code null} names, updates and deletes, and random criteria (equality,
+ * {@code in}, equality and range, none), sorts (one or two keys, either direction, by range-indexed
+ * and unindexed properties), page sizes and offsets. Seeds: a fixed list, or
+ * {@code -Dstorh.seed=<n>}.
  */
 class RangeOrderedReadsTests {
 
@@ -41,13 +44,13 @@ class RangeOrderedReadsTests {
     @TempDir
     Path root;
 
-    /** Entities with an equality-indexed category and range-indexed name and rank. */
+    /** Entities with an equality-indexed category, range-indexed name and rank, unindexed score. */
     @Document(collection = "listings")
     public record Listing(@Id String id, @Indexed String category, @Indexed(range = true) String name,
-            @Indexed(range = true) Integer rank) {
+            @Indexed(range = true) Integer rank, Integer score) {
 
         public Listing with(String newName, String newCategory) {
-            return new Listing(this.id, newCategory, newName, this.rank);
+            return new Listing(this.id, newCategory, newName, this.rank, this.score);
         }
     }
 
@@ -62,7 +65,7 @@ class RangeOrderedReadsTests {
             try (StorhTemplate template = new StorhTemplate(this.root.resolve("seed-" + seed))) {
                 Random random = new Random(seed);
                 fill(template, random);
-                for (int q = 0; q < 60; q++) {
+                for (int q = 0; q < 100; q++) {
                     checkRandomPage(template, random, "seed " + seed + " query " + q);
                 }
             }
@@ -74,7 +77,7 @@ class RangeOrderedReadsTests {
         try (StorhTemplate template = new StorhTemplate(this.root)) {
             List<Listing> saved = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                saved.add(new Listing(null, (i % 2 == 0) ? "even" : "odd", NAMES.get(i % NAMES.size()), i));
+                saved.add(new Listing(null, (i % 2 == 0) ? "even" : "odd", NAMES.get(i % NAMES.size()), i, i % 3));
             }
             saved = template.saveAll(saved);
             CollectionAccess store = CollectionAccess.of(template.docStore(Listing.class), template.collectionsFolder());
@@ -122,7 +125,8 @@ class RangeOrderedReadsTests {
     private static Listing randomListing(Random random, String id) {
         String name = (random.nextInt(10) == 0) ? null : NAMES.get(random.nextInt(NAMES.size()));
         Integer rank = (random.nextInt(12) == 0) ? null : random.nextInt(30);
-        return new Listing(id, "c" + random.nextInt(4), name, rank);
+        Integer score = (random.nextInt(8) == 0) ? null : random.nextInt(6);
+        return new Listing(id, "c" + random.nextInt(4), name, rank, score);
     }
 
     private static void checkRandomPage(StorhTemplate template, Random random, String what) {
@@ -131,7 +135,7 @@ class RangeOrderedReadsTests {
         int threshold = random.nextInt(30);
         StorhCriteria criteria;
         Predicate<Listing> filter;
-        switch (random.nextInt(3)) {
+        switch (random.nextInt(4)) {
             case 0 -> {
                 criteria = StorhCriteria.where("category").is(category);
                 filter = (l) -> l.category().equals(category);
@@ -140,17 +144,24 @@ class RangeOrderedReadsTests {
                 criteria = StorhCriteria.where("category").in(List.of(category, other));
                 filter = (l) -> l.category().equals(category) || l.category().equals(other);
             }
+            case 2 -> {
+                criteria = StorhCriteria.all();
+                filter = (l) -> true;
+            }
             default -> {
                 criteria = StorhCriteria.where("category").is(category).and("rank").greaterThan(threshold);
                 // core's order puts null after every number: a null rank is greater
                 filter = (l) -> l.category().equals(category) && Values.compare(l.rank(), threshold) > 0;
             }
         }
-        Sort sort = switch (random.nextInt(4)) {
+        Sort sort = switch (random.nextInt(7)) {
             case 0 -> Sort.by("name");
             case 1 -> Sort.by(Sort.Direction.DESC, "name");
             case 2 -> Sort.by(Sort.Order.asc("name"), Sort.Order.desc("rank"));
-            default -> Sort.by(Sort.Order.desc("rank"), Sort.Order.asc("name"));
+            case 3 -> Sort.by(Sort.Order.desc("rank"), Sort.Order.asc("name"));
+            case 4 -> Sort.by("score");
+            case 5 -> Sort.by(Sort.Direction.DESC, "score");
+            default -> Sort.by(Sort.Order.desc("score"), Sort.Order.asc("name"));
         };
         PageRequest pageable = PageRequest.of(random.nextInt(5), 1 + random.nextInt(15), sort);
         List<Listing> all;
@@ -166,9 +177,11 @@ class RangeOrderedReadsTests {
     private static Comparator<Listing> comparator(Sort sort) {
         Comparator<Listing> result = null;
         for (Sort.Order order : sort) {
-            Comparator<Listing> next = order.getProperty().equals("name")
-                    ? (a, b) -> Values.compare(a.name(), b.name())
-                    : (a, b) -> Values.compare(a.rank(), b.rank());
+            Comparator<Listing> next = switch (order.getProperty()) {
+                case "name" -> (a, b) -> Values.compare(a.name(), b.name());
+                case "rank" -> (a, b) -> Values.compare(a.rank(), b.rank());
+                default -> (a, b) -> Values.compare(a.score(), b.score());
+            };
             next = order.isAscending() ? next : next.reversed();
             result = (result == null) ? next : result.thenComparing(next);
         }
