@@ -89,21 +89,12 @@ final class ListingCache {
             for (String name : files.list(metaName)) {
                 java.util.regex.Matcher temp = COUNTS_TEMP.matcher(name);
                 String file = metaName + "/" + name;
-                if (temp.matches() && !dev.storh.fs.WriterMarkers.isAlive(pid(temp.group(1)), files.stat(file)
-                        .map(e -> java.nio.file.attribute.FileTime.fromMillis(e.lastModifiedMillis())).orElse(null))) {
+                if (temp.matches() && !dev.storh.fs.WriterMarkers.isAlive(temp.group(1), files, file)) {
                     AtomicFiles.deleteQuietly(files, file);
                 }
             }
         } catch (IOException | RuntimeException e) {
             // no .storh yet, or unreadable: nothing to remove now
-        }
-    }
-
-    private static long pid(String digits) {
-        try {
-            return Long.parseLong(digits);
-        } catch (NumberFormatException tooLong) {
-            return -1;
         }
     }
 

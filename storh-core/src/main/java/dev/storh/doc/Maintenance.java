@@ -139,10 +139,7 @@ final class Maintenance {
             return new Verification(new VerifyReport<>(false, errors, stats), false);
         }
         List<String> errors = new ArrayList<>(structure);
-        String manifest = indexManifestError(files, DocLayout.of(dataDir.getParent()).indexManifest());
-        if (manifest != null) {
-            errors.add(manifest);
-        }
+        errors.addAll(IndexManifestChecks.errors(files, DocLayout.of(dataDir.getParent()).indexesDir()));
         errors.addAll(indexErrors);
         return new Verification(new VerifyReport<>(errors.isEmpty(), errors, stats), !indexErrors.isEmpty());
     }
@@ -277,12 +274,13 @@ final class Maintenance {
             for (Corrupt c : scan.corrupt) {
                 quarantine(files, quarantine, c.path(), c.path().getFileName().toString(), moved);
             }
-            Path manifest = DocLayout.of(collectionRoot).indexManifest();
-            String manifestError = indexManifestError(files, manifest);
-            if (manifestError != null) {
-                String to = quarantine(files, quarantine, manifest, DocLayout.of(collectionRoot).indexesDir().getFileName() + "-"
-                        + manifest.getFileName(), moved);
-                removed.add(manifestError + ": kept in " + files.path(to) + "; no index is in force until they are declared again");
+            Path indexesDir = DocLayout.of(collectionRoot).indexesDir();
+            for (Path manifest : IndexManifestChecks.manifests(indexesDir)) {
+                String manifestError = IndexManifestChecks.error(files, manifest);
+                if (manifestError != null) {
+                    String to = quarantine(files, quarantine, manifest, indexesDir.getFileName() + "-" + manifest.getFileName(), moved);
+                    removed.add(manifestError + ": kept in " + files.path(to) + "; no index is in force until they are declared again");
+                }
             }
             ReindexReport reindexed = indexes.rebuild(progress);
             return new RepairReport<>(true, removed, new DocRepair(scan.corrupt.size(), swept, reindexed));
@@ -318,38 +316,5 @@ final class Maintenance {
         AtomicFiles.syncDirectory(files, AtomicFiles.parentName(to));
         AtomicFiles.syncDirectory(files, AtomicFiles.parentName(from));
         return to;
-    }
-
-    /**
-     * The index manifest must decode as {@code {"fields":[{"field":"<name>","unique":<bool>,"range":<bool>},…]}}:
-     * the store reads a damaged one as "no index" (or skips the damaged definition), so verify names it.
-     *
-     * @param manifest {@code .storh/indexes/manifest.jsonc}
-     * @return verify's error, or {@code null} when the manifest is sound or missing (no index defined)
-     */
-    static String indexManifestError(StoreFiles files, Path manifest) {
-        String problem;
-        try (java.io.InputStream in = files.open(files.nameOf(manifest))) {
-            problem = manifestProblem(dev.storh.json.Jsonc.decodeObject(in.readAllBytes()));
-        } catch (java.nio.file.NoSuchFileException e) {
-            return null;
-        } catch (IOException | RuntimeException e) {
-            problem = "it does not decode: " + e.getMessage();
-        }
-        return problem == null ? null : "Damaged index manifest: " + manifest + " (" + problem
-                + "; its index definitions are not in force; repair() moves it to .storh/corrupt/)";
-    }
-
-    private static String manifestProblem(java.util.Map<String, Object> doc) {
-        if (!(doc.get("fields") instanceof List<?> fields)) {
-            return "no fields list";
-        }
-        for (Object item : fields) {
-            if (!(item instanceof java.util.Map<?, ?> m && m.get("field") instanceof String f && !f.isBlank()
-                    && m.get("unique") instanceof Boolean && m.get("range") instanceof Boolean)) {
-                return "a malformed definition " + item;
-            }
-        }
-        return null;
     }
 }

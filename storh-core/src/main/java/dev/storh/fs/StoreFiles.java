@@ -296,30 +296,48 @@ public interface StoreFiles {
      * @throws IOException when it cannot be written
      */
     default String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
+        return writeIfVersionByRename(this, name, bytes, expectedVersion);
+    }
+
+    /**
+     * The default {@link #writeIfVersion}, built from a seam's own operations (temp file, fsync,
+     * version check, rename, folder fsync): for a decorator that must run those operations through
+     * itself rather than forward the whole write to the seam below.
+     *
+     * @param files the seam whose create, version, rename, delete and folder fsync are used
+     * @param name a file in an existing folder
+     * @param bytes its new content
+     * @param expectedVersion the {@link #version} read before, {@code null} for "must not exist"
+     * @return the file's new version
+     * @throws dev.storh.VersionConflictException when the version did not match (nothing written)
+     * @throws IOException when it cannot be written
+     */
+    static String writeIfVersionByRename(StoreFiles files, String name, byte[] bytes, String expectedVersion)
+            throws IOException {
         int slash = name.lastIndexOf('/');
         String dir = slash < 0 ? "" : name.substring(0, slash);
         String temp = (slash < 0 ? "" : dir + "/") + "." + name.substring(slash + 1) + ".cas-"
                 + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp";
         try {
-            try (Output out = create(temp)) {
+            try (Output out = files.create(temp)) {
                 out.write(bytes);
                 out.sync();
             }
-            String actual = version(name).orElse(null);
+            String actual = files.version(name).orElse(null);
             if (!java.util.Objects.equals(actual, expectedVersion)) {
                 throw new dev.storh.VersionConflictException(name, expectedVersion);
             }
-            rename(temp, name);
+            files.rename(temp, name);
         } catch (IOException | RuntimeException e) {
             try {
-                delete(temp);
+                files.delete(temp);
             } catch (IOException | RuntimeException ignored) {
                 // nothing to remove, or a leftover temp that the engines' cleanup removes later
             }
             throw e;
         }
-        syncDirectory(dir);
-        return version(name).orElseThrow(() -> new java.nio.file.NoSuchFileException(name));
+        files.syncDirectory(dir);
+        return files.version(name).orElseThrow(() -> new java.nio.file.NoSuchFileException(name));
     }
 
     /**

@@ -119,7 +119,7 @@ public final class WriterMarkers {
             for (String name : files.list(MetaLayout.WRITERS)) {
                 String marker = MetaLayout.WRITERS + "/" + name;
                 Matcher m = MARKER.matcher(name);
-                if (!m.matches() || !isAlive(parsePid(m.group(1)), mtime(files, marker))) {
+                if (!m.matches() || !isAlive(m.group(1), files, marker)) {
                     stale.add(marker);
                 }
             }
@@ -330,6 +330,17 @@ public final class WriterMarkers {
         }
         Optional<Instant> started = handle.get().info().startInstant();
         return started.isEmpty() || !started.get().isAfter(since.toInstant().plus(START_SLACK));
+    }
+
+    /**
+     * @param pidDigits the decimal process id a marker or temp file is named by
+     * @param files the seam the file is reached through
+     * @param name the file
+     * @return whether that process runs and started before the file was last written (see
+     *     {@link #isAlive(long, FileTime)}); a pid too long for a {@code long} is never alive
+     */
+    public static boolean isAlive(String pidDigits, StoreFiles files, String name) {
+        return isAlive(parsePid(pidDigits), mtime(files, name));
     }
 
     private static long parsePid(String digits) {

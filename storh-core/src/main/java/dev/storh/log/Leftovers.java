@@ -57,8 +57,15 @@ final class Leftovers {
         return removed;
     }
 
-    /** Deletes leftover folders, temp files and unreferenced compaction output. */
+    /**
+     * Deletes leftover folders, temp files and unreferenced compaction output, after the manifest's
+     * check at open ({@link ManifestShape#checkOnOpen}): a manifest whose damage would lose segments
+     * stops the open here, before anything is deleted.
+     *
+     * @throws StorageException {@code "Damaged log manifest <path>: ..."}
+     */
     static void delete(LogState state) {
+        ManifestShape.checkOnOpen(state);
         sweepTemps(state);
         for (String name : list(state, "", "Could not list log collection: ")) {
             if (LogFiles.isLeftoverDirectory(name) && kind(state.files, name) == StoreFiles.Entry.Kind.DIRECTORY) {

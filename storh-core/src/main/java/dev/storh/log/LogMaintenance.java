@@ -40,6 +40,7 @@ final class LogMaintenance {
         long[] before = new long[2];
         log.withWriteLock("compact log", () -> {
             state.refresh(true, -1);
+            refuseToCompactLosses(state);
             state.roll();
             before[0] = state.bytes();
             before[1] = state.sealed.size() + 1L;
@@ -57,6 +58,26 @@ final class LogMaintenance {
         LogStats after = log.stats();
         return new CompactReport<>(true, before[0], after.bytes(),
                 new LogCompaction(before[0], after.bytes(), before[1], after.segments(), after));
+    }
+
+    /**
+     * A compaction rewrites the sealed segments from what they hold now: it would make the loss of a
+     * sealed segment cut short, damaged or missing permanent and silent. It is refused until a repair
+     * accepts the loss (and reports it).
+     *
+     * @throws StorageException {@code "Could not compact log <dir>: ..."} naming the segment; nothing changed
+     */
+    private static void refuseToCompactLosses(LogState state) {
+        for (Segment s : state.sealed) {
+            if (!state.isFile(LogFiles.segment(s.file))) {
+                throw new StorageException("Could not open segment: " + state.path(s.file) + " (" + missingSegmentError(state, s)
+                        + "; a compaction would drop its records for good; nothing changed)");
+            }
+            if (s.lostRecords() > 0) {
+                throw new StorageException("Could not compact log " + state.dir + ": a compaction would make this loss"
+                        + " permanent and silent; nothing changed: " + lostLinesError(state, s));
+            }
+        }
     }
 
     long deleteOlderThanAndCompact(long cutoffMs) {
@@ -91,7 +112,13 @@ final class LogMaintenance {
             List<Segment> segments = log.allSegments();
             progress.total(segments.size(), state.bytes());
             List<String> suspect = new ArrayList<>();
+            ManifestShape.problems(state.files).forEach(p -> errors.add("Damaged log manifest " + state.manifestPath() + ": " + p
+                    + " (open rewrites the keys it can; put the others back by hand)"));
             StateIndex fresh = scan(state, segments, progress, copy -> {
+                if (copy.index != null && !state.isFile(LogFiles.segment(copy.file))) {
+                    errors.add(missingSegmentError(state, copy));
+                    return;
+                }
                 for (Segment.Damage d : copy.damaged) {
                     damagedAt.add(state.path(copy.file) + ":" + d.offset());
                     errors.add("Damaged log line at " + state.path(copy.file) + ":" + d.offset() + " (" + d.length()
@@ -151,7 +178,7 @@ final class LogMaintenance {
                 state.load(false); // bad tails stay, to leave each segment in one rewrite with its other damage
                 List<String> lost = new ArrayList<>();
                 for (Segment s : state.sealed) {
-                    if (s.lostRecords() > 0) {
+                    if (s.lostRecords() > 0 && state.isFile(LogFiles.segment(s.file))) {
                         lost.add(lostLinesError(state, s) + "; the manifest counts what is left now");
                     }
                 }
@@ -229,6 +256,11 @@ final class LogMaintenance {
                 : "Damaged sparse index " + state.path(s.index) + " (repair() rewrites it from its segment): it " + problem;
     }
 
+    private static String missingSegmentError(LogState state, Segment s) {
+        return "Sealed log segment missing: " + state.path(s.file) + " (the manifest counts " + Math.max(0, s.claimedRecords)
+                + " records in it; reads that reach it fail; repair() drops it from the manifest and accepts the loss)";
+    }
+
     private static String lostLinesError(LogState state, Segment s) {
         return "Lines missing from sealed log segment " + state.path(s.file) + ": the manifest counts " + s.claimedRecords
                 + ", the segment holds " + s.records + " (cut short or damaged; repair() removes the damage and accepts the loss)";
@@ -239,8 +271,17 @@ final class LogMaintenance {
      * as damage included), adding the losses found before the repair to {@code removed}.
      */
     private static void acceptLostLines(LogState state, List<String> lost, List<String> removed) {
+        List<Segment> present = new ArrayList<>();
         for (Segment s : state.sealed) {
+            if (state.isFile(LogFiles.segment(s.file))) {
+                present.add(s);
+            } else {
+                lost.add(missingSegmentError(state, s) + "; dropped from the manifest");
+            }
             s.claimedRecords = -1;
+        }
+        if (present.size() < state.sealed.size()) {
+            state.replaceSealed(present);
         }
         lost.forEach(line -> LOG.warn("{}", line));
         removed.addAll(lost);
@@ -266,7 +307,7 @@ final class LogMaintenance {
             Segment copy = new Segment(s.file, s.index, s.compacted, Map.of());
             copy.claimedRecords = s.claimedRecords;
             SegmentScanner.scan(state, copy, fresh, false, true);
-            progress.advance(1, state.size(s.file));
+            progress.advance(1, Math.max(0, state.size(s.file)));
             scanned.accept(copy);
         }
         return fresh;

@@ -29,8 +29,9 @@ import java.util.Objects;
  *
  * Statistics are advisory (the original leaves the active entry's stale between opens): readers
  * recompute them by scanning. Reading accepts JSONC (comments, trailing commas, pretty printing);
- * sealed items that are not objects with a string {@code file} are skipped and kept when rewriting,
- * as are unknown keys. A missing or non-integer {@code nextSegment} counts as 1.
+ * sealed items that are not objects are skipped and kept when rewriting, as are unknown keys (a
+ * manifest without {@code sealed} or {@code active}, or with a sealed object without a string
+ * {@code file}, stops a writable open: {@link ManifestShape}). A missing or non-integer {@code nextSegment} counts as 1.
  */
 final class Manifest {
 

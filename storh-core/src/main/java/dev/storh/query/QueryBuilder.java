@@ -104,13 +104,7 @@ public final class QueryBuilder {
         }
         List<Condition> flat = new ArrayList<>();
         b.groups.forEach(flat::addAll);
-        List<List<Condition>> next = new ArrayList<>();
-        for (List<Condition> g : groups) {
-            List<Condition> ng = new ArrayList<>(g);
-            ng.addAll(flat);
-            next.add(List.copyOf(ng));
-        }
-        return with(List.copyOf(next));
+        return andEveryGroup(flat);
     }
 
     /**
@@ -315,10 +309,15 @@ public final class QueryBuilder {
     }
 
     private QueryBuilder add(Condition c) {
+        return andEveryGroup(List.of(c));
+    }
+
+    /** @return this query with the conditions appended to every OR group */
+    private QueryBuilder andEveryGroup(List<Condition> conditions) {
         List<List<Condition>> next = new ArrayList<>();
         for (List<Condition> g : groups) {
             List<Condition> ng = new ArrayList<>(g);
-            ng.add(c);
+            ng.addAll(conditions);
             next.add(List.copyOf(ng));
         }
         return with(List.copyOf(next));

@@ -21,26 +21,33 @@ import java.util.function.BiConsumer;
  * Id filters are applied to file names before any file is read, so a corrupt file outside the
  * requested range never disturbs the stream (the original parses everything first).
  * Each method returns a new query; instances are thread-safe.
+ *
+ * @param after the cursor, lowercase, or {@code null}
+ * @param fromId the smallest id of the time range (inclusive), or {@code null}
+ * @param untilId the largest id of the time range (inclusive), or {@code null}
+ * @param equalities the equality conditions in the order they were added, each a top-level field
+ *     and its value in the JSON model (normalised as by {@link #whereEqual}); unmodifiable, empty
+ *     when none
+ * @param limit the limit, or 0 when unlimited
+ * @param errorHandler the error handler, or {@code null}
  */
-public final class RecordQuery {
+public record RecordQuery(String after, String fromId, String untilId, List<Map.Entry<String, Object>> equalities,
+        long limit, BiConsumer<String, StorageException> errorHandler) {
 
     private static final RecordQuery ALL = new RecordQuery(null, null, null, List.of(), 0, null);
 
-    private final String after;
-    private final String fromId;
-    private final String untilId;
-    private final List<Map.Entry<String, Object>> equals;
-    private final long limit;
-    private final BiConsumer<String, StorageException> errorHandler;
-
-    private RecordQuery(String after, String fromId, String untilId, List<Map.Entry<String, Object>> equals,
-            long limit, BiConsumer<String, StorageException> errorHandler) {
-        this.after = after;
-        this.fromId = fromId;
-        this.untilId = untilId;
-        this.equals = equals;
-        this.limit = limit;
-        this.errorHandler = errorHandler;
+    /**
+     * The query of these parts as they are; {@link #all()} and the methods that derive a query
+     * normalise and check each part first, and are the usual way to build one.
+     *
+     * @throws IllegalArgumentException when {@code limit} is negative
+     * @throws NullPointerException when {@code equalities} or one of its entries is null
+     */
+    public RecordQuery {
+        equalities = List.copyOf(equalities);
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be at least 0, got " + limit);
+        }
     }
 
     /**
@@ -56,7 +63,7 @@ public final class RecordQuery {
      * @throws StorageException when the id is invalid
      */
     public RecordQuery after(String id) {
-        return new RecordQuery(UuidV7.normalize(id), fromId, untilId, equals, limit, errorHandler);
+        return new RecordQuery(UuidV7.normalize(id), fromId, untilId, equalities, limit, errorHandler);
     }
 
     /**
@@ -67,7 +74,7 @@ public final class RecordQuery {
      */
     public RecordQuery timeRangeMs(long fromMs, long untilMs) {
         return new RecordQuery(after, UuidV7.minForTimestampMs(fromMs), UuidV7.maxForTimestampMs(untilMs),
-                equals, limit, errorHandler);
+                equalities, limit, errorHandler);
     }
 
     /**
@@ -78,7 +85,7 @@ public final class RecordQuery {
      */
     public RecordQuery whereEqual(String field, Object value) {
         Objects.requireNonNull(field, "field");
-        List<Map.Entry<String, Object>> next = new ArrayList<>(equals);
+        List<Map.Entry<String, Object>> next = new ArrayList<>(equalities);
         next.add(new java.util.AbstractMap.SimpleImmutableEntry<>(field, normalise(value)));
         return new RecordQuery(after, fromId, untilId, List.copyOf(next), limit, errorHandler);
     }
@@ -92,7 +99,7 @@ public final class RecordQuery {
         if (n < 1) {
             throw new IllegalArgumentException("limit must be at least 1, got " + n);
         }
-        return new RecordQuery(after, fromId, untilId, equals, n, errorHandler);
+        return new RecordQuery(after, fromId, untilId, equalities, n, errorHandler);
     }
 
     /**
@@ -101,42 +108,7 @@ public final class RecordQuery {
      * @return a query that continues past corrupt records
      */
     public RecordQuery continueOnError(BiConsumer<String, StorageException> handler) {
-        return new RecordQuery(after, fromId, untilId, equals, limit, Objects.requireNonNull(handler, "handler"));
-    }
-
-    /**
-     * @return the limit, or 0 when unlimited
-     */
-    public long limit() {
-        return limit;
-    }
-
-    /**
-     * @return the cursor, lowercase, or {@code null}
-     */
-    public String after() {
-        return after;
-    }
-
-    /**
-     * @return the smallest id of the time range (inclusive), or {@code null}
-     */
-    public String fromId() {
-        return fromId;
-    }
-
-    /**
-     * @return the largest id of the time range (inclusive), or {@code null}
-     */
-    public String untilId() {
-        return untilId;
-    }
-
-    /**
-     * @return the error handler, or {@code null}
-     */
-    public BiConsumer<String, StorageException> errorHandler() {
-        return errorHandler;
+        return new RecordQuery(after, fromId, untilId, equalities, limit, Objects.requireNonNull(handler, "handler"));
     }
 
     /**
@@ -173,7 +145,7 @@ public final class RecordQuery {
      * @return whether every equality condition holds
      */
     public boolean matchesData(Map<String, Object> data) {
-        for (Map.Entry<String, Object> condition : equals) {
+        for (Map.Entry<String, Object> condition : equalities) {
             if (!data.containsKey(condition.getKey())
                     || !Values.identical(data.get(condition.getKey()), condition.getValue())) {
                 return false;
@@ -183,18 +155,10 @@ public final class RecordQuery {
     }
 
     /**
-     * @return the equality conditions in the order they were added, each a top-level field and its value
-     *     in the JSON model (normalised as by {@link #whereEqual}); an unmodifiable list, empty when none
-     */
-    public List<Map.Entry<String, Object>> equalities() {
-        return equals;
-    }
-
-    /**
      * @return whether the query reads record data (equality conditions present)
      */
     public boolean hasDataConditions() {
-        return !equals.isEmpty();
+        return !equalities.isEmpty();
     }
 
     private static Object normalise(Object v) {
@@ -203,7 +167,7 @@ public final class RecordQuery {
 
     @Override
     public String toString() {
-        return "RecordQuery[after=" + after + ", from=" + fromId + ", until=" + untilId + ", equals=" + equals
+        return "RecordQuery[after=" + after + ", from=" + fromId + ", until=" + untilId + ", equals=" + equalities
                 + ", limit=" + limit + "]";
     }
 }

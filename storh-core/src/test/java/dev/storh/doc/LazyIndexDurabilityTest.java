@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.storh.StorageRecord;
 import dev.storh.fs.ForwardingFiles;
+import dev.storh.fs.ForwardingOutput;
 import dev.storh.fs.LocalFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
@@ -54,37 +55,17 @@ class LazyIndexDurabilityTest {
         }
 
         private Output counted(String name, Output out) {
-            return new Output() {
-                @Override
-                public void write(byte[] bytes, int offset, int length) throws IOException {
-                    out.write(bytes, offset, length);
-                }
-
+            return new ForwardingOutput(out) {
                 @Override
                 public void sync() throws IOException {
                     syncs.add("file " + name);
-                    out.sync();
+                    super.sync();
                 }
 
                 @Override
                 public void syncData() throws IOException {
                     syncs.add("file " + name);
-                    out.syncData();
-                }
-
-                @Override
-                public long size() throws IOException {
-                    return out.size();
-                }
-
-                @Override
-                public void truncate(long size) throws IOException {
-                    out.truncate(size);
-                }
-
-                @Override
-                public void close() throws IOException {
-                    out.close();
+                    super.syncData();
                 }
             };
         }

@@ -1,18 +1,17 @@
 package dev.storh.fs;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
  * A byte seam over the local files that fails on demand at one commit point, for names that match
  * a predicate (in the manner of Tape's {@code BrokenRandomAccessFile}). Nothing is mocked: every
- * operation that is not made to fail goes to the real files under the root. Thread-safe.
+ * operation that is not made to fail goes to the real files under the root (forwarded by
+ * {@link ForwardingFiles}). Thread-safe.
  */
-public final class FailingFiles implements StoreFiles {
+public final class FailingFiles extends ForwardingFiles {
 
     /** Where a write can be made to fail. */
     public enum Point {
@@ -36,13 +35,12 @@ public final class FailingFiles implements StoreFiles {
         TRUNCATE
     }
 
-    private final LocalFiles local;
     private volatile java.util.Set<Point> points = java.util.Set.of();
     private volatile Predicate<String> names = n -> true;
     private final AtomicInteger failures = new AtomicInteger();
 
     private FailingFiles(Path root) {
-        this.local = LocalFiles.at(root);
+        super(LocalFiles.at(root));
     }
 
     /**
@@ -92,135 +90,76 @@ public final class FailingFiles implements StoreFiles {
     }
 
     @Override
-    public Path root() {
-        return local.root();
-    }
-
-    @Override
-    public InputStream open(String name) throws IOException {
-        return local.open(name);
-    }
-
-    @Override
     public Output create(String name) throws IOException {
-        return wrap(local.create(name), name, Point.TEMP_WRITE, Point.FSYNC);
+        return wrap(files.create(name), name, Point.TEMP_WRITE, Point.FSYNC);
     }
 
     @Override
     public Output append(String name) throws IOException {
-        return wrap(local.append(name), name, Point.APPEND, Point.APPEND_FSYNC);
+        return wrap(files.append(name), name, Point.APPEND, Point.APPEND_FSYNC);
     }
 
     @Override
     public void rename(String from, String to) throws IOException {
         maybeFail(Point.RENAME, to);
-        local.rename(from, to);
+        files.rename(from, to);
     }
 
     @Override
     public void syncDirectory(String dir) throws IOException {
         maybeFail(Point.DIRECTORY_FSYNC, dir);
-        local.syncDirectory(dir);
-    }
-
-    @Override
-    public List<String> list(String dir) throws IOException {
-        return local.list(dir);
+        files.syncDirectory(dir);
     }
 
     @Override
     public void delete(String name) throws IOException {
         maybeFail(Point.DELETE, name);
-        local.delete(name);
-    }
-
-    @Override
-    public java.util.Optional<Entry> stat(String name) throws IOException {
-        return local.stat(name);
+        files.delete(name);
     }
 
     @Override
     public void createDirectories(String dir) throws IOException {
         maybeFail(Point.MKDIR, dir);
-        local.createDirectories(dir);
+        files.createDirectories(dir);
     }
 
+    /** Writes through this seam's create, rename and folder fsync, so their failure points apply. */
     @Override
-    public InputStream open(String name, long offset) throws IOException {
-        return local.open(name, offset);
-    }
-
-    @Override
-    public java.util.Optional<String> version(String name) throws IOException {
-        return local.version(name);
-    }
-
-    @Override
-    public long modifiedMillis(String version) {
-        return local.modifiedMillis(version);
-    }
-
-    @Override
-    public Object identity(String name) throws IOException {
-        return local.identity(name);
-    }
-
-    @Override
-    public Input openInput(String name) throws IOException {
-        return local.openInput(name);
-    }
-
-    @Override
-    public CollectionLock lock(String name) {
-        return local.lock(name);
-    }
-
-    @Override
-    public boolean isReadOnly() {
-        return local.isReadOnly();
+    public String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
+        return StoreFiles.writeIfVersionByRename(this, name, bytes, expectedVersion);
     }
 
     /** Fails at {@link Point#RENAME} of {@code b}, as the renames it stands for would. */
     @Override
     public boolean exchange(String a, String b) throws IOException {
         maybeFail(Point.RENAME, b);
-        return local.exchange(a, b);
+        return files.exchange(a, b);
     }
 
     private Output wrap(Output out, String name, Point write, Point sync) {
-        return new Output() {
+        return new ForwardingOutput(out) {
             @Override
             public void write(byte[] bytes, int offset, int length) throws IOException {
                 maybeFail(write, name);
-                out.write(bytes, offset, length);
+                super.write(bytes, offset, length);
             }
 
             @Override
             public void sync() throws IOException {
                 maybeFail(sync, name);
-                out.sync();
+                super.sync();
             }
 
             @Override
             public void syncData() throws IOException {
                 maybeFail(sync, name);
-                out.syncData();
-            }
-
-            @Override
-            public long size() throws IOException {
-                return out.size();
+                super.syncData();
             }
 
             @Override
             public void truncate(long size) throws IOException {
                 maybeFail(Point.TRUNCATE, name);
-                out.truncate(size);
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.close();
+                super.truncate(size);
             }
         };
     }

@@ -25,6 +25,8 @@ final class AckLedger {
     final List<String> errors = new java.util.ArrayList<>();
     long acknowledgedOps;
     boolean sawReady;
+    /** The maintenance operation the child had begun and not ended (its last {@code M} line), or {@code null}. */
+    String maintenance;
 
     AckLedger() {
         for (String e : List.of("D", "L", "Q")) {
@@ -41,6 +43,7 @@ final class AckLedger {
         String[] f = line.split(" ");
         switch (f[0]) {
             case "READY" -> sawReady = true;
+            case "M" -> maintenance = f[1].equals("begin") ? f[2] : null;
             case "ERR" -> errors.add(line);
             case "B" -> {
                 Map<String, String> values = new LinkedHashMap<>();

@@ -57,8 +57,9 @@ class CrashHarnessTest {
      */
     static List<String> run(Path temp, List<Long> seeds, int rounds, int fromStartOneIn, int threads) throws Exception {
         Result r = runCounted(temp, seeds, rounds, fromStartOneIn, threads);
-        System.out.printf("crash harness: seeds=%s rounds=%d threads=%d acknowledged_ops=%d killed_during_open=%d failures=%d%n",
-                seeds, r.rounds(), threads, r.acknowledged(), r.killedDuringOpen(), r.failures().size());
+        System.out.printf("crash harness: seeds=%s rounds=%d threads=%d acknowledged_ops=%d killed_during_open=%d"
+                + " killed_during=%s failures=%d%n", seeds, r.rounds(), threads, r.acknowledged(), r.killedDuringOpen(),
+                r.killedDuring(), r.failures().size());
         return r.failures();
     }
 
@@ -68,9 +69,12 @@ class CrashHarnessTest {
      * @param rounds kills
      * @param acknowledged operations the children acknowledged
      * @param killedDuringOpen kills before the child's READY
+     * @param killedDuring kills while the child's maintenance thread ran an operation, by operation
+     *     ({@link CrashWorkload#MAINTENANCE})
      * @param failures what went wrong, each naming seed, round and kill moment
      */
-    record Result(int rounds, long acknowledged, int killedDuringOpen, List<String> failures) {
+    record Result(int rounds, long acknowledged, int killedDuringOpen, java.util.Map<String, Integer> killedDuring,
+            List<String> failures) {
     }
 
     /** {@link #run} without printing; @return its figures */
@@ -79,6 +83,7 @@ class CrashHarnessTest {
         int killedBeforeReady = 0;
         int total = 0;
         List<String> failures = new ArrayList<>();
+        java.util.Map<String, Integer> killedDuring = new java.util.TreeMap<>();
         for (long seed : seeds) {
             Path root = temp.resolve("seed-" + seed);
             Files.createDirectories(root);
@@ -87,6 +92,7 @@ class CrashHarnessTest {
             int failed = failures.size();
             for (int round = 0; round < rounds && failures.size() == failed; round++) {
                 ledger.sawReady = false;
+                ledger.maintenance = null;
                 // a quarter of the kills land anywhere from the start (open, recovery), the rest after READY
                 boolean fromStart = fromStartOneIn > 0 && rnd.nextInt(fromStartOneIn) == 0;
                 long delay = fromStart ? rnd.nextInt(1500) : 50 + rnd.nextInt(1500);
@@ -94,6 +100,9 @@ class CrashHarnessTest {
                 total++;
                 if (!ledger.sawReady) {
                     killedBeforeReady++;
+                }
+                if (ledger.maintenance != null) {
+                    killedDuring.merge(ledger.maintenance, 1, Integer::sum);
                 }
                 String where = "seed " + seed + " round " + round + " (kill " + delay + " ms after "
                         + (fromStart ? "start" : "READY") + ")";
@@ -109,7 +118,7 @@ class CrashHarnessTest {
             }
             acknowledged += ledger.acknowledgedOps;
         }
-        return new Result(total, acknowledged, killedBeforeReady, failures);
+        return new Result(total, acknowledged, killedBeforeReady, killedDuring, failures);
     }
 
     private static void runChild(Path root, long seed, String round, boolean fromStart, long delayMs, int threads, AckLedger ledger)

@@ -325,15 +325,22 @@ public final class CrashWorkload {
         return true;
     }
 
+    /** The maintenance thread's operations, as its {@code M begin <name>} and {@code M end <name>} lines name them. */
+    static final List<String> MAINTENANCE = List.of("log-compact", "queue-compact", "docs-compact", "docs-reindex", "queue-requeue");
+
     private void maintenance(Random rnd, int budget) {
         for (int i = 0; i < budget; i++) {
-            switch (rnd.nextInt(5)) {
+            int op = rnd.nextInt(5);
+            String name = MAINTENANCE.get(op);
+            emit("M begin " + name);
+            switch (op) {
                 case 0 -> log.compact();
                 case 1 -> queue.compact();
                 case 2 -> docs.compact();
                 case 3 -> docs.reindex();
                 default -> queue.requeueTimedOut(Duration.ofMinutes(10));
             }
+            emit("M end " + name);
             try {
                 Thread.sleep(20 + rnd.nextInt(80));
             } catch (InterruptedException e) {

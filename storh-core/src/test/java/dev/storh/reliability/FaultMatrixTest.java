@@ -39,7 +39,12 @@ class FaultMatrixTest {
      * Cases that found a defect not fixed yet: skipped (printing the reason) until the owner fixes it
      * and removes the entry.
      */
-    private static final Map<String, String> KNOWN_DEFECTS = Map.of();
+    private static final Map<String, String> KNOWN_DEFECTS = Map.of(
+            "D DELETE TEMP_WRITE", "a DocStore delete whose index update fails at a temp write has already deleted the record"
+                    + " file, and the undo cannot put it back while temp writes keep failing: the caller is told failed, the record"
+                    + " is gone (the delete would have to remove the record file last, or move it aside and back)",
+            "D DELETE RENAME", "as D DELETE TEMP_WRITE, with the index swap's rename failing: the record file is gone after a"
+                    + " failed delete");
 
     @TempDir
     Path root;
@@ -102,7 +107,9 @@ class FaultMatrixTest {
         if (thrown != null) {
             assertThat(thrown.getMessage()).as(what + ": message").isNotBlank();
         }
-        if (failedOnly && point != Point.DIRECTORY_FSYNC) {
+        // a stream that failed keeps the items before the failure: those are checked after reopening
+        boolean whole = failedOnly && point != Point.DIRECTORY_FSYNC && path != WritePath.STREAM;
+        if (whole) {
             assertThat(changes(bytes, files(subject.folder()))).as(what + ": files changed").isEmpty();
         }
         assertThat(temps(subject.folder())).as(what + ": temp files left").isEmpty();
@@ -110,8 +117,13 @@ class FaultMatrixTest {
 
         subject.open(); // a fresh seam that fails nothing
         try {
-            if (failedOnly && point != Point.DIRECTORY_FSYNC) {
+            if (whole) {
                 assertThat(subject.logicalState()).as(what + ": state after reopening").isEqualTo(before);
+            }
+            if (failedOnly && path == WritePath.STREAM) {
+                List<Boolean> kept = subject.streamed.stream().map(subject::visible).toList();
+                assertThat(kept).as(what + ": the items kept are the stream's first ones").isSortedAccordingTo(
+                        java.util.Comparator.reverseOrder());
             }
             if (point != Point.DIRECTORY_FSYNC) {
                 for (String id : failedIds) {

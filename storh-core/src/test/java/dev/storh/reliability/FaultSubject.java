@@ -23,12 +23,18 @@ import java.util.stream.Stream;
  */
 abstract class FaultSubject implements AutoCloseable {
 
-    /** The write paths of the matrix. */
-    enum WritePath { SINGLE, BATCH, GROUP_COMMIT, COMPACTION, REINDEX, REPAIR }
+    /**
+     * The write paths of the matrix: one record, a batch (all or nothing), a group commit of four
+     * threads, a stream (putStream, appendStream: the items before a failure may stay), a delete (a
+     * queue's completion of its claimed jobs), a queue's claim, compaction, reindex and repair.
+     */
+    enum WritePath { SINGLE, BATCH, GROUP_COMMIT, STREAM, DELETE, CLAIM, COMPACTION, REINDEX, REPAIR }
 
     final Path root;
     FailingFiles seam;
     Store store;
+    /** The ids of the last {@link WritePath#STREAM} write, in input order. */
+    List<String> streamed = List.of();
 
     FaultSubject(Path root) {
         this.root = root;
@@ -70,6 +76,8 @@ abstract class FaultSubject implements AutoCloseable {
             case COMPACTION -> store.compact();
             case REPAIR -> store.repair();
             case REINDEX -> ((DocStore) store).reindex();
+            case DELETE -> deleteOne();
+            case CLAIM -> ((Queue) store).claimMany(2);
             default -> {
                 return writeRecords(path, failedIds);
             }
@@ -77,8 +85,17 @@ abstract class FaultSubject implements AutoCloseable {
         return List.of();
     }
 
-    /** {@link #write} of a single record, a batch or a group commit. */
+    /** {@link #write} of a single record, a batch, a stream or a group commit. */
     abstract List<String> writeRecords(WritePath path, List<String> failedIds) throws Exception;
+
+    /** Deletes one live record (completes the claimed jobs of a queue). */
+    abstract void deleteOne();
+
+    /** @return three new ids, kept as {@link #streamed} */
+    final List<String> streamIds() {
+        streamed = List.of(UuidV7.generate(), UuidV7.generate(), UuidV7.generate());
+        return streamed;
+    }
 
     /** Runs a write of the given ids; @return them, once it returned */
     static List<String> done(List<String> ids, List<String> failedIds, Runnable write) {
@@ -176,7 +193,12 @@ abstract class FaultSubject implements AutoCloseable {
 
         @Override
         boolean has(WritePath path) {
-            return true;
+            return path != WritePath.CLAIM;
+        }
+
+        @Override
+        void deleteOne() {
+            docs().delete(docs().ids().findFirst().orElseThrow());
         }
 
         private static Map<String, Object> data(String id) {
@@ -190,6 +212,11 @@ abstract class FaultSubject implements AutoCloseable {
                 case SINGLE -> done(ids.subList(0, 1), failedIds, () -> docs().put(data(ids.get(0)), ids.get(0)));
                 case BATCH -> done(ids, failedIds, () -> docs().putMany(ids.stream()
                         .map(id -> Map.of("id", id, "data", data(id))).toList()));
+                case STREAM -> {
+                    List<String> streamIds = streamIds();
+                    docs().putStream(streamIds.stream().map(id -> Map.of("id", id, "data", data(id))).toList());
+                    yield streamIds;
+                }
                 default -> group(id -> docs().put(data(id), id), failedIds);
             };
         }
@@ -262,7 +289,12 @@ abstract class FaultSubject implements AutoCloseable {
 
         @Override
         boolean has(WritePath path) {
-            return path != WritePath.REINDEX;
+            return path != WritePath.REINDEX && path != WritePath.CLAIM;
+        }
+
+        @Override
+        void deleteOne() {
+            log().delete(log().stream().findFirst().orElseThrow().id());
         }
 
         @Override
@@ -272,6 +304,11 @@ abstract class FaultSubject implements AutoCloseable {
                 case SINGLE -> done(ids.subList(0, 1), failedIds, () -> log().put(Map.of("n", 20L), ids.get(0)));
                 case BATCH -> done(ids, failedIds, () -> log().appendMany(ids.stream()
                         .map(id -> Map.of("id", id, "data", Map.of("n", 30L))).toList()));
+                case STREAM -> {
+                    List<String> streamIds = streamIds();
+                    log().appendStream(streamIds.stream().map(id -> Map.of("id", id, "data", Map.of("n", 50L))).toList());
+                    yield streamIds;
+                }
                 default -> group(id -> log().put(Map.of("n", 40L), id), failedIds);
             };
         }
@@ -308,15 +345,17 @@ abstract class FaultSubject implements AutoCloseable {
             return Queue.open(root, "jobs", Seams.queueOptions(dir -> seam = FailingFiles.at(dir)));
         }
 
+        /** Jobs claimed and not completed yet. */
+        private final List<String> claimed = new ArrayList<>();
+
         @Override
         void settle(WritePath path) throws IOException {
             for (long i = 0; i < 6; i++) {
                 queue().enqueue(Map.of("n", i));
             }
-            List<String> claimed = new ArrayList<>();
             queue().claimMany(3).forEach(r -> claimed.add(r.id()));
-            queue().complete(claimed.get(0));
-            queue().complete(claimed.get(1));
+            queue().complete(claimed.remove(0));
+            queue().complete(claimed.remove(0));
             if (path == WritePath.REPAIR) {
                 damage(folder().resolve("queue.log"));
             }
@@ -324,7 +363,13 @@ abstract class FaultSubject implements AutoCloseable {
 
         @Override
         boolean has(WritePath path) {
-            return path != WritePath.REINDEX;
+            return path != WritePath.REINDEX && path != WritePath.STREAM;
+        }
+
+        @Override
+        void deleteOne() {
+            queue().completeMany(claimed);
+            claimed.clear();
         }
 
         @Override

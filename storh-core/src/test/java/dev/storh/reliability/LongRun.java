@@ -30,6 +30,7 @@ public final class LongRun {
             CrashHarnessTest.Result r = CrashHarnessTest.runCounted(temp, List.of(seed), rounds, 4, threads);
             String line = "seed=" + seed + " rounds=" + r.rounds() + " threads=" + threads + " acknowledged_ops=" + r.acknowledged()
                     + " killed_during_open=" + r.killedDuringOpen() + " failures=" + r.failures().size()
+                    + " killed_during=" + r.killedDuring().toString().replace(" ", "")
                     + (r.failures().isEmpty() ? "" : " first: " + r.failures().get(0));
             Files.writeString(summary, line + System.lineSeparator(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             if (r.failures().isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.storh.reliability;
 
 import dev.storh.fs.CollectionLock;
+import dev.storh.fs.ForwardingOutput;
 import dev.storh.fs.LocalFiles;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
@@ -491,15 +492,14 @@ final class PowerCutDisk {
         }
     }
 
-    private final class TrackedOutput implements StoreFiles.Output {
-        private final StoreFiles.Output out;
+    private final class TrackedOutput extends ForwardingOutput {
         private final File file;
         private final String name;
         private final boolean append;
         private long position;
 
         TrackedOutput(StoreFiles.Output out, File file, String name, boolean append) {
-            this.out = out;
+            super(out);
             this.file = file;
             this.name = name;
             this.append = append;
@@ -531,11 +531,6 @@ final class PowerCutDisk {
         }
 
         @Override
-        public long size() throws IOException {
-            return out.size();
-        }
-
-        @Override
         public void truncate(long size) throws IOException {
             synchronized (PowerCutDisk.this) {
                 mutation("truncate", name);
@@ -543,11 +538,6 @@ final class PowerCutDisk {
                 file.truncate(size);
                 position = Math.min(position, size);
             }
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close();
         }
     }
 }

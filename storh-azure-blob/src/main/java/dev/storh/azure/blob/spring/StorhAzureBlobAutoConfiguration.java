@@ -35,13 +35,13 @@ public class StorhAzureBlobAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public AzureBlobBackend storhAzureBlobBackend(StorhAzureBlobProperties properties) {
-        AzureBlobBackend.Builder builder = AzureBlobBackend.builder().container(properties.getContainer())
-                .leaseDuration(properties.getLeaseDuration()).timeout(properties.getTimeout())
-                .cacheBytes(properties.getCacheSize().toBytes());
-        if (StringUtils.hasText(properties.getConnectionString())) {
-            builder.connectionString(properties.getConnectionString());
-        } else if (StringUtils.hasText(properties.getEndpoint())) {
-            builder.endpoint(properties.getEndpoint(), credential(properties));
+        AzureBlobBackend.Builder builder = AzureBlobBackend.builder().container(properties.container())
+                .leaseDuration(properties.leaseDuration()).timeout(properties.timeout())
+                .cacheBytes(properties.cacheSize().toBytes());
+        if (StringUtils.hasText(properties.connectionString())) {
+            builder.connectionString(properties.connectionString());
+        } else if (StringUtils.hasText(properties.endpoint())) {
+            builder.endpoint(properties.endpoint(), credential(properties));
         } else {
             throw new IllegalStateException("storh.backend=azure-blob needs storh.azure.blob.connection-string or"
                     + " storh.azure.blob.endpoint");
@@ -50,11 +50,11 @@ public class StorhAzureBlobAutoConfiguration {
     }
 
     private static Object credential(StorhAzureBlobProperties properties) {
-        if (StringUtils.hasText(properties.getAccountName()) && StringUtils.hasText(properties.getAccountKey())) {
-            return new StorageSharedKeyCredential(properties.getAccountName(), properties.getAccountKey());
+        if (StringUtils.hasText(properties.accountName()) && StringUtils.hasText(properties.accountKey())) {
+            return new StorageSharedKeyCredential(properties.accountName(), properties.accountKey());
         }
-        if (StringUtils.hasText(properties.getSasToken())) {
-            return new AzureSasCredential(properties.getSasToken());
+        if (StringUtils.hasText(properties.sasToken())) {
+            return new AzureSasCredential(properties.sasToken());
         }
         try {
             Class<?> builder = Class.forName("com.azure.identity.DefaultAzureCredentialBuilder");

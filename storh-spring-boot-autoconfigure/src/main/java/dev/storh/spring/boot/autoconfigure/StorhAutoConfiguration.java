@@ -58,7 +58,7 @@ public final class StorhAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     StorageRoot storageRoot(StorhProperties properties) {
-        return StorageRoot.at(properties.getRoot());
+        return StorageRoot.at(properties.root());
     }
 
     @Bean

@@ -72,17 +72,17 @@ public final class StorhListenerAutoConfiguration {
     }
 
     static StorhListenerSettings settings(StorhProperties properties, String queue) {
-        StorhQueueProperties settings = properties.getQueues().get(queue);
+        StorhQueueProperties settings = properties.queues().get(queue);
         if (settings == null) {
             return StorhListenerSettings.defaults();
         }
-        StorhQueueListenerProperties listener = settings.getListener();
+        StorhQueueListenerProperties listener = settings.listener();
         String prefix = "storh.queues." + queue;
         try {
-            return new StorhListenerSettings(listener.getConcurrency(), listener.getBatchSize(),
-                    listener.getMaxAttempts(), listener.getBackoff(), listener.getBackoffMultiplier(),
-                    listener.getMaxBackoff(), listener.getShutdownTimeout(), listener.getIdleInterval(),
-                    listener.getRequeueInterval(), settings.getProcessingTimeout(), listener.getDeadLetterQueue());
+            return new StorhListenerSettings(listener.concurrency(), listener.batchSize(),
+                    listener.maxAttempts(), listener.backoff(), listener.backoffMultiplier(),
+                    listener.maxBackoff(), listener.shutdownTimeout(), listener.idleInterval(),
+                    listener.requeueInterval(), settings.processingTimeout(), listener.deadLetterQueue());
         }
         catch (IllegalArgumentException ex) {
             String message = ex.getMessage();
@@ -94,19 +94,19 @@ public final class StorhListenerAutoConfiguration {
     }
 
     private static Object valueOf(StorhQueueProperties settings, String setting) {
-        StorhQueueListenerProperties listener = settings.getListener();
+        StorhQueueListenerProperties listener = settings.listener();
         return switch (setting) {
-            case "concurrency" -> listener.getConcurrency();
-            case "batch-size" -> listener.getBatchSize();
-            case "max-attempts" -> listener.getMaxAttempts();
-            case "backoff" -> listener.getBackoff();
-            case "backoff-multiplier" -> listener.getBackoffMultiplier();
-            case "max-backoff" -> listener.getMaxBackoff();
-            case "shutdown-timeout" -> listener.getShutdownTimeout();
-            case "idle-interval" -> listener.getIdleInterval();
-            case "requeue-interval" -> listener.getRequeueInterval();
-            case "processing-timeout" -> settings.getProcessingTimeout();
-            default -> listener.getDeadLetterQueue();
+            case "concurrency" -> listener.concurrency();
+            case "batch-size" -> listener.batchSize();
+            case "max-attempts" -> listener.maxAttempts();
+            case "backoff" -> listener.backoff();
+            case "backoff-multiplier" -> listener.backoffMultiplier();
+            case "max-backoff" -> listener.maxBackoff();
+            case "shutdown-timeout" -> listener.shutdownTimeout();
+            case "idle-interval" -> listener.idleInterval();
+            case "requeue-interval" -> listener.requeueInterval();
+            case "processing-timeout" -> settings.processingTimeout();
+            default -> listener.deadLetterQueue();
         };
     }
 

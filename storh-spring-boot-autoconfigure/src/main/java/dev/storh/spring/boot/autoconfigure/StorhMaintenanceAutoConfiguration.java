@@ -28,12 +28,12 @@ public final class StorhMaintenanceAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     StorhMaintenanceScheduler storhMaintenanceScheduler(StorhStores storhStores, StorhProperties properties) {
-        StorhMaintenanceProperties maintenance = properties.getMaintenance();
-        check("retention-interval", maintenance.getRetentionInterval());
-        check("requeue-interval", maintenance.getRequeueInterval());
-        check("partition-check-interval", maintenance.getPartitionCheckInterval());
-        return new StorhMaintenanceScheduler(storhStores, maintenance.getRetentionInterval(),
-                maintenance.getRequeueInterval(), maintenance.getPartitionCheckInterval());
+        StorhMaintenanceProperties maintenance = properties.maintenance();
+        check("retention-interval", maintenance.retentionInterval());
+        check("requeue-interval", maintenance.requeueInterval());
+        check("partition-check-interval", maintenance.partitionCheckInterval());
+        return new StorhMaintenanceScheduler(storhStores, maintenance.retentionInterval(),
+                maintenance.requeueInterval(), maintenance.partitionCheckInterval());
     }
 
     private static void check(String name, Duration interval) {

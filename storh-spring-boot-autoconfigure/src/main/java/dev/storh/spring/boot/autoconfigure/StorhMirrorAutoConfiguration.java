@@ -53,7 +53,7 @@ public final class StorhMirrorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     StorhMirror storhMirror(DataSource dataSource, StorhMirrorProperties properties) {
-        return new StorhMirror(SqlMirror.builder().dataSource(dataSource).prefix(properties.getPrefix()).build());
+        return new StorhMirror(SqlMirror.builder().dataSource(dataSource).prefix(properties.prefix()).build());
     }
 
     @Bean
@@ -61,7 +61,7 @@ public final class StorhMirrorAutoConfiguration {
     StorhMirrorInitializer storhMirrorInitializer(StorhMirror storhMirror, StorhStores storhStores,
             ObjectProvider<StorhMappingContext> mappingContext, StorhMirrorProperties properties) {
         return new StorhMirrorInitializer(storhMirror, storhStores, mappingContext.getIfAvailable(),
-                properties.getCollections(), properties.isInstall(), properties.isPushOnStartup());
+                properties.collections(), properties.install(), properties.pushOnStartup());
     }
 
     @Bean
@@ -77,7 +77,7 @@ public final class StorhMirrorAutoConfiguration {
     @ConditionalOnProperty(name = "storh.mirror.push-on-write", havingValue = "true")
     StorhMirrorWriteListener storhMirrorWriteListener(StorhMirror storhMirror, StorhMappingContext mappingContext,
             StorhMirrorProperties properties) {
-        return new StorhMirrorWriteListener(storhMirror, mappingContext, new HashSet<>(properties.getCollections()));
+        return new StorhMirrorWriteListener(storhMirror, mappingContext, new HashSet<>(properties.collections()));
     }
 
     /** Health, read only when {@code spring-boot-health} is present. */
@@ -89,7 +89,7 @@ public final class StorhMirrorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "storhMirrorHealthIndicator")
         StorhMirrorHealthIndicator storhMirrorHealthIndicator(StorhMirror storhMirror, StorhMirrorProperties properties) {
-            return new StorhMirrorHealthIndicator(storhMirror, properties.getHealthVerifyMaxAge());
+            return new StorhMirrorHealthIndicator(storhMirror, properties.healthVerifyMaxAge());
         }
 
     }

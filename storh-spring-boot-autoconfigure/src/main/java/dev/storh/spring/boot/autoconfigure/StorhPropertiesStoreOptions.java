@@ -77,58 +77,58 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
      * @throws InvalidStorhPropertyException naming the first bad property
      */
     private void validate() {
-        this.sharedCache = cache("storh.cache", this.properties.getCache());
+        this.sharedCache = cache("storh.cache", this.properties.cache());
         Map<String, String> owners = new HashMap<>();
-        this.properties.getCollections().forEach((name, collection) -> {
+        this.properties.collections().forEach((name, collection) -> {
             String prefix = "storh.collections." + name;
             checkName(prefix, name, owners);
-            if (collection.getCache().getMaxEntries() != null || collection.getCache().getMaxBytes() != null) {
-                this.caches.put(name, cache(prefix + ".cache", collection.getCache()));
+            if (collection.cache().maxEntries() != null || collection.cache().maxBytes() != null) {
+                this.caches.put(name, cache(prefix + ".cache", collection.cache()));
             }
-            List<StorhCollectionProperties.Index> indexes = collection.getIndexes();
+            List<StorhCollectionProperties.Index> indexes = collection.indexes();
             for (int i = 0; i < indexes.size(); i++) {
-                if (!StringUtils.hasText(indexes.get(i).getField())) {
+                if (!StringUtils.hasText(indexes.get(i).field())) {
                     throw new InvalidStorhPropertyException(prefix + ".indexes[" + i + "].field",
-                            indexes.get(i).getField(), "An index needs the name of the field it indexes.");
+                            indexes.get(i).field(), "An index needs the name of the field it indexes.");
                 }
             }
         });
-        this.properties.getLogs().forEach((name, log) -> {
+        this.properties.logs().forEach((name, log) -> {
             checkName("storh.logs." + name, name, owners);
             log(name);
             logRetentionDays(name);
         });
-        this.properties.getQueues().forEach((name, queue) -> {
+        this.properties.queues().forEach((name, queue) -> {
             checkName("storh.queues." + name, name, owners);
             queueProcessingTimeout(name);
         });
-        StorhVerifyProperties verify = this.properties.getVerify();
-        if (StringUtils.hasText(verify.getCron()) && verify.getInterval() != null) {
-            throw new InvalidStorhPropertyException("storh.verify.interval", verify.getInterval(),
-                    "Set either storh.verify.cron or storh.verify.interval, not both (cron is '" + verify.getCron()
+        StorhVerifyProperties verify = this.properties.verify();
+        if (StringUtils.hasText(verify.cron()) && verify.interval() != null) {
+            throw new InvalidStorhPropertyException("storh.verify.interval", verify.interval(),
+                    "Set either storh.verify.cron or storh.verify.interval, not both (cron is '" + verify.cron()
                             + "').");
         }
-        if (StringUtils.hasText(verify.getCron())) {
+        if (StringUtils.hasText(verify.cron())) {
             try {
-                CronExpression.parse(verify.getCron());
+                CronExpression.parse(verify.cron());
             }
             catch (IllegalArgumentException ex) {
-                throw new InvalidStorhPropertyException("storh.verify.cron", verify.getCron(), ex.getMessage(), ex);
+                throw new InvalidStorhPropertyException("storh.verify.cron", verify.cron(), ex.getMessage(), ex);
             }
         }
-        if (verify.getInterval() != null && (verify.getInterval().isNegative() || verify.getInterval().isZero())) {
-            throw new InvalidStorhPropertyException("storh.verify.interval", verify.getInterval(),
+        if (verify.interval() != null && (verify.interval().isNegative() || verify.interval().isZero())) {
+            throw new InvalidStorhPropertyException("storh.verify.interval", verify.interval(),
                     "The verify interval must be positive.");
         }
     }
 
     @Override
     public DocStoreOptions collection(String collection) {
-        StorhCollectionProperties settings = this.properties.getCollections().get(collection);
+        StorhCollectionProperties settings = this.properties.collections().get(collection);
         Cache cache = this.caches.getOrDefault(collection, this.sharedCache);
-        CacheValidation validation = this.properties.getCache().getValidation();
-        if (settings != null && settings.getCache().getValidation() != null) {
-            validation = settings.getCache().getValidation();
+        CacheValidation validation = this.properties.cache().validation();
+        if (settings != null && settings.cache().validation() != null) {
+            validation = settings.cache().validation();
         }
         DocStoreOptions.Builder builder = DocStoreOptions.builder().observer(this.observer).files(this.files);
         if (cache != null) {
@@ -142,27 +142,27 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
     @Override
     public void prepare(String collection, DocStore store) {
-        StorhCollectionProperties settings = this.properties.getCollections().get(collection);
-        if (settings == null || settings.getIndexes().isEmpty()) {
+        StorhCollectionProperties settings = this.properties.collections().get(collection);
+        if (settings == null || settings.indexes().isEmpty()) {
             return;
         }
         IndexManager indexes = store.indexes();
-        for (StorhCollectionProperties.Index index : settings.getIndexes()) {
-            indexes.defineField(index.getField(), index.isUnique(), index.isRange());
+        for (StorhCollectionProperties.Index index : settings.indexes()) {
+            indexes.defineField(index.field(), index.unique(), index.range());
         }
         indexes.sync();
     }
 
     @Override
     public SegmentedLogOptions log(String log) {
-        StorhLogProperties settings = this.properties.getLogs().get(log);
+        StorhLogProperties settings = this.properties.logs().get(log);
         if (settings == null) {
             return SegmentedLogOptions.builder().observer(this.observer).files(this.files).build();
         }
         String prefix = "storh.logs." + log;
         SegmentedLogOptions.Builder builder = SegmentedLogOptions.builder().clock(this.clock).observer(this.observer)
                 .files(this.files);
-        DataSize maxSegment = settings.getMaxSegmentBytes();
+        DataSize maxSegment = settings.maxSegmentBytes();
         try {
             builder.maxSegmentBytes(maxSegment.toBytes());
         }
@@ -170,22 +170,22 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
             throw new InvalidStorhPropertyException(prefix + ".max-segment-bytes", maxSegment, ex.getMessage(), ex);
         }
         try {
-            builder.sparseIndexInterval(settings.getSparseIndexInterval());
+            builder.sparseIndexInterval(settings.sparseIndexInterval());
         }
         catch (StorageException ex) {
             throw new InvalidStorhPropertyException(prefix + ".sparse-index-interval",
-                    settings.getSparseIndexInterval(), ex.getMessage(), ex);
+                    settings.sparseIndexInterval(), ex.getMessage(), ex);
         }
-        if (settings.getPartition() != null) {
-            builder.partition(settings.getPartition());
+        if (settings.partition() != null) {
+            builder.partition(settings.partition());
         }
         return builder.build();
     }
 
     @Override
     public Integer logRetentionDays(String log) {
-        StorhLogProperties settings = this.properties.getLogs().get(log);
-        Duration retention = (settings != null) ? settings.getRetention() : null;
+        StorhLogProperties settings = this.properties.logs().get(log);
+        Duration retention = (settings != null) ? settings.retention() : null;
         if (retention == null) {
             return null;
         }
@@ -207,11 +207,11 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
 
     @Override
     public Duration queueProcessingTimeout(String queue) {
-        StorhQueueProperties settings = this.properties.getQueues().get(queue);
+        StorhQueueProperties settings = this.properties.queues().get(queue);
         if (settings == null) {
             return StorhStoreOptions.super.queueProcessingTimeout(queue);
         }
-        Duration timeout = settings.getProcessingTimeout();
+        Duration timeout = settings.processingTimeout();
         if (timeout == null || timeout.isNegative()) {
             throw new InvalidStorhPropertyException("storh.queues." + queue + ".processing-timeout", timeout,
                     "The processing timeout must be zero or more (e.g. 15m).");
@@ -220,8 +220,8 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
     }
 
     private static Cache cache(String prefix, StorhCacheProperties settings) {
-        Long maxEntries = settings.getMaxEntries();
-        DataSize maxBytes = settings.getMaxBytes();
+        Long maxEntries = settings.maxEntries();
+        DataSize maxBytes = settings.maxBytes();
         if (maxEntries == null) {
             if (maxBytes != null) {
                 throw new InvalidStorhPropertyException(prefix + ".max-entries", null,

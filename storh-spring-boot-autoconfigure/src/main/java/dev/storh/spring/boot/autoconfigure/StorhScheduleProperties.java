@@ -12,59 +12,29 @@ import org.springframework.util.StringUtils;
  * ({@code storh.verify}) and the mirror's periodic push ({@code storh.mirror}). With neither,
  * nothing is scheduled.
  */
-public abstract class StorhScheduleProperties {
+public interface StorhScheduleProperties {
 
     /**
-     * Cron expression (Spring's six fields, e.g. '0 0 3 * * *') of the runs, in the server's time
-     * zone. When set, 'interval' is not used.
+     * @return the cron expression (Spring's six fields, in the server's time zone), or {@code null}
      */
-    private String cron;
+    String cron();
 
     /**
-     * Time between the end of one run and the start of the next (e.g. 6h); the first run starts
-     * one interval after startup. Used when no 'cron' is set.
+     * @return the time between the end of one run and the start of the next, or {@code null}
      */
-    private Duration interval;
-
-    /**
-     * @return the cron expression, or {@code null}
-     */
-    public String getCron() {
-        return this.cron;
-    }
-
-    /**
-     * @param cron the cron expression, or {@code null}
-     */
-    public void setCron(String cron) {
-        this.cron = cron;
-    }
-
-    /**
-     * @return the interval, or {@code null}
-     */
-    public Duration getInterval() {
-        return this.interval;
-    }
-
-    /**
-     * @param interval the interval, or {@code null}
-     */
-    public void setInterval(Duration interval) {
-        this.interval = interval;
-    }
+    Duration interval();
 
     /**
      * @return a {@link CronTrigger} of the cron expression when one is set, else a
      * {@link PeriodicTrigger} of the interval that first fires one interval from now
      * @throws IllegalArgumentException when neither is set, or the cron expression is invalid
      */
-    public Trigger trigger() {
-        if (StringUtils.hasText(this.cron)) {
-            return new CronTrigger(this.cron);
+    default Trigger trigger() {
+        if (StringUtils.hasText(cron())) {
+            return new CronTrigger(cron());
         }
-        PeriodicTrigger periodic = new PeriodicTrigger(this.interval);
-        periodic.setInitialDelay(this.interval);
+        PeriodicTrigger periodic = new PeriodicTrigger(interval());
+        periodic.setInitialDelay(interval());
         return periodic;
     }
 

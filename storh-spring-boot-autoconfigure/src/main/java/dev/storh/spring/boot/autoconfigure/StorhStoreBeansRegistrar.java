@@ -57,7 +57,7 @@ class StorhStoreBeansRegistrar implements ImportBeanDefinitionRegistrar, BeanFac
             .bind("storh.queues", Bindable.mapOf(String.class, StorhQueueProperties.class))
             .orElse(Map.of());
         logs.forEach((name, log) -> register(registry, name,
-                (log.getPartition() == LogPartition.NONE) ? SegmentedLog.class : PartitionedLog.class));
+                (log.partition() == LogPartition.NONE) ? SegmentedLog.class : PartitionedLog.class));
         for (String name : queues.keySet()) {
             register(registry, name, Queue.class);
         }

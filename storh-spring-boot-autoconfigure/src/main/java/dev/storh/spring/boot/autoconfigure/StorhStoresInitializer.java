@@ -38,7 +38,7 @@ class StorhStoresInitializer implements SmartInitializingSingleton {
         }
         this.beanFactory.getBeansOfType(SegmentedLog.class, false, false).forEach(this.stores::register);
         this.beanFactory.getBeansOfType(Queue.class, false, false).forEach(this.stores::register);
-        for (String collection : this.properties.getCollections().keySet()) {
+        for (String collection : this.properties.collections().keySet()) {
             this.stores.docStore(collection);
         }
     }

@@ -25,8 +25,8 @@ public final class StorhVerifyAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     StorhVerifyScheduler storhVerifyScheduler(StorhStores storhStores, StorhProperties properties) {
-        StorhVerifyProperties verify = properties.getVerify();
-        return new StorhVerifyScheduler(storhStores, verify.trigger(), verify.isRepair());
+        StorhVerifyProperties verify = properties.verify();
+        return new StorhVerifyScheduler(storhStores, verify.trigger(), verify.repair());
     }
 
     /**

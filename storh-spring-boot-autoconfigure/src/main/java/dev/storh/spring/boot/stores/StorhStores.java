@@ -209,13 +209,7 @@ public class StorhStores implements AutoCloseable {
      */
     public void register(String name, SegmentedLog log) {
         Assert.notNull(log, "'log' must not be null");
-        synchronized (this.openLock) {
-            if (isRegistered(name, log)) {
-                return;
-            }
-            requireFree(name, StoreType.LOG);
-            add(new LogStore(name, log, this.options.logRetentionDays(name), false));
-        }
+        registerExternal(name, log, StoreType.LOG, () -> new LogStore(name, log, this.options.logRetentionDays(name), false));
     }
 
     /**
@@ -227,13 +221,8 @@ public class StorhStores implements AutoCloseable {
      */
     public void register(String name, Queue queue) {
         Assert.notNull(queue, "'queue' must not be null");
-        synchronized (this.openLock) {
-            if (isRegistered(name, queue)) {
-                return;
-            }
-            requireFree(name, StoreType.QUEUE);
-            add(new QueueStore(name, queue, this.options.queueProcessingTimeout(name), false));
-        }
+        registerExternal(name, queue, StoreType.QUEUE,
+                () -> new QueueStore(name, queue, this.options.queueProcessingTimeout(name), false));
     }
 
     /**
@@ -340,9 +329,19 @@ public class StorhStores implements AutoCloseable {
         }
     }
 
-    private boolean isRegistered(String name, Object engine) {
-        StorhStore existing = this.stores.get(name);
-        return existing != null && existing.engine() == engine;
+    /**
+     * Registers an engine opened elsewhere, unless the same instance is registered under the name.
+     * @param store wraps the engine; called under the open lock once the name is known to be free
+     */
+    private void registerExternal(String name, Store engine, StoreType type, Supplier<StorhStore> store) {
+        synchronized (this.openLock) {
+            StorhStore existing = this.stores.get(name);
+            if (existing != null && existing.engine() == engine) {
+                return;
+            }
+            requireFree(name, type);
+            add(store.get());
+        }
     }
 
     /**

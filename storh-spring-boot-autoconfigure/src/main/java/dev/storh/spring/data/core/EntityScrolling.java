@@ -48,7 +48,7 @@ final class EntityScrolling {
     <T> Window<T> scroll(StorhQuery query, ScrollPosition position, Class<T> type) {
         Assert.notNull(query, "'query' must not be null");
         Assert.notNull(position, "'position' must not be null");
-        int size = query.isLimited() ? query.getLimit() : -1;
+        int size = query.isLimited() ? query.limit() : -1;
         String collection = this.converter.getRequiredEntity(type).getCollection();
         if (position instanceof OffsetScrollPosition offset) {
             long start = offset.isInitial() ? 0 : offset.getOffset() + 1;
@@ -62,21 +62,21 @@ final class EntityScrolling {
                     + ": storh scrolls by offset or keyset positions");
         }
         String idProperty = this.converter.getRequiredEntity(type).getRequiredDocumentIdProperty().getName();
-        List<SortKey> orders = this.queries.resolveSort(query.getSort(), type);
+        List<SortKey> orders = this.queries.resolveSort(query.sort(), type);
         List<String> names = new ArrayList<>();
-        query.getSort().forEach((order) -> names.add(order.getProperty()));
+        query.sort().forEach((order) -> names.add(order.getProperty()));
         List<StorageRecord> window;
         boolean hasNext;
         if (keyset.scrollsForward() && inIdOrder(orders)) {
             String after = keyset.isInitial() ? null : idKey(keyset, idProperty, type);
             List<StorageRecord> read = this.queries
-                .records(limited(StorhQuery.where(query.getCriteria()).withCursor(after), size), type);
+                .records(limited(StorhQuery.where(query.criteria()).withCursor(after), size), type);
             hasNext = size >= 0 && read.size() > size;
             window = hasNext ? read.subList(0, size) : read;
         }
         else {
             List<StorageRecord> all = new ArrayList<>(
-                    this.queries.records(StorhQuery.where(query.getCriteria()).withSort(query.getSort()), type));
+                    this.queries.records(StorhQuery.where(query.criteria()).withSort(query.sort()), type));
             if (!orders.isEmpty()) {
                 all.sort(RecordQueries.comparator(orders));
             }

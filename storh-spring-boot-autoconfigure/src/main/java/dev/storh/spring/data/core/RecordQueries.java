@@ -61,24 +61,24 @@ final class RecordQueries {
      */
     List<StorageRecord> records(StorhQuery query, Class<?> type) {
         Assert.notNull(query, "'query' must not be null");
-        if (query.getLimit() == 0) {
+        if (query.limit() == 0) {
             return List.of();
         }
         QueryBuilder core = coreQuery(query, type);
-        List<SortKey> orders = resolveSort(query.getSort(), type);
-        long offset = query.getOffset();
+        List<SortKey> orders = resolveSort(query.sort(), type);
+        long offset = query.offset();
         List<StorageRecord> records = (query.isLimited() && !orders.isEmpty())
-                ? RangeOrderedReads.firstMatches(core, this.stores.apply(type), orders, offset + query.getLimit()) : null;
+                ? RangeOrderedReads.firstMatches(core, this.stores.apply(type), orders, offset + query.limit()) : null;
         if (records == null) {
             records = sorted(core, orders, query);
         }
         if (offset >= records.size()) {
             return List.of();
         }
-        long end = query.isLimited() ? Math.min(records.size(), offset + query.getLimit()) : records.size();
+        long end = query.isLimited() ? Math.min(records.size(), offset + query.limit()) : records.size();
         List<StorageRecord> window = (offset == 0 && end == records.size()) ? records
                 : records.subList((int) offset, (int) end);
-        return (query.getFields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
+        return (query.fields() != null) ? window.stream().map((record) -> project(record, query)).toList() : window;
     }
 
     /**
@@ -86,19 +86,19 @@ final class RecordQueries {
      * offset + limit of a limited query, every match of an unlimited one
      */
     private List<StorageRecord> sorted(QueryBuilder core, List<SortKey> orders, StorhQuery query) {
-        long offset = query.getOffset();
+        long offset = query.offset();
         if (orders.size() <= 1) {
             QueryBuilder ordered = core;
             if (orders.size() == 1) {
                 ordered = ordered.orderBy(orders.get(0).path(), orders.get(0).direction());
             }
             if (query.isLimited()) {
-                ordered = ordered.limit(offset + query.getLimit());
+                ordered = ordered.limit(offset + query.limit());
             }
             return this.translator.translated(ordered::get);
         }
         if (query.isLimited() && !orders.get(0).path().isId()) {
-            return byFirstKey(core, orders, offset + query.getLimit());
+            return byFirstKey(core, orders, offset + query.limit());
         }
         List<StorageRecord> records = new ArrayList<>(this.translator.translated(core::get));
         records.sort(comparator(orders));
@@ -133,7 +133,7 @@ final class RecordQueries {
     }
 
     private static StorageRecord project(StorageRecord record, StorhQuery query) {
-        return new StorageRecord(record.id(), query.getFields().apply(record.data()));
+        return new StorageRecord(record.id(), query.fields().apply(record.data()));
     }
 
     /**
@@ -142,13 +142,13 @@ final class RecordQueries {
      */
     Stream<StorageRecord> lazily(StorhQuery query, Class<?> type) {
         Assert.notNull(query, "'query' must not be null");
-        if (query.getSort().isSorted() || query.getOffset() != 0 || query.getLimit() == 0) {
+        if (query.sort().isSorted() || query.offset() != 0 || query.limit() == 0) {
             return null;
         }
         QueryBuilder core = coreQuery(query, type);
-        QueryBuilder limited = query.isLimited() ? core.limit(query.getLimit()) : core;
+        QueryBuilder limited = query.isLimited() ? core.limit(query.limit()) : core;
         Stream<StorageRecord> records = this.translator.translating(this.translator.translated(limited::stream));
-        return (query.getFields() != null) ? records.map((record) -> project(record, query)) : records;
+        return (query.fields() != null) ? records.map((record) -> project(record, query)) : records;
     }
 
     /**
@@ -175,12 +175,12 @@ final class RecordQueries {
     QueryPlan explain(StorhQuery query, Class<?> type) {
         Assert.notNull(query, "'query' must not be null");
         QueryBuilder core = coreQuery(query, type);
-        List<SortKey> orders = resolveSort(query.getSort(), type);
+        List<SortKey> orders = resolveSort(query.sort(), type);
         if (orders.size() == 1) {
             core = core.orderBy(orders.get(0).path(), orders.get(0).direction());
         }
-        if (query.isLimited() && query.getLimit() > 0) {
-            core = core.limit(query.getOffset() + query.getLimit());
+        if (query.isLimited() && query.limit() > 0) {
+            core = core.limit(query.offset() + query.limit());
         }
         return this.translator.translated(core::explain);
     }
@@ -191,9 +191,9 @@ final class RecordQueries {
      */
     private QueryBuilder coreQuery(StorhQuery query, Class<?> type) {
         CollectionAccess store = this.stores.apply(type);
-        QueryBuilder core = query.getCriteria().mapValues(this.converter::toJsonValue).applyTo(store.query());
-        if (query.getCursor() != null) {
-            core = core.cursor(StorhIds.check(query.getCursor(), this.converter.getRequiredEntity(type).getCollection()));
+        QueryBuilder core = query.criteria().mapValues(this.converter::toJsonValue).applyTo(store.query());
+        if (query.cursor() != null) {
+            core = core.cursor(StorhIds.check(query.cursor(), this.converter.getRequiredEntity(type).getCollection()));
         }
         return core;
     }

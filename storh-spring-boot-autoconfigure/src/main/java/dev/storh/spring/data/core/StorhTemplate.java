@@ -361,7 +361,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
     @Override
     public long count(StorhQuery query, Class<?> type) {
         Assert.notNull(query, "'query' must not be null");
-        if (query.getCriteria().isAll() && query.getCursor() == null) {
+        if (query.criteria().isAll() && query.cursor() == null) {
             return count(type);
         }
         return this.queries.count(query, type);

@@ -58,8 +58,8 @@ public final class StorhDashboardAutoConfiguration {
         }
         Access resolved = access.getIfAvailable(() -> (id, defaultAccess) -> defaultAccess)
             .accessFor(STORH, Access.READ_ONLY);
-        return new StorhDashboard(properties.getPath(), endpointPath, resolved == Access.UNRESTRICTED,
-                properties.getRefresh());
+        return new StorhDashboard(properties.path(), endpointPath, resolved == Access.UNRESTRICTED,
+                properties.refresh());
     }
 
     @Bean

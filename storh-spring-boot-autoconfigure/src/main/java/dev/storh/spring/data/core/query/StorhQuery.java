@@ -16,31 +16,29 @@ import org.springframework.util.Assert;
  * to the matches. The cursor keeps only ids strictly after it (keyset scrolling); the offset and
  * the limit apply after sorting. Instances are immutable; the {@code with…} methods return new
  * instances.
+ *
+ * @param criteria the condition, never {@code null}; {@link StorhCriteria#all()} when every record
+ * matches
+ * @param sort the sort, never {@code null}
+ * @param offset the number of matching records to skip, {@code >= 0}
+ * @param limit the maximum number of results, or {@code -1} when unlimited
+ * @param cursor the id cursor (UUIDv7 text): only records with greater ids match; or {@code null}
+ * @param fields the stored fields read into the entities, {@code null} for all of them
  */
-public final class StorhQuery {
+public record StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor,
+        FieldProjection fields) {
 
     private static final StorhQuery ALL = new StorhQuery(StorhCriteria.all(), Sort.unsorted(), 0, -1, null, null);
 
-    private final StorhCriteria criteria;
-
-    private final String cursor;
-
-    private final Sort sort;
-
-    private final long offset;
-
-    private final int limit;
-
-    private final FieldProjection fields;
-
-    private StorhQuery(StorhCriteria criteria, Sort sort, long offset, int limit, String cursor,
-            FieldProjection fields) {
-        this.criteria = criteria;
-        this.fields = fields;
-        this.cursor = cursor;
-        this.sort = sort;
-        this.offset = offset;
-        this.limit = limit;
+    /**
+     * @throws IllegalArgumentException when {@code criteria} or {@code sort} is {@code null}, the
+     * offset is negative or the limit is below {@code -1}
+     */
+    public StorhQuery {
+        Assert.notNull(criteria, "'criteria' must not be null");
+        Assert.notNull(sort, "'sort' must not be null");
+        Assert.isTrue(offset >= 0, () -> "'offset' must not be negative, got " + offset);
+        Assert.isTrue(limit >= -1, () -> "'limit' must not be below -1, got " + limit);
     }
 
     /**
@@ -113,9 +111,6 @@ public final class StorhQuery {
     }
 
     /**
-     * @return the id cursor, or {@code null}
-     */
-    /**
      * @param fields the stored fields to read into the entities; {@code null} reads all
      * @return a new query
      */
@@ -124,47 +119,7 @@ public final class StorhQuery {
     }
 
     /**
-     * @return the fields read into the entities, {@code null} for all of them
-     */
-    public FieldProjection getFields() {
-        return this.fields;
-    }
-
-    public String getCursor() {
-        return this.cursor;
-    }
-
-    /**
-     * @return the condition, never {@code null}; {@link StorhCriteria#all()} when every record
-     * matches
-     */
-    public StorhCriteria getCriteria() {
-        return this.criteria;
-    }
-
-    /**
-     * @return the sort, never {@code null}
-     */
-    public Sort getSort() {
-        return this.sort;
-    }
-
-    /**
-     * @return the number of matching records to skip
-     */
-    public long getOffset() {
-        return this.offset;
-    }
-
-    /**
-     * @return the maximum number of results, or {@code -1} when unlimited
-     */
-    public int getLimit() {
-        return this.limit;
-    }
-
-    /**
-     * @return whether {@link #getLimit()} caps the results
+     * @return whether {@link #limit()} caps the results
      */
     public boolean isLimited() {
         return this.limit >= 0;

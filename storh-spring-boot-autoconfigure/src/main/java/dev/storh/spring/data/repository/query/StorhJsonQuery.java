@@ -163,7 +163,7 @@ public class StorhJsonQuery implements RepositoryQuery {
                 ? query.withOffset(pageable.getOffset()).withLimit(pageable.getPageSize()) : query;
         if (planLogger.isDebugEnabled()) {
             planLogger.debug("Query method " + this.method.getDeclaringClass().getName() + "." + this.method.getName()
-                    + ": " + window.getCriteria() + ", sort " + window.getSort() + " -> "
+                    + ": " + window.criteria() + ", sort " + window.sort() + " -> "
                     + this.operations.explain(window, this.domainType).toMap());
         }
         if (this.annotation.count()) {

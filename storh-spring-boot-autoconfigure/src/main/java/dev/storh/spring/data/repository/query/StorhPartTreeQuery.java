@@ -173,7 +173,7 @@ public class StorhPartTreeQuery implements RepositoryQuery {
     private void logPlan(StorhQuery query, Pageable pageable, int maxResults) {
         StorhQuery planned = window(query, pageable, maxResults);
         QueryPlan plan = this.operations.explain(planned, this.domainType);
-        planLogger.debug("Query method " + describe() + ": " + planned.getCriteria() + ", sort " + planned.getSort()
+        planLogger.debug("Query method " + describe() + ": " + planned.criteria() + ", sort " + planned.sort()
                 + " -> " + plan.toMap());
     }
 
