@@ -83,7 +83,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         boolean ok;
         if (c.operator() == Operator.EQ || c.operator() == Operator.IN) {
             // Lists and objects are never in an index, so only scalar operands can be looked up.
-            ok = c.values().stream().allMatch(IndexKeys::isIndexable);
+            ok = true;
+            for (Object v : c.values()) {
+                ok &= IndexKeys.isIndexable(v);
+            }
         } else {
             ok = d.get().range() && c.operator().isRange();
         }
@@ -124,11 +127,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (!active(defs) || !query.hasConditions()) {
             return null;
         }
-        return candidates(query, defs);
+        return candidates(query, defs, false);
     }
 
-    private Candidates candidates(QueryBuilder query, java.util.Map<String, IndexDefinition> defs) {
-        Candidates ordered = orderedRead(query, defs);
+    private Candidates candidates(QueryBuilder query, java.util.Map<String, IndexDefinition> defs, boolean limited) {
+        Candidates ordered = orderedRead(query, defs, limited);
         if (ordered != null) {
             return ordered;
         }
@@ -167,7 +170,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (top != null) {
             return top;
         }
-        return query.hasConditions() ? candidates(query, defs) : null;
+        return query.hasConditions() ? candidates(query, defs, true) : null;
     }
 
     /**
@@ -188,9 +191,13 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (d == null || !d.range()) {
             return null;
         }
+        boolean ascending = query.direction() == Direction.ASC;
+        List<String> first = ascending ? indexes.rangeSlices(d.field()).ordered(null, true, need(query)) : null;
+        if (first != null && first.size() >= query.limit()) {
+            return new Candidates(first, true, true); // only numbers, or only strings: they order before the rest
+        }
         RangeView view = indexes.rangeView(d.field());
         int k = (int) Math.min(query.limit(), view.size());
-        boolean ascending = query.direction() == Direction.ASC;
         boolean numbersAndStringsFirst = ascending && k == query.limit() && k > 0
                 && (view.value(k - 1) instanceof Number || view.value(k - 1) instanceof String);
         if (!numbersAndStringsFirst
@@ -234,13 +241,15 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 if (d.isEmpty() || c.operator().isRange() && !containerIds(c).isEmpty()) {
                     return null; // listed lists and objects carry no value to check: count the records
                 }
-                if (!d.get().range() && !c.values().stream().allMatch(IndexKeys::keyIsExact)) {
-                    return null; // a value file may also hold values that are not identical: count the records
+                for (Object v : d.get().range() ? List.of() : c.values()) {
+                    if (!IndexKeys.keyIsExact(v)) {
+                        return null; // a value file may also hold values that are not identical: count the records
+                    }
                 }
             }
         }
         if (query.groups().size() == 1) {
-            Long one = groupCount(query.groups().get(0), defs);
+            Long one = groupCount(query.groups().get(0), defs, query.limit() > 0 ? query.limit() : Long.MAX_VALUE);
             if (one != null) {
                 return one;
             }
@@ -258,7 +267,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
      *
      * @return the count, or {@code null} when the ids must be listed
      */
-    private Long groupCount(List<Condition> group, java.util.Map<String, IndexDefinition> defs) {
+    private Long groupCount(List<Condition> group, java.util.Map<String, IndexDefinition> defs, long limit) {
         if (group.size() == 2) {
             Compound pair = compound(group, defs);
             return pair == null ? null : indexes.countCompound(pair.left(), pair.leftValue(), pair.right(), pair.rightValue());
@@ -272,6 +281,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return IndexKeys.isIndexable(c.value()) ? indexes.countEqual(d, c.value()) : 0L;
         }
         if (c.operator().isRange() && d.range()) {
+            Long sought = indexes.rangeSlices(d.field()).count(c, limit);
+            if (sought != null) {
+                return sought;
+            }
             int[] span = span(indexes.rangeView(d.field()), c);
             return (long) (span[1] - span[0]);
         }
@@ -344,13 +357,17 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 return new ArrayList<>(ids);
             }
             default: {
-                RangeView view = indexes.rangeView(d.field());
-                int[] span = span(view, c);
+                List<String> scalars = indexes.rangeSlices(d.field()).ids(c);
+                if (scalars == null) {
+                    RangeView view = indexes.rangeView(d.field());
+                    int[] span = span(view, c);
+                    scalars = view.idsSorted(span[0], span[1]);
+                }
                 java.util.Set<String> containers = containerIds(c);
                 if (containers.isEmpty()) {
-                    return view.idsSorted(span[0], span[1]);
+                    return scalars;
                 }
-                TreeSet<String> ids = new TreeSet<>(view.idsSorted(span[0], span[1]));
+                TreeSet<String> ids = new TreeSet<>(scalars);
                 ids.addAll(containers);
                 return new ArrayList<>(ids);
             }
@@ -395,8 +412,13 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
     }
 
+    /** @return how many ordered candidates to read for a limited query: a few more than the limit, for records gone meanwhile */
+    private static int need(QueryBuilder query) {
+        return (int) Math.min(query.limit() + 16, Integer.MAX_VALUE);
+    }
+
     /** Index-ordered read: orderBy + limit on the field of the only (range) condition. */
-    private Candidates orderedRead(QueryBuilder query, java.util.Map<String, IndexDefinition> defs) {
+    private Candidates orderedRead(QueryBuilder query, java.util.Map<String, IndexDefinition> defs, boolean limited) {
         if (query.orderField() == null || query.limit() <= 0 || query.cursor() != null || query.groups().size() != 1
                 || query.groups().get(0).size() != 1) {
             return null;
@@ -406,6 +428,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (!c.path().equals(query.orderPath()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
                 || !containerIds(c).isEmpty()) {
             return null; // lists and objects that match are not in the view: sort the candidates instead
+        }
+        List<String> sought = indexes.rangeSlices(c.field()).ordered(c, query.direction() == Direction.ASC,
+                limited ? need(query) : Integer.MAX_VALUE);
+        if (sought != null) {
+            return new Candidates(sought, true, limited && sought.size() >= need(query));
         }
         RangeView view = indexes.rangeView(c.field());
         int[] span = span(view, c);

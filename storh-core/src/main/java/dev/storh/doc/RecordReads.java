@@ -58,7 +58,8 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         return RecordFiles.readOrNull(files, checkedPathForId(id));
     }
 
-    boolean exists(String id) {
+    @Override
+    public boolean exists(String id) {
         String name = files.nameOf(checkedPathForId(id));
         try {
             return files.exists(name);

@@ -39,7 +39,7 @@ final class EqualityCounts {
     static final int MAX_FIELDS = 64;
 
     /** The key of JSON {@code null}. */
-    private static final Object NULL = new Object() {
+    static final Object NULL_VALUE = new Object() {
         @Override
         public String toString() {
             return "null";
@@ -208,7 +208,7 @@ final class EqualityCounts {
     private static Object key(Object value) {
         Object v = Values.normalise(value);
         if (v == null) {
-            return NULL;
+            return NULL_VALUE;
         }
         return v instanceof String || v instanceof Boolean || v instanceof Long ? v : null;
     }

@@ -59,10 +59,12 @@ final class LogContext {
      * @throws StorageException naming the path; the marker is removed and the lock released again
      */
     static LogContext open(Path dir, String name, SegmentedLogOptions options) {
-        StoreFiles files = options.files(dir);
         boolean readOnly = Files.isDirectory(dir) && ReadOnlyFileSystem.isReadOnly(dir);
         if (!readOnly) {
-            AtomicFiles.ensureDirectory(dir); // the seam's root; what is below it goes through the seam
+            LogFiles.ensureCollectionDir(dir, options::files);
+        }
+        StoreFiles files = options.files(dir);
+        if (!readOnly) {
             LogState.mkdirs(files, LogFiles.SEGMENTS);
         }
         CollectionLock lock;

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * value kind, no cursor, no time range and no error handler, while no segment holds a damaged line or
  * bad tail and every segment file is there (a scan would throw or report it). Whether the files are
  * there is known from the modification time of {@code segments/}: when it is the one seen the last time
- * every file was found, nothing was deleted since; otherwise each file is looked up again. A time is
+ * every file was found, nothing was deleted since; otherwise one listing of the folder shows whether
+ * each file is still there (a name is checked to be a regular file the first time it is seen). A time is
  * trusted only once it is older than {@value #RACY_MS} ms when read, so that a deletion within the same
  * clock tick as the change before it cannot go unseen. When the counts are not built yet, a count without a
  * limit builds them from the scan it has to make anyway (a snapshot stream, taken without blocking
@@ -100,10 +101,25 @@ final class LogCounts {
             state.sealed.forEach(s -> files.add(s.file));
             files.add(state.active.file);
         }
+        java.util.Set<String> listed;
+        try {
+            listed = new java.util.HashSet<>(state.files.list(LogFiles.SEGMENTS));
+        } catch (IOException e) {
+            return false;
+        }
         for (String file : files) {
-            if (!state.isFile(LogFiles.segment(file))) {
+            if (!listed.contains(file)) {
                 return false;
             }
+            if (!state.regularFiles.contains(file)) {
+                if (!state.isFile(LogFiles.segment(file))) {
+                    return false;
+                }
+                state.regularFiles.add(file);
+            }
+        }
+        if (state.regularFiles.size() > 2 * files.size() + 64) {
+            state.regularFiles.retainAll(new java.util.HashSet<>(files)); // names compacted away
         }
         if (folder >= 0 && now - folder > RACY_MS) {
             presentAtMs = folder;
@@ -147,7 +163,7 @@ final class LogCounts {
             if (!reader.next() || !reader.terminated()) {
                 throw new StorageException("Could not read segment record at " + path + ":" + offset);
             }
-            Object[] keys = EqualityCounts.keysOf(LogLine.decode(reader.line(), path, offset, true).data(path, offset));
+            Object[] keys = keysOf(LogLine.decode(reader.line(), path, offset, false), path, offset);
             if (keys == null) {
                 throw new StorageException("Unexpected value kind in the record at " + path + ":" + offset);
             }
@@ -155,6 +171,20 @@ final class LogCounts {
         } catch (IOException e) {
             throw new StorageException("Could not read segment record at " + path + ":" + offset, e);
         }
+    }
+
+    /**
+     * The counted values of the record on a line, read from its bytes when it is a canonical put.
+     *
+     * @param env the line's envelope, with or without its data decoded
+     * @param file the segment, for messages
+     * @param offset the line's offset, for messages
+     * @return its counted values, as {@link EqualityCounts#keysOf} gives them for the decoded data
+     * @throws dev.storh.CorruptRecordException when the data must be decoded and is not valid JSON
+     */
+    static Object[] keysOf(LogLine.Envelope env, Path file, long offset) {
+        Object[] fast = env.data() == null ? env.countedValues() : null;
+        return fast != null ? fast : EqualityCounts.keysOf(env.data(file, offset));
     }
 
     /**

@@ -1,10 +1,13 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.store.StoreNames;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -166,8 +169,6 @@ public final class LogFiles {
         return QUARANTINE + "/" + segment + "." + offset + "-" + epochMillis + ".bad";
     }
 
-
-
     /**
      * @param root the folder holding collections
      * @param collection names separated by {@code /}
@@ -177,6 +178,39 @@ public final class LogFiles {
      */
     static Path collectionDir(Path root, String collection) {
         return StoreNames.folders(root, "log collection", collection);
+    }
+
+    /**
+     * Creates a log's folder (the partition folder when partitioned) and its missing parents, each
+     * through a byte seam on the nearest folder that exists: every new folder's parent is fsynced,
+     * then the log's folder itself, so a new log survives a power loss. Nothing happens when the
+     * folder is there. Call it before making the log's own seam, which is then the last one made.
+     *
+     * @param dir the log's folder, absolute
+     * @param seams the log's seam factory ({@code options::files})
+     * @throws StorageException {@code "Could not create storage directory: <dir>"}, e.g. when a regular
+     *     file stands where a folder is needed
+     */
+    static void ensureCollectionDir(Path dir, Function<Path, StoreFiles> seams) {
+        String below = "";
+        for (Path top = dir;; top = top.getParent()) {
+            StoreFiles files = seams.apply(top);
+            if (top.getParent() == null || isDirectory(files)) {
+                if (!below.isEmpty()) {
+                    AtomicFiles.ensureDirectory(files, below);
+                }
+                return;
+            }
+            below = below.isEmpty() ? top.getFileName().toString() : top.getFileName() + "/" + below;
+        }
+    }
+
+    private static boolean isDirectory(StoreFiles files) {
+        try {
+            return files.stat("").map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false);
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /**

@@ -40,6 +40,8 @@ final class LogLine {
     private static final byte[] DELETE_PREFIX = "{\"op\":\"delete\",\"id\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OP_PUT_HEAD = "{\"op\":\"put\",".getBytes(StandardCharsets.US_ASCII);
     private static final int ID_LENGTH = 36;
+    /** Where a canonical put's data starts in its JSON. */
+    private static final int DATA_START = PUT_PREFIX.length + ID_LENGTH + DATA_KEY.length;
 
     /**
      * A decoded envelope.
@@ -56,6 +58,14 @@ final class LogLine {
         }
 
         /**
+         * @return a canonical put's counted values read from its bytes ({@link LineValues}), or
+         *     {@code null} when they must be read from the decoded data
+         */
+        Object[] countedValues() {
+            return canonical && PUT.equals(op) ? LineValues.keysOf(json, DATA_START, json.length - 1) : null;
+        }
+
+        /**
          * @param file the segment, for messages
          * @param offset the line offset, for messages
          * @return the data, decoding it now for a canonical line read without data
@@ -66,7 +76,7 @@ final class LogLine {
                 return data;
             }
             try {
-                int start = PUT_PREFIX.length + ID_LENGTH + DATA_KEY.length;
+                int start = DATA_START;
                 return dataOf(Jsonc.decodeStrict(new String(json, start, json.length - 1 - start, StandardCharsets.UTF_8)));
             } catch (StorageException e) {
                 throw corrupt("Segmented log line is not valid JSON: " + e.getMessage(), file, offset, e);

@@ -43,6 +43,11 @@ final class LogState {
     volatile boolean rebuild;
     /** Bumped by every full rebuild: files may have been replaced, so cached read handles are stale. */
     volatile long generation;
+    /**
+     * Segment file names once found to be regular files (by a scan or a count); a listing of
+     * {@code segments/} then tells whether they are still there without looking at each one.
+     */
+    final java.util.Set<String> regularFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private long nextSegment = 1;
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();
@@ -123,11 +128,12 @@ final class LogState {
             createIfMissing(newActive.file, true);
         }
         StateIndex built = new StateIndex();
+        built.countWhileRebuilding();
         for (Segment s : newSealed) {
             bytesCut += SegmentScanner.scan(this, s, built, truncate, true);
         }
         bytesCut += SegmentScanner.scan(this, newActive, built, truncate, true);
-        built.countFromEmpty();
+        built.endRebuild();
         Object readStamp = Manifest.stamp(files);
         synchronized (this) {
             built.adopt(index);

@@ -60,6 +60,7 @@ final class SegmentScanner {
         if (!state.isFile(LogFiles.segment(segment.file))) {
             return 0;
         }
+        state.regularFiles.add(segment.file);
         StoreFiles.Input channel;
         try {
             channel = state.open(segment.file);
@@ -122,7 +123,7 @@ final class SegmentScanner {
                 LogLine.Envelope applied = env;
                 long at = offset;
                 index.apply(env.id(), env.isDelete(), segment.file, offset, rebuilding,
-                        () -> EqualityCounts.keysOf(applied.data(file, at)), (f, o) -> LogCounts.keysAt(state, f, o));
+                        () -> LogCounts.keysOf(applied, file, at), (f, o) -> LogCounts.keysAt(state, f, o));
                 segment.observe(env.id(), offset, next, interval);
             }
             if (badStart >= 0 && truncate) {

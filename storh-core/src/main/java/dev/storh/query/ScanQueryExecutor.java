@@ -36,6 +36,15 @@ public class ScanQueryExecutor implements QueryExecutor {
          * @return the number of records
          */
         long count();
+
+        /**
+         * @param id a valid id
+         * @return whether a record has the id; by default {@link #byId} is present, a source may
+         *     answer without reading the record
+         */
+        default boolean exists(String id) {
+            return byId(id).isPresent();
+        }
     }
 
     /**
@@ -214,6 +223,10 @@ public class ScanQueryExecutor implements QueryExecutor {
     @Override
     public long count(QueryBuilder query) {
         long limit = query.limit() > 0 ? query.limit() : Long.MAX_VALUE;
+        String only = onlyId(query);
+        if (only != null) {
+            return Math.min(source.exists(only) ? 1 : 0, limit);
+        }
         Optional<List<StorageRecord>> direct = directId(query);
         if (direct.isPresent()) {
             return Math.min(direct.get().size(), limit);
@@ -284,6 +297,25 @@ public class ScanQueryExecutor implements QueryExecutor {
         }
         List<Object> reached = field.resolve(r.data());
         return reached.isEmpty() ? null : reached.get(0);
+    }
+
+    /**
+     * @return the id of a query made of {@code id eq} conditions on one valid id alone (no cursor):
+     *     its count is whether that record exists, without reading it; else {@code null}
+     */
+    private static String onlyId(QueryBuilder query) {
+        if (query.groups().size() != 1 || query.cursor() != null) {
+            return null;
+        }
+        String id = null;
+        for (Condition c : query.groups().get(0)) {
+            if (!c.path().isId() || c.operator() != Operator.EQ || c.ignoreCase() || !(c.value() instanceof String s)
+                    || !UuidV7.isValid(s) || id != null && !id.equals(s.toLowerCase(Locale.ROOT))) {
+                return null;
+            }
+            id = s.toLowerCase(Locale.ROOT);
+        }
+        return id;
     }
 
     /** The direct id path: one group holding {@code id eq} conditions. */

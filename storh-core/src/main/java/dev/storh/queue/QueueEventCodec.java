@@ -245,6 +245,55 @@ final class QueueEventCodec {
     }
 
     /**
+     * The model a replay reads back from a payload {@link #encodePayload} has just encoded, built without
+     * decoding the bytes: a copy of its maps (string keys, in their order) and lists, every integer as a
+     * {@code Long}, strings, booleans and nulls as they are.
+     *
+     * @param payload a payload that encoded without error
+     * @return the copy, or {@code null} when it holds a value whose read-back form only decoding tells
+     *     (a fraction, a big or atomic number, an array, a character): then {@link #reread} the bytes
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> replayCopy(Map<String, ?> payload) {
+        Object copy = plainCopy(payload);
+        return copy == NOT_PLAIN ? null : (Map<String, Object>) copy;
+    }
+
+    private static final Object NOT_PLAIN = new Object();
+
+    private static Object plainCopy(Object value) {
+        if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long) {
+            return value;
+        }
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> copy = new LinkedHashMap<>(Math.max(4, m.size() * 2));
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                Object v = plainCopy(e.getValue());
+                if (!(e.getKey() instanceof String key) || v == NOT_PLAIN) {
+                    return NOT_PLAIN;
+                }
+                copy.put(key, v);
+            }
+            return copy;
+        }
+        if (value instanceof List<?> l) {
+            java.util.ArrayList<Object> copy = new java.util.ArrayList<>(l.size());
+            for (Object item : l) {
+                Object v = plainCopy(item);
+                if (v == NOT_PLAIN) {
+                    return NOT_PLAIN;
+                }
+                copy.add(v);
+            }
+            return copy;
+        }
+        return NOT_PLAIN;
+    }
+
+    /**
      * @param value a value in the JSON model
      * @return a deep copy: maps and lists are copied, leaves shared (they are immutable)
      */

@@ -123,6 +123,7 @@ final class QueueJobInput {
             throw new StorageException("Job payload cannot be stored: job " + jobId + where + ": " + e.getMessage(), e);
         }
         // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
-        return new Checked(QueueEvent.enqueue(jobId, QueueEventCodec.reread(json), 0), json);
+        Map<String, Object> model = QueueEventCodec.replayCopy(payload);
+        return new Checked(QueueEvent.enqueue(jobId, model != null ? model : QueueEventCodec.reread(json), 0), json);
     }
 }

@@ -1,9 +1,14 @@
 package dev.storh.log;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.storh.StorageRecord;
 import dev.storh.id.UuidV7;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Ids and small helpers shared by the log tests. */
@@ -36,5 +41,19 @@ final class LogTestSupport {
 
     static SegmentedLogOptions opts(long maxBytes, int interval) {
         return SegmentedLogOptions.builder().maxSegmentBytes(maxBytes).sparseIndexInterval(interval).build();
+    }
+
+    /**
+     * Appends {@code count} records {@code {"writer": writer, "i": n}} from another JVM
+     * ({@link LogChildProcess}) and waits for it; the test fails with the child's output when it fails.
+     */
+    static void appendInChildJvm(Path root, String collection, long segmentBytes, int count, String writer)
+            throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), LogChildProcess.class.getName(), "append", root.toString(),
+                collection, String.valueOf(segmentBytes), String.valueOf(count), writer).redirectErrorStream(true).start();
+        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
     }
 }

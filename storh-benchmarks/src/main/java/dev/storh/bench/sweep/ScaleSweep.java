@@ -25,7 +25,8 @@ import java.util.stream.Stream;
 
 /**
  * The scale sweep of the document store: open, get p50/p99 (cold: first read of an id since the
- * start; warm: read again once the cached entries have settled), indexed equality {@code limit(100)}, indexed range, {@code orderBy}
+ * start; warm: read again once the cached entries have settled), indexed equality {@code limit(100)}, indexed range (the
+ * first on the instance, then the median of 20), {@code orderBy}
  * with {@code limit(10)}, count (first after the start, then warm), stream, verify, reindex, and
  * the peak heap of each step, at one collection size. The collection is generated once into
  * {@code <dir>/<records>/} (record files written directly, then three indexes built) and reused by
@@ -150,6 +151,7 @@ public final class ScaleSweep {
             row.put("get warm p50/p99 µs", gets(store, ids));
             long mid = START + n / 2;
             repeated("equality", 20, () -> store.query().where("kind").eq("page").limit(100).get().size());
+            timed("range first", () -> store.query().where("publishedAt").between(mid, mid + 100).get().size());
             repeated("range", 20, () -> store.query().where("publishedAt").between(mid, mid + 100).get().size());
             repeated("orderBy limit 10", 3,
                     () -> store.query().orderBy("publishedAt", Direction.ASC).limit(10).get().size());

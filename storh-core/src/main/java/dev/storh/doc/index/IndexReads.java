@@ -24,11 +24,23 @@ final class IndexReads {
     private final IndexManager.Locker locker;
     private final IndexManager.RecordSource records;
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
-    private final Map<Path, Versioned<Long>> counts = new ConcurrentHashMap<>();
+    private final Map<String, Counted> counts = new ConcurrentHashMap<>();
     private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
+    private final Map<String, Seeking> seeks = new ConcurrentHashMap<>();
+
+    /** A seek over a field's range files as they were (its stamps), or {@code null} when they are not provably in order. */
+    private record Seeking(IndexManifest.Stamp main, IndexManifest.Stamp delta, IndexManifest.Stamp checkpoints, RangeSeek seek) {
+    }
 
     /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
     private static final int MAX_COUNTS = 4096;
+
+    /**
+     * The count of a value file as of a version ({@code null}: the file was absent), with the file's
+     * storage name, so that a repeated count costs one metadata read and no path arithmetic.
+     */
+    private record Counted(Path file, String name, String version, long count) {
+    }
 
     /** What a file held when it had a version ({@link StoreFiles#version}). */
     private record Versioned<T>(String version, T value) {
@@ -65,12 +77,14 @@ final class IndexReads {
     /** Drops the cached state of one range field (its files changed). */
     void forget(String field) {
         rangeCache.remove(field);
+        seeks.remove(field);
         unindexed.remove(field);
     }
 
     /** Drops every cached range state (the tree was replaced). */
     void forgetAll() {
         rangeCache.clear();
+        seeks.clear();
         counts.clear();
         unindexed.clear();
     }
@@ -92,6 +106,11 @@ final class IndexReads {
             return List.of();
         }
         if (d.range()) {
+            List<String> sought = slices(d.field()).ids(
+                    new dev.storh.query.Condition(d.field(), dev.storh.query.Operator.EQ, java.util.Collections.singletonList(v)));
+            if (sought != null) {
+                return sought;
+            }
             List<String> ids = new ArrayList<>();
             rangeState(d.field()).forEach((id, stored) -> {
                 if (dev.storh.query.Values.identical(stored, v)) {
@@ -185,32 +204,43 @@ final class IndexReads {
     }
 
     private long countFile(IndexDefinition d, String key) {
-        return countFile(IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
+        return countFile("e\0" + d.field() + "\0" + key,
+                () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
     }
 
     /**
      * The count of a value file: its {@code count} member (or its ids when it has none), kept with
      * the file's version so that a repeated count costs one metadata read.
+     *
+     * @param lookup what names the file in the cache (its kind, fields and key)
      */
-    private long countFile(Path file, String key) {
-        String version = IndexBytes.version(files, file);
-        if (version == null) {
-            return 0;
+    private long countFile(String lookup, java.util.function.Supplier<Path> locate, String key) {
+        Counted cached = counts.get(lookup);
+        Path file = cached != null ? cached.file() : locate.get();
+        String name = cached != null ? cached.name() : files.nameOf(file);
+        String version;
+        try {
+            version = files.version(name).orElse(null);
+            version = version == null ? null : EqualityFiles.withDelta(files, file, version); // a delta changes the count too
+        } catch (java.io.IOException e) {
+            version = null;
         }
-        Versioned<Long> cached = counts.get(file);
-        if (cached != null && cached.version().equals(version)) {
-            return cached.value();
+        if (cached != null && java.util.Objects.equals(cached.version(), version)) {
+            return cached.count();
         }
-        EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
-        long count = head.count();
-        if (count < 0) {
-            EqualityFiles.Entry e = EqualityFiles.read(files, file);
-            count = e == null ? 0 : e.ids().size();
+        long count = 0;
+        if (version != null) {
+            EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
+            count = head.count();
+            if (count < 0) {
+                EqualityFiles.Entry e = EqualityFiles.read(files, file);
+                count = e == null ? 0 : e.ids().size();
+            }
         }
         if (counts.size() >= MAX_COUNTS) {
             counts.clear();
         }
-        counts.put(file, new Versioned<>(version, count)); // read after the version: a newer file is read again
+        counts.put(lookup, new Counted(file, name, version, count)); // read after the version: a newer file is read again
         return count;
     }
 
@@ -223,8 +253,8 @@ final class IndexReads {
      */
     long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
         String key = IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue));
-        return swap.reading(() -> countFile(IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key),
-                key));
+        return swap.reading(() -> countFile("c\0" + left.field() + "\0" + right.field() + "\0" + key,
+                () -> IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key), key));
     }
 
     /**
@@ -280,6 +310,54 @@ final class IndexReads {
             cached.view = view;
         }
         return view;
+    }
+
+    /**
+     * @param field a range-indexed field
+     * @return reads of its range files stride by stride
+     */
+    RangeSlices slices(String field) {
+        return new RangeSlices(this, field);
+    }
+
+    /**
+     * Runs a read on the seek of a field's range files, under the shared side of the swap.
+     *
+     * @return what the read answered; {@code null} when the files are not provably in value order, a
+     *     stride did not match its checkpoints, or their whole state is in memory already (a view)
+     */
+    <T> T withSeek(String field, java.util.function.Function<RangeSeek, T> read) {
+        return swap.reading(() -> {
+            RangeSeek seek = seekUnlocked(field);
+            if (seek == null) {
+                return null;
+            }
+            try {
+                return read.apply(seek);
+            } catch (RangeSeek.Unprovable e) {
+                seek.markBroken();
+                return null;
+            }
+        });
+    }
+
+    private RangeSeek seekUnlocked(String field) {
+        RangeFiles rf = new RangeFiles(files, entries, field);
+        IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
+        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
+        CachedRange cached = rangeCache.get(field);
+        if (cached != null && cached.view != null && IndexManifest.sameStamp(cached.main, mainStamp)
+                && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
+            return null; // answered from memory
+        }
+        IndexManifest.Stamp pointsStamp = IndexManifest.stamp(files, rf.checkpoints());
+        Seeking seen = seeks.get(field);
+        if (seen == null || !IndexManifest.sameStamp(seen.main(), mainStamp) || !IndexManifest.sameStamp(seen.delta(), deltaStamp)
+                || !IndexManifest.sameStamp(seen.checkpoints(), pointsStamp)) {
+            seen = new Seeking(mainStamp, deltaStamp, pointsStamp, RangeSeek.open(files, rf)); // read after the stamps
+            seeks.put(field, seen);
+        }
+        return seen.seek() == null || seen.seek().broken() ? null : seen.seek();
     }
 
     private CachedRange cachedRange(String field) {

@@ -84,7 +84,7 @@ final class RangeFiles {
             if (!field.equals(doc.get("field")) || !(doc.get("ids") instanceof List)) {
                 return null;
             }
-            return new java.util.TreeSet<>(strings(doc.get("ids")));
+            return new java.util.TreeSet<>(IndexBytes.strings(doc.get("ids")));
         } catch (IOException | StorageException e) {
             return null;
         }
@@ -129,19 +129,7 @@ final class RangeFiles {
             throw new StorageException("Malformed range index line: key is not a string");
         }
         long count = doc.get("count") instanceof Long l ? l : 0;
-        return new Line(key, doc.get("value"), count, strings(doc.get("ids")), strings(doc.get("remove")));
-    }
-
-    private static List<String> strings(Object o) {
-        List<String> out = new ArrayList<>();
-        if (o instanceof List<?> list) {
-            for (Object item : list) {
-                if (item instanceof String s) {
-                    out.add(s);
-                }
-            }
-        }
-        return out;
+        return new Line(key, doc.get("value"), count, IndexBytes.strings(doc.get("ids")), IndexBytes.strings(doc.get("remove")));
     }
 
     /**
@@ -175,12 +163,12 @@ final class RangeFiles {
         for (int i = 0; i <= bytes.length; i++) {
             if (i == bytes.length || bytes[i] == '\n') {
                 if (i > start) {
-                    try {
-                        Line plain = RangeLines.decode(bytes, start, i - start);
-                        Line line = plain != null ? plain : decodeLine(bytes, start, i - start);
-                        if (!IndexKeys.isIndexable(line.value())) {
-                            throw new StorageException("value is not indexable");
+                    Line line = lineAt(bytes, start, i - start);
+                    if (line == null) {
+                        if (errors != null) {
+                            errors.add("Malformed range index line: " + file);
                         }
+                    } else {
                         if (errors != null && !line.key().equals(IndexKeys.rangeKey(line.value()))) {
                             errors.add("Range index key mismatch: " + file);
                         }
@@ -188,14 +176,27 @@ final class RangeFiles {
                             state.put(id, line.value());
                         }
                         line.remove().forEach(state::remove);
-                    } catch (StorageException e) {
-                        if (errors != null) {
-                            errors.add("Malformed range index line: " + file);
-                        }
                     }
                 }
                 start = i + 1;
             }
+        }
+    }
+
+    /**
+     * @param bytes a buffer
+     * @param off where a line starts
+     * @param len its length, without the newline
+     * @return the line decoded, or {@code null} when it is malformed or its value is not indexable
+     *     (a replay skips it)
+     */
+    static Line lineAt(byte[] bytes, int off, int len) {
+        try {
+            Line plain = RangeLines.decode(bytes, off, len);
+            Line line = plain != null ? plain : decodeLine(bytes, off, len);
+            return IndexKeys.isIndexable(line.value()) ? line : null;
+        } catch (StorageException e) {
+            return null;
         }
     }
 

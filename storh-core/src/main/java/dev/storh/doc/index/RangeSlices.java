@@ -1,0 +1,202 @@
+package dev.storh.doc.index;
+
+import dev.storh.query.Condition;
+import dev.storh.query.Values;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Answers of range conditions read from the few strides of a range index's main file that can
+ * hold them (plus its delta), without loading the file: the matching ids by id, the first matches in
+ * value order, or their count. Each answer is exact: values are compared one by one
+ * ({@link Condition#matchesValue}), range keys only choose the strides. Every method answers
+ * {@code null} when the field's files are not provably in value order (see {@link RangeKeyOrder}),
+ * when a stride turns out not to be what the checkpoints promised, or when the whole range index
+ * is in memory anyway: the caller then asks {@link IndexManager#rangeView}. Reads run under the
+ * shared side of the index swap and check the files' versions first. Thread-safe.
+ */
+public final class RangeSlices {
+
+    private static final Comparator<RangeDelta.Entry> ASCENDING =
+            Comparator.<RangeDelta.Entry, Object>comparing(RangeDelta.Entry::value, Values::compare).thenComparing(RangeDelta.Entry::id);
+    private static final Comparator<RangeDelta.Entry> DESCENDING =
+            Comparator.<RangeDelta.Entry, Object>comparing(RangeDelta.Entry::value, (a, b) -> Values.compare(b, a))
+                    .thenComparing(RangeDelta.Entry::id);
+
+    private final IndexReads reads;
+    private final String field;
+
+    RangeSlices(IndexReads reads, String field) {
+        this.reads = reads;
+        this.field = field;
+    }
+
+    /** The strides to read for a condition: keys from {@code from} up to {@code to}, and the exact test. */
+    private record Window(String from, String to, Predicate<Object> test) {
+    }
+
+    private static Window window(RangeSeek seek, Condition c) {
+        if (c == null) {
+            return new Window("", "~", v -> true);
+        }
+        RangeKeyOrder order = seek.order();
+        String from;
+        String to;
+        switch (c.operator()) {
+            case GT, GTE -> {
+                from = order.boundKey(Values.normalise(c.value()));
+                to = "~";
+            }
+            case LT, LTE -> {
+                from = "";
+                to = order.boundKey(Values.normalise(c.value()));
+            }
+            case BETWEEN -> {
+                from = order.boundKey(Values.normalise(c.values().get(0)));
+                to = order.boundKey(Values.normalise(c.values().get(1)));
+            }
+            case EQ -> {
+                from = order.boundKey(Values.normalise(c.value()));
+                to = from;
+            }
+            case PREFIX -> {
+                if (order != RangeKeyOrder.STRINGS || !(c.value() instanceof String p) || !Values.prefixRunIsContiguous(p)) {
+                    return null;
+                }
+                from = order.boundKey(p);
+                to = from + "~";
+            }
+            default -> {
+                return null;
+            }
+        }
+        return from == null || to == null ? null : new Window(from, to, c::matchesValue);
+    }
+
+    /**
+     * @param c a range condition ({@code gt gte lt lte between prefix}) or {@code eq} on the field
+     * @return the ids of the scalar values matching it, ascending by id; {@code null} when the
+     *     strides cannot answer it
+     */
+    public List<String> ids(Condition c) {
+        List<RangeDelta.Entry> all = reads.withSeek(field, seek -> collect(seek, c, true, Integer.MAX_VALUE));
+        if (all == null) {
+            return null;
+        }
+        List<String> ids = new ArrayList<>(all.size());
+        all.forEach(e -> ids.add(e.id()));
+        ids.sort(null);
+        return ids;
+    }
+
+    /**
+     * @param c a range condition, or {@code null} for every value
+     * @param ascending the order of values (ties always by ascending id)
+     * @param need how many to return at most
+     * @return the ids of the first matches in that order; {@code null} when the strides cannot answer it
+     */
+    public List<String> ordered(Condition c, boolean ascending, int need) {
+        List<RangeDelta.Entry> all = reads.withSeek(field, seek -> collect(seek, c, ascending, need));
+        if (all == null) {
+            return null;
+        }
+        all.sort(ascending ? ASCENDING : DESCENDING);
+        List<String> ids = new ArrayList<>(Math.min(need, all.size()));
+        for (int i = 0; i < all.size() && i < need; i++) {
+            ids.add(all.get(i).id());
+        }
+        return ids;
+    }
+
+    /**
+     * @param c a range condition
+     * @param limit stop counting there
+     * @return the number of scalar values matching it, at most {@code limit}; {@code null} when the
+     *     strides cannot answer it
+     */
+    public Long count(Condition c, long limit) {
+        return reads.withSeek(field, seek -> count(seek, c, limit));
+    }
+
+    private static Long count(RangeSeek seek, Condition c, long limit) {
+        Window w = window(seek, c);
+        if (w == null) {
+            return null;
+        }
+        long n = 0;
+        for (RangeDelta.Entry e : seek.delta().adds()) {
+            if (w.test().test(e.value())) {
+                n++;
+            }
+        }
+        for (int j = seek.chunkFrom(w.from()), last = seek.chunkTo(w.to()); j <= last && n < limit; j++) {
+            RangeSeek.Chunk chunk = seek.chunk(j);
+            for (int i = 0; i < chunk.size() && n < limit; i++) {
+                if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
+                    n++;
+                }
+            }
+        }
+        return Math.min(n, limit);
+    }
+
+    /**
+     * The matches of a window, read stride by stride in one direction until at least {@code need}
+     * of them are known to come first: those whose keys are beyond the next unread stride's first key.
+     *
+     * @return the matches known complete (at least {@code need} unless there are fewer), unsorted
+     */
+    private static List<RangeDelta.Entry> collect(RangeSeek seek, Condition c, boolean ascending, int need) {
+        Window w = window(seek, c);
+        if (w == null) {
+            return null;
+        }
+        List<RangeDelta.Entry> found = new ArrayList<>();
+        for (RangeDelta.Entry e : seek.delta().adds()) {
+            if (w.test().test(e.value())) {
+                found.add(e);
+            }
+        }
+        int first = seek.chunkFrom(w.from());
+        int last = seek.chunkTo(w.to());
+        String frontier = null;
+        for (int n = 0; n <= last - first; n++) {
+            int j = ascending ? first + n : last - n;
+            RangeSeek.Chunk chunk = seek.chunk(j);
+            for (int i = 0; i < chunk.size(); i++) {
+                if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
+                    found.add(new RangeDelta.Entry(chunk.keys()[i], chunk.values()[i], chunk.ids()[i]));
+                }
+            }
+            String next = n == last - first ? null : ascending ? seek.firstKey(j + 1) : seek.firstKey(j);
+            if (next != null && need < Integer.MAX_VALUE && complete(found, next, ascending) >= need) {
+                frontier = next;
+                break;
+            }
+        }
+        if (frontier == null) {
+            return found;
+        }
+        List<RangeDelta.Entry> known = new ArrayList<>();
+        for (RangeDelta.Entry e : found) {
+            if (ascending ? e.key().compareTo(frontier) < 0 : e.key().compareTo(frontier) > 0) {
+                known.add(e);
+            }
+        }
+        return known;
+    }
+
+    /** @return how many entries no unread line can precede: keys before the frontier's in the reading direction */
+    private static int complete(List<RangeDelta.Entry> found, String frontier, boolean ascending) {
+        int n = 0;
+        for (RangeDelta.Entry e : found) {
+            int c = e.key().compareTo(frontier);
+            if (ascending ? c < 0 : c > 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
