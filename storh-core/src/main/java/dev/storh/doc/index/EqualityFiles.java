@@ -46,16 +46,54 @@ final class EqualityFiles {
     /**
      * @param files the collection's byte seam, which the read goes through
      * @param file a value file
-     * @return its content, or {@code null} when it does not exist
+     * @return its content with its delta merged ({@link ValueDeltas}: {@code count} is then the
+     *     delta's last count, which verify compares with the merged ids), or {@code null} when it
+     *     does not exist
      * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
      */
     static Entry read(StoreFiles files, Path file) {
-        byte[] bytes;
+        ValueDeltas.Changes changes = ValueDeltas.read(files, file); // before the value file: see ValueDeltas
+        Entry main = readValueFile(files, file);
+        if (changes == null || main == null) {
+            return main;
+        }
+        List<String> ids = new ArrayList<>(changes.applyTo(main.ids()));
+        return new Entry(main.field(), main.key(), changes.count() >= 0 ? changes.count() : (long) ids.size(), main.value(), ids);
+    }
+
+    /**
+     * @param files the collection's byte seam
+     * @param file a value file or its delta
+     * @return its bytes, or {@code null} when it does not exist
+     * @throws StorageException {@code "Could not read equality index: <path>"}
+     */
+    static byte[] readBytes(StoreFiles files, Path file) {
         try {
-            bytes = IndexBytes.readOrNull(files, file);
+            return IndexBytes.readOrNull(files, file);
         } catch (IOException e) {
             throw new StorageException("Could not read equality index: " + file, e);
         }
+    }
+
+    /**
+     * @param files the collection's byte seam
+     * @param file a value file
+     * @param valueFileVersion the value file's version
+     * @return a token that changes whenever the value file or its delta ({@link ValueDeltas}) changes
+     */
+    static String withDelta(StoreFiles files, Path file, String valueFileVersion) {
+        String delta = IndexBytes.version(files, ValueDeltas.deltaOf(file));
+        return delta == null ? valueFileVersion : valueFileVersion + "+" + delta;
+    }
+
+    /**
+     * @param files the collection's byte seam
+     * @param file a value file
+     * @return the value file's own content (no delta merged), or {@code null} when it does not exist
+     * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
+     */
+    static Entry readValueFile(StoreFiles files, Path file) {
+        byte[] bytes = readBytes(files, file);
         if (bytes == null) {
             return null;
         }
@@ -65,14 +103,7 @@ final class EqualityFiles {
         } catch (StorageException e) {
             throw new StorageException("Malformed equality index: " + file, e);
         }
-        List<String> ids = new ArrayList<>();
-        if (doc.get("ids") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof String s) {
-                    ids.add(s);
-                }
-            }
-        }
+        List<String> ids = IndexBytes.strings(doc.get("ids"));
         return new Entry(doc.get("field") instanceof String f ? f : null, doc.get("key") instanceof String k ? k : null,
                 doc.get("count"), doc.get("value"), ids);
     }
@@ -102,6 +133,33 @@ final class EqualityFiles {
      * @throws StorageException {@code "Malformed equality index: <path>"} on broken JSON
      */
     static Head head(StoreFiles files, Path file, String expectedKey, int limit) {
+        ValueDeltas.Changes changes = ValueDeltas.read(files, file); // before the value file: see ValueDeltas
+        if (changes == null) {
+            return headOfValueFile(files, file, expectedKey, limit);
+        }
+        // The first limit ids of the merged set lie in the first limit + removed ids of the value
+        // file, or among the delta's additions.
+        Head main = headOfValueFile(files, file, expectedKey, limit == 0 ? 0 : limit + changes.removed());
+        if (main.count() == 0 && main.ids().isEmpty()) {
+            return main; // absent, or another key
+        }
+        long count = changes.count() >= 0 ? changes.count() : -1;
+        if (limit == 0) {
+            return count >= 0 ? new Head(count, List.of()) : new Head(ids(files, file).size(), List.of());
+        }
+        return new Head(count, changes.applyTo(main.ids()).stream().limit(limit).toList());
+    }
+
+    /**
+     * {@link #head} of the value file alone (no delta merged).
+     *
+     * @param files the collection's byte seam
+     * @param file a value file
+     * @param expectedKey the key the file must carry (else it counts as empty)
+     * @param limit how many ids to collect; 0 collects none and returns after {@code count}
+     * @return the count (or -1 when the file has none) and up to {@code limit} ids; count 0 when absent
+     */
+    static Head headOfValueFile(StoreFiles files, Path file, String expectedKey, int limit) {
         try (InputStream in = files.open(files.nameOf(file));
                 JsonParser p = STREAMING.createParser(ObjectReadContext.empty(), in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -161,10 +219,11 @@ final class EqualityFiles {
      */
     static void update(StoreFiles files, Path file, String field, String key, Object value, Collection<String> remove,
             Collection<String> add) {
-        Entry existing = read(files, file);
+        ValueDeltas.Changes changes = ValueDeltas.read(files, file);
+        Entry existing = readValueFile(files, file);
         TreeSet<String> ids = new TreeSet<>();
         if (existing != null && field.equals(existing.field()) && key.equals(existing.key())) {
-            ids.addAll(existing.ids());
+            ids = changes == null ? new TreeSet<>(existing.ids()) : changes.applyTo(existing.ids());
         }
         ids.removeAll(remove);
         ids.addAll(add);
@@ -176,9 +235,12 @@ final class EqualityFiles {
                     throw new StorageException("Could not delete index file: " + file, e);
                 }
             }
-            return;
+        } else {
+            AtomicFiles.writeAtomic(files, files.nameOf(file), encode(field, key, value, ids));
         }
-        AtomicFiles.writeAtomic(files, files.nameOf(file), encode(field, key, value, ids));
+        if (changes != null) { // left by value deltas, now merged into the value file: the original's shape again
+            ValueDeltas.deleteDelta(files, file);
+        }
     }
 
     static byte[] encode(String field, String key, Object value, Collection<String> ids) {

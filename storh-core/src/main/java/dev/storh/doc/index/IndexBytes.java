@@ -113,4 +113,20 @@ final class IndexBytes {
         }
         return out;
     }
+
+    /**
+     * @param o a decoded JSON member
+     * @return the strings of a JSON array, in order (other items skipped); empty for anything else
+     */
+    static List<String> strings(Object o) {
+        List<String> out = new ArrayList<>();
+        if (o instanceof List<?> list) {
+            for (Object item : list) {
+                if (item instanceof String s) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
 }

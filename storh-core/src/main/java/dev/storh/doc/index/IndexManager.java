@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -63,17 +62,13 @@ public final class IndexManager {
 
     private final dev.storh.doc.DocLayout layout;
     private final dev.storh.fs.StoreFiles files;
-    private final Path manifest;
     private final Locker locker;
     private final IndexReads reads;
     private final IndexUpdates updates;
     private final IndexRebuilds rebuilds;
     private final PathIndexes paths;
     private final DeferredSyncs deferred;
-    private final Object pendingLock = new Object();
-    private final TreeMap<String, IndexDefinition> pending = new TreeMap<>(dev.storh.query.Values::compareUtf8);
-    private volatile List<IndexDefinition> definitions;
-    private volatile IndexManifest.Stamp stamp;
+    private final DeclaredIndexes declared;
 
     /**
      * @param files the collection's byte seam (rooted at {@code collectionRoot})
@@ -84,7 +79,6 @@ public final class IndexManager {
     public IndexManager(dev.storh.fs.StoreFiles files, Path collectionRoot, Locker locker, RecordSource records) {
         this.files = files;
         this.layout = dev.storh.doc.DocLayout.of(collectionRoot);
-        this.manifest = layout.indexManifest();
         this.locker = locker;
         IndexSwap swap = new IndexSwap();
         this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records);
@@ -92,9 +86,30 @@ public final class IndexManager {
         this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
         this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
-        this.stamp = IndexManifest.stamp(files, manifest);
-        this.definitions = IndexManifest.read(files, manifest);
-        definitions.forEach(d -> pending.put(d.field(), d));
+        this.declared = new DeclaredIndexes(files, layout.indexManifest());
+    }
+
+    /**
+     * Turns storh's append-only value files on or off, from the next {@link #sync()} on (recorded in
+     * the manifest as {@code "layout": "value-deltas"}). With them, a write appends its change of an
+     * equality or compound value to a small delta file beside the value file instead of rewriting
+     * the value file, so a put or a delete costs the same however many records share the value;
+     * reads merge the delta. <b>Not for a collection shared with the PHP original</b>, which reads
+     * the value files only: turning them off again ({@code valueDeltas(false).sync()}) rebuilds
+     * every index in the original's files before handing it over. See docs/indexes.md.
+     *
+     * @param on whether writes append value deltas
+     * @return this manager
+     */
+    public IndexManager valueDeltas(boolean on) {
+        declared.requestValueDeltas(on);
+        return this;
+    }
+
+    /** @return whether writes append value deltas (the manifest says so; re-read when it changed on disk) */
+    public boolean valueDeltas() {
+        declared.current();
+        return declared.valueDeltas();
     }
 
     // ------------------------------------------------------------------ declaring
@@ -122,10 +137,7 @@ public final class IndexManager {
         if (name == null || name.isBlank()) {
             throw new StorageException("Index field cannot be empty.");
         }
-        IndexDefinition d = new IndexDefinition(name, unique, range);
-        synchronized (pendingLock) {
-            pending.merge(name, d, IndexDefinition::merge);
-        }
+        declared.define(new IndexDefinition(name, unique, range));
         return this;
     }
 
@@ -201,19 +213,14 @@ public final class IndexManager {
      */
     public List<IndexDefinition> sync(boolean rebuild) {
         return locker.withWriteLock(() -> {
-            List<IndexDefinition> before = IndexManifest.read(files, manifest);
-            List<IndexDefinition> after;
-            synchronized (pendingLock) {
-                before.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
-                after = List.copyOf(pending.values());
-            }
-            IndexManifest.write(files, manifest, after);
-            remember(after);
-            if (rebuild && !before.equals(after)) {
-                rebuilds.rebuildChanged(before, after, paths.definitions());
+            DeclaredIndexes.Written w = declared.write();
+            if (rebuild && w.deltasTurnedOff()) {
+                rebuilds.rebuild(w.after(), paths.definitions(), false, ProgressTracker.none()); // the original's files only
+            } else if (rebuild && !w.before().equals(w.after())) {
+                rebuilds.rebuildChanged(w.before(), w.after(), paths.definitions());
             }
             paths.sync(rebuild);
-            return after;
+            return w.after();
         });
     }
 
@@ -256,8 +263,7 @@ public final class IndexManager {
      * @return the definitions in force (re-read when the manifest changed on disk), sorted by field
      */
     public List<IndexDefinition> definitions() {
-        refresh();
-        return definitions;
+        return declared.current();
     }
 
     /**
@@ -280,27 +286,8 @@ public final class IndexManager {
         return !definitions().isEmpty() || !pathDefinitions().isEmpty();
     }
 
-    private void remember(List<IndexDefinition> defs) {
-        definitions = defs;
-        stamp = IndexManifest.stamp(files, manifest);
-    }
-
-    private void refresh() {
-        IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
-        if (!IndexManifest.sameStamp(now, stamp)) {
-            List<IndexDefinition> defs = IndexManifest.read(files, manifest);
-            synchronized (pendingLock) {
-                defs.forEach(d -> pending.merge(d.field(), d, IndexDefinition::merge));
-            }
-            definitions = defs;
-            stamp = now;
-        }
-    }
-
     private ReindexReport rebuildLocked(boolean skipUnreadable, ProgressTracker progress) {
-        List<IndexDefinition> defs = IndexManifest.read(files, manifest);
-        remember(defs);
-        return rebuilds.rebuild(defs, paths.definitions(), skipUnreadable, progress);
+        return rebuilds.rebuild(declared.reread(), paths.definitions(), skipUnreadable, progress);
     }
 
     Path entries() {
@@ -337,7 +324,7 @@ public final class IndexManager {
      */
     public void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues,
             Map<String, Map<String, Object>> rewritten) {
-        updates.checkUnique(definitions, id, data, pendingValues, rewritten);
+        updates.checkUnique(declared.known(), id, data, pendingValues, rewritten);
         paths.checkUnique(id, data, pendingValues, rewritten);
     }
 
@@ -349,7 +336,7 @@ public final class IndexManager {
      * @param changes in the order the records were written
      */
     public void apply(List<Change> changes) {
-        updates.apply(definitions, changes);
+        updates.apply(declared.known(), changes, declared.valueDeltas());
         paths.apply(changes);
     }
 

@@ -77,13 +77,42 @@ final class IndexManifest {
         return List.copyOf(byName.values());
     }
 
+    /** The {@code layout} member of a manifest whose value files carry append-only deltas ({@link ValueDeltas}). */
+    static final String VALUE_DELTAS = "value-deltas";
+
     /**
-     * Atomically writes the manifest.
+     * @param files the byte seam of the collection
+     * @param manifest the manifest path
+     * @return its {@code layout} member (storh's own; the original neither writes nor reads it), or
+     *     {@code null} when absent, not a string, or the file is missing or unreadable
+     */
+    static String layout(StoreFiles files, Path manifest) {
+        try {
+            byte[] bytes = IndexBytes.readOrNull(files, manifest);
+            return bytes != null && Jsonc.decodeObject(bytes).get("layout") instanceof String s ? s : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Atomically writes the manifest, without a {@code layout} member.
      *
      * @param manifest the manifest path
      * @param definitions sorted by field name
      */
     static void write(StoreFiles files, Path manifest, List<IndexDefinition> definitions) {
+        write(files, manifest, definitions, null);
+    }
+
+    /**
+     * Atomically writes the manifest.
+     *
+     * @param manifest the manifest path
+     * @param definitions sorted by field name
+     * @param layout the {@code layout} member after {@code fields}, or {@code null} for none (the original's shape)
+     */
+    static void write(StoreFiles files, Path manifest, List<IndexDefinition> definitions, String layout) {
         List<Object> fields = new ArrayList<>();
         for (IndexDefinition d : definitions) {
             Map<String, Object> item = new LinkedHashMap<>();
@@ -94,6 +123,9 @@ final class IndexManifest {
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("fields", fields);
+        if (layout != null) {
+            doc.put("layout", layout);
+        }
         AtomicFiles.writeAtomic(files, files.nameOf(manifest),
                 CanonicalJson.encodePretty(doc).getBytes(StandardCharsets.UTF_8));
     }

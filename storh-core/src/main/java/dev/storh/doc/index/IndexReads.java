@@ -221,6 +221,7 @@ final class IndexReads {
         String version;
         try {
             version = files.version(name).orElse(null);
+            version = version == null ? null : EqualityFiles.withDelta(files, file, version); // a delta changes the count too
         } catch (java.io.IOException e) {
             version = null;
         }

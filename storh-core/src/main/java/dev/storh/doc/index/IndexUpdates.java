@@ -85,8 +85,10 @@ final class IndexUpdates {
      * in order. Unchanged values are left alone (the original removes and re-adds them, W7).
      *
      * @param changes in the order the records were written
+     * @param valueDeltas whether value changes are appended to deltas ({@link ValueDeltas}) rather
+     *     than rewriting the value files
      */
-    void apply(List<IndexDefinition> defs, List<IndexManager.Change> changes) {
+    void apply(List<IndexDefinition> defs, List<IndexManager.Change> changes, boolean valueDeltas) {
         if (defs.isEmpty() || changes.isEmpty()) {
             return;
         }
@@ -150,8 +152,17 @@ final class IndexUpdates {
             }
         }
         valueFiles.forEach((path, u) -> {
+            List<String> removed = u.removed();
+            List<String> added = u.added();
+            if (removed.isEmpty() && added.isEmpty()) {
+                return; // every id ends as it began (moved away and back within the batch)
+            }
             AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
-            EqualityFiles.update(files, path, u.field, u.key, u.value, u.removed(), u.added());
+            if (valueDeltas) {
+                ValueDeltas.update(files, path, u.field, u.key, u.value, removed, added);
+            } else {
+                EqualityFiles.update(files, path, u.field, u.key, u.value, removed, added);
+            }
         });
         rangeLines.forEach((field, lines) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
@@ -216,7 +227,8 @@ final class IndexUpdates {
         final String field;
         final String key;
         final Object value;
-        final Map<String, Boolean> ops = new LinkedHashMap<>();
+        /** id → whether the value held it before the batch (a first removal says it did) and holds it after. */
+        final Map<String, boolean[]> ops = new LinkedHashMap<>();
 
         FileUpdate(String field, String key, Object value) {
             this.field = field;
@@ -225,15 +237,17 @@ final class IndexUpdates {
         }
 
         void set(String id, boolean present) {
-            ops.put(id, present);
+            ops.computeIfAbsent(id, i -> new boolean[] {!present, present})[1] = present;
         }
 
+        /** @return ids the value did not hold before the batch and holds after it */
         List<String> added() {
-            return ops.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+            return ops.entrySet().stream().filter(e -> !e.getValue()[0] && e.getValue()[1]).map(Map.Entry::getKey).toList();
         }
 
+        /** @return ids the value held before the batch and no longer holds */
         List<String> removed() {
-            return ops.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
+            return ops.entrySet().stream().filter(e -> e.getValue()[0] && !e.getValue()[1]).map(Map.Entry::getKey).toList();
         }
     }
 }

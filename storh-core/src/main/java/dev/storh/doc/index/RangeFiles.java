@@ -84,7 +84,7 @@ final class RangeFiles {
             if (!field.equals(doc.get("field")) || !(doc.get("ids") instanceof List)) {
                 return null;
             }
-            return new java.util.TreeSet<>(strings(doc.get("ids")));
+            return new java.util.TreeSet<>(IndexBytes.strings(doc.get("ids")));
         } catch (IOException | StorageException e) {
             return null;
         }
@@ -129,19 +129,7 @@ final class RangeFiles {
             throw new StorageException("Malformed range index line: key is not a string");
         }
         long count = doc.get("count") instanceof Long l ? l : 0;
-        return new Line(key, doc.get("value"), count, strings(doc.get("ids")), strings(doc.get("remove")));
-    }
-
-    private static List<String> strings(Object o) {
-        List<String> out = new ArrayList<>();
-        if (o instanceof List<?> list) {
-            for (Object item : list) {
-                if (item instanceof String s) {
-                    out.add(s);
-                }
-            }
-        }
-        return out;
+        return new Line(key, doc.get("value"), count, IndexBytes.strings(doc.get("ids")), IndexBytes.strings(doc.get("remove")));
     }
 
     /**

@@ -19,10 +19,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * The cost of one {@code put} of a new record and of one {@code delete}, with four indexes
  * ({@code kind}, {@code status}, {@code tag} plain, {@code rank} range), when {@code shared}
  * records already hold the new record's {@code kind}: the write should cost the same whether that
- * value's id list holds a thousand ids or a hundred thousand.
+ * value's id list holds a thousand ids or a hundred thousand. {@code layout} is the index layout:
+ * {@code original} (the original's value files, readable by it) or {@code deltas} (storh's opt-in
+ * append-only value files, see docs/indexes.md).
  *
  * <pre>
- * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocWriteScalingBenchmark -p shared=1000,100000
+ * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocWriteScalingBenchmark \
+ *     -p shared=1000,100000 -p layout=original,deltas
  * </pre>
  */
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -33,6 +36,9 @@ public class DocWriteScalingBenchmark extends StorhBenchmark {
     @Param({"1000", "100000"})
     public int shared;
 
+    @Param({"original", "deltas"})
+    public String layout;
+
     private DocStore store;
     private final AtomicLong rank = new AtomicLong();
     private String victim;
@@ -41,7 +47,8 @@ public class DocWriteScalingBenchmark extends StorhBenchmark {
     public void load() throws IOException {
         createRoot("storh-bench-docwrite");
         store = onRoot(DocStore.open(root, "items"));
-        store.indexes().field("kind").field("status").field("tag").field("rank").range().sync();
+        store.indexes().valueDeltas(layout.equals("deltas")).field("kind").field("status").field("tag").field("rank")
+                .range().sync();
         Iterable<Map<String, ?>> rows = () -> new Iterator<Map<String, ?>>() {
             private int i;
 
