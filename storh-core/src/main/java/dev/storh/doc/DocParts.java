@@ -54,7 +54,7 @@ final class DocParts {
         String writerPrefix = WriterMarkers.newWriterPrefix();
         RecordPreparer preparer = new RecordPreparer(options);
         this.gate = new WriteGate(files, layout, writerPrefix, options.lockTimeout());
-        RecordCache cache = new RecordCache(files, options.cache(), options.cacheValidation(), collectionRoot, writerPrefix);
+        RecordCache cache = new RecordCache(files, layout, options.cache(), options.cacheValidation(), writerPrefix);
         this.listing = new ListingCache(files, layout, true);
         RecordWrites.Invalidation invalidate = gone -> {
             cache.invalidate(gone);
@@ -64,7 +64,7 @@ final class DocParts {
             if (bytes == null) {
                 cache.invalidate(id);
             } else {
-                cache.fill(id, layout.recordFile(id), bytes); // the cache learns our own writes
+                cache.fill(id, bytes); // the cache learns our own writes
             }
             listing.invalidate(DocLayout.bucketOf(id));
         };

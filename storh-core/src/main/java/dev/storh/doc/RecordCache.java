@@ -31,8 +31,18 @@ final class RecordCache {
     private final CacheValidation validation;
     private final String prefix;
     private final WriterQuiet quiet;
+    private final String dataName;
 
-    RecordCache(StoreFiles files, Cache cache, CacheValidation validation, Path collectionRoot, String writerPrefix) {
+    /**
+     * @param files the collection's seam
+     * @param layout the collection's names
+     * @param cache the cache, shared by many stores
+     * @param validation how entries are checked
+     * @param writerPrefix this store instance's writer prefix (its marker's name)
+     */
+    RecordCache(StoreFiles files, DocLayout layout, Cache cache, CacheValidation validation, String writerPrefix) {
+        Path collectionRoot = layout.root();
+        this.dataName = files.nameOf(layout.dataDir());
         this.files = files;
         this.cache = cache;
         this.validation = validation;
@@ -57,17 +67,18 @@ final class RecordCache {
      * decoded from the written bytes, so it shares nothing with the caller's maps. When the file
      * cannot be looked at the entry is dropped instead.
      *
-     * @param id lowercase id
-     * @param path its record file, just renamed into place
+     * @param id lowercase id (its record file was just renamed into place)
      * @param bytes the bytes written to it
      */
-    void fill(String id, Path path, byte[] bytes) {
+    void fill(String id, byte[] bytes) {
         if (!enabled()) {
             return;
         }
         String key = prefix + id;
+        String name = nameOf(id);
+        Path path = files.path(name);
         try {
-            String version = look(path);
+            String version = look(name);
             if (version != null && !NOT_A_FILE.equals(version)) {
                 long mark = validation == CacheValidation.STAT ? quiet.markFor(files.modifiedMillis(version)) : -1;
                 store(key, path, version, bytes, System.currentTimeMillis(), mark);
@@ -81,18 +92,18 @@ final class RecordCache {
 
     /**
      * @param id lowercase id
-     * @param path its record file
      * @param beforeRead runs before the file's bytes are read (not on hits that read nothing), to
      *     refuse paths through symbolic links
      * @return the record, or {@code null} when the file is missing
      */
-    StorageRecord get(String id, Path path, Runnable beforeRead) {
+    StorageRecord get(String id, Runnable beforeRead) {
         String key = prefix + id;
+        String name = nameOf(id);
         CachedRecord cached = cache.get(key).orElse(null);
         if (cached != null && validation == CacheValidation.TRUST) {
             return cached.record();
         }
-        String version = look(path);
+        String version = look(name);
         long seen = System.currentTimeMillis();
         if (cached != null) {
             if (version == null && cached.missing()) {
@@ -108,7 +119,8 @@ final class RecordCache {
                     return cached.record();
                 }
                 beforeRead.run();
-                byte[] bytes = readOrNull(path);
+                Path path = files.path(name);
+                byte[] bytes = RecordFiles.readBytesOrNull(files, name, path);
                 if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
                     return store(key, path, version, bytes, cached.seenMillis(), -1);
                 }
@@ -125,7 +137,8 @@ final class RecordCache {
             return null;
         }
         beforeRead.run();
-        return store(key, path, version, readOrNull(path), seen, -1);
+        Path path = files.path(name);
+        return store(key, path, version, RecordFiles.readBytesOrNull(files, name, path), seen, -1);
     }
 
     /**
@@ -152,8 +165,15 @@ final class RecordCache {
      * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
      *     link or folder there gets a version of its own: reading it then reports it corrupt)
      */
-    private String look(Path path) {
-        String name = files.nameOf(path);
+    /**
+     * @param lowerId a lowercase id
+     * @return the seam's name of its record file, {@code data/<bucket>/<id>.jsonc}
+     */
+    String nameOf(String lowerId) {
+        return dataName + "/" + DocLayout.bucketOf(lowerId) + "/" + DocLayout.recordFileName(lowerId);
+    }
+
+    private String look(String name) {
         try {
             Optional<String> version = files.version(name);
             if (version.isPresent()) {
@@ -161,11 +181,8 @@ final class RecordCache {
             }
             return files.exists(name) ? NOT_A_FILE : null;
         } catch (IOException e) {
-            throw new StorageException("Could not read storage file: " + path, e);
+            throw new StorageException("Could not read storage file: " + files.path(name), e);
         }
     }
 
-    private byte[] readOrNull(Path path) {
-        return RecordFiles.readBytesOrNull(files, path);
-    }
 }

@@ -56,7 +56,18 @@ final class RecordFiles {
      * @throws StorageException {@code "Could not read storage file: <path>"} on another I/O error
      */
     static byte[] readBytesOrNull(StoreFiles files, Path file) {
-        String name = files.nameOf(file);
+        return readBytesOrNull(files, files.nameOf(file), file);
+    }
+
+    /**
+     * {@link #readBytesOrNull(StoreFiles, Path)} when the caller has the seam's name already.
+     *
+     * @param files the collection's byte seam
+     * @param name the record file's name on the seam
+     * @param file the same file as a path (for messages)
+     * @return its bytes, or {@code null} when it does not exist
+     */
+    static byte[] readBytesOrNull(StoreFiles files, String name, Path file) {
         try (InputStream in = files.open(name)) {
             return in.readAllBytes();
         } catch (NoSuchFileException e) {

@@ -22,13 +22,15 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     private final RecordCache cache;
     private final ListingCache listing;
     private final Path dataPath;
+    private final String dataName;
 
     RecordReads(StoreFiles files, DocLayout layout, RecordCache cache, ListingCache listing) {
         this.files = files;
         this.layout = layout;
         this.cache = cache;
         this.listing = listing;
-        this.dataPath = files.path(files.nameOf(layout.dataDir()));
+        this.dataName = files.nameOf(layout.dataDir());
+        this.dataPath = files.path(dataName);
     }
 
     @Override
@@ -46,9 +48,9 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
             return Optional.ofNullable(RecordFiles.readOrNull(files, checkedPathForId(id)));
         }
         // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
-        Path path = pathForId(id);
-        return Optional.ofNullable(cache.get(UuidV7.normalize(id), path,
-                () -> SafePaths.requireNoLinks(files, files.nameOf(path.getParent()))));
+        String lower = UuidV7.normalize(id);
+        return Optional.ofNullable(cache.get(lower,
+                () -> SafePaths.requireNoLinks(files, dataName + "/" + DocLayout.bucketOf(lower))));
     }
 
     /** @return the record on disk, read past the cache (for index maintenance), or null */
@@ -82,7 +84,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         Path bucket = entry.path().getParent();
         if (PackedIds.packable(id) && bucket != null && dataPath.equals(bucket.getParent())
                 && bucket.getFileName().toString().equals(DocLayout.bucketOf(id))) {
-            return cache.get(id, entry.path(), () -> { });
+            return cache.get(id, () -> { });
         }
         return RecordFiles.readOrNull(files, entry.path());
     }

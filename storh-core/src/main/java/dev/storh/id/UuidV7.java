@@ -35,10 +35,20 @@ public final class UuidV7 {
     private static final long LOW_MASK = (1L << 48) - 1;
     private static final long HIGH_MASK = (1L << 26) - 1;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    /** The value of each ASCII hex digit (either case), -1 for every other character below 128. */
+    private static final byte[] DIGITS = new byte[128];
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private static final Sequence CLOCK = new Sequence();
     private static final Sequence EXPLICIT = new Sequence();
+
+    static {
+        java.util.Arrays.fill(DIGITS, (byte) -1);
+        for (int i = 0; i < 16; i++) {
+            DIGITS[HEX[i]] = (byte) i;
+            DIGITS[Character.toUpperCase(HEX[i])] = (byte) i;
+        }
+    }
 
     private UuidV7() {
     }
@@ -74,21 +84,26 @@ public final class UuidV7 {
      *     in either case
      */
     public static boolean isValid(String id) {
-        if (id == null || id.length() != 36) {
+        if (id == null || id.length() != 36 || id.charAt(8) != '-' || id.charAt(13) != '-' || id.charAt(18) != '-'
+                || id.charAt(23) != '-' || id.charAt(14) != '7') {
             return false;
         }
-        for (int i = 0; i < 36; i++) {
+        char variant = id.charAt(19);
+        if (variant != '8' && variant != '9' && (variant | 0x20) != 'a' && (variant | 0x20) != 'b') {
+            return false;
+        }
+        return hexRun(id, 0, 8) && hexRun(id, 9, 13) && hexRun(id, 15, 18) && hexRun(id, 20, 23) && hexRun(id, 24, 36);
+    }
+
+    /** @return whether the characters {@code from .. to-1} are all hex digits, either case */
+    private static boolean hexRun(String id, int from, int to) {
+        for (int i = from; i < to; i++) {
             char c = id.charAt(i);
-            if (i == 8 || i == 13 || i == 18 || i == 23) {
-                if (c != '-') {
-                    return false;
-                }
-            } else if (hexValue(c) < 0) {
+            if (c >= DIGITS.length || DIGITS[c] < 0) {
                 return false;
             }
         }
-        char variant = Character.toLowerCase(id.charAt(19));
-        return id.charAt(14) == '7' && (variant == '8' || variant == '9' || variant == 'a' || variant == 'b');
+        return true;
     }
 
     /**
@@ -110,7 +125,13 @@ public final class UuidV7 {
      */
     public static long timestampMs(String id) {
         assertValid(id);
-        return Long.parseLong(id.substring(0, 8) + id.substring(9, 13), 16);
+        long ms = 0;
+        for (int i = 0; i < 13; i++) {
+            if (i != 8) {
+                ms = ms << 4 | DIGITS[id.charAt(i)];
+            }
+        }
+        return ms;
     }
 
     /**
@@ -237,19 +258,6 @@ public final class UuidV7 {
             shift -= 4;
         }
         return new String(out);
-    }
-
-    private static int hexValue(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 
     private static String printable(String s) {

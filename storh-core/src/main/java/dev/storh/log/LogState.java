@@ -436,6 +436,7 @@ final class LogState {
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not create segment file: " + path(file) + ReadOnlyFileSystem.hint(e), e);
         }
+        regularFiles.add(file);
         if (sync) {
             AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
         }

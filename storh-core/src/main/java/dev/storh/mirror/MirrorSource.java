@@ -29,6 +29,20 @@ public interface MirrorSource {
     StorageRecord put(Map<String, ?> data, String id);
 
     /**
+     * Writes rows in order, each as {@link #put} would (used by {@link SqlMirror#pull}, up to a few
+     * hundred rows a call). The default puts them one at a time; a document store writes them as
+     * one batch under one lock hold, sharing its fsyncs.
+     *
+     * @param rows id (a UUIDv7) to record data, in the order to write them
+     * @return how many records were written
+     * @throws dev.storh.StorageException when the store refuses a row; the rows before it stay written
+     */
+    default long putAll(Map<String, Map<String, Object>> rows) {
+        rows.forEach((id, data) -> put(data, id));
+        return rows.size();
+    }
+
+    /**
      * @param id a UUIDv7, either case
      * @return the live record with that id, or empty
      * @throws dev.storh.StorageException {@code "Invalid UUIDv7 value."} for a malformed id
@@ -62,7 +76,7 @@ public interface MirrorSource {
      */
     static MirrorSource of(DocStore store) {
         Objects.requireNonNull(store, "store");
-        return new EngineSource(store::put, store::get, store::delete, store::stream, store::count, store.toString());
+        return new DocStoreSource(store);
     }
 
     /**

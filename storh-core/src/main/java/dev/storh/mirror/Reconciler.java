@@ -8,6 +8,7 @@ import dev.storh.mirror.MirrorConnection.MirrorStatement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -147,8 +148,28 @@ final class Reconciler {
         return new MirrorVerifyReport.CollectionStats(records, records - missing + orphaned, missing, stale, orphaned);
     }
 
+    /**
+     * Rows are read in id order and written {@value #BATCH} at a time, each batch in order; when a
+     * row or the query fails, the rows before it are written first.
+     */
     static PullResult pull(MirrorConnection c, MirrorTable t) {
         long[] counts = new long[2];
+        Map<String, Map<String, Object>> pending = new LinkedHashMap<>();
+        try {
+            pullRows(c, t, counts, pending);
+        } catch (RuntimeException e) {
+            try {
+                writePending(t, pending);
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
+            throw e;
+        }
+        counts[0] += writePending(t, pending);
+        return new PullResult(counts[0], counts[1]);
+    }
+
+    private static void pullRows(MirrorConnection c, MirrorTable t, long[] counts, Map<String, Map<String, Object>> pending) {
         c.rows(t.selectData(), row -> {
             if (row.size() < 2 || !(row.get(0) instanceof String id) || !(row.get(1) instanceof String text)) {
                 throw new StorageException("SQL mirror pull read a malformed row from: " + t.table());
@@ -170,12 +191,24 @@ final class Reconciler {
             Optional<StorageRecord> existing = t.source().get(id);
             if (existing.isPresent() && sameData(t.dialect(), existing.get().data(), data)) {
                 counts[1]++;
-            } else {
-                t.source().put(data, id);
-                counts[0]++;
+                return;
+            }
+            pending.put(id, data);
+            if (pending.size() >= BATCH) {
+                counts[0] += writePending(t, pending);
             }
         });
-        return new PullResult(counts[0], counts[1]);
+    }
+
+    private static long writePending(MirrorTable t, Map<String, Map<String, Object>> pending) {
+        if (pending.isEmpty()) {
+            return 0;
+        }
+        try {
+            return t.source().putAll(pending);
+        } finally {
+            pending.clear();
+        }
     }
 
     /** PostgreSQL's JSONB does not keep member order, so there equal content counts as the same. */

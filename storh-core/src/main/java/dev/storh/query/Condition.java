@@ -106,10 +106,10 @@ public record Condition(FieldPath path, Operator operator, List<Object> values, 
         if (!path.nested()) {
             String key = path.segments().get(0);
             boolean isId = key.equals("id");
-            if (!isId && !data.containsKey(key)) {
+            Object value = isId ? id : data.get(key);
+            if (value == null && !isId && !data.containsKey(key)) {
                 return positive != null;
             }
-            Object value = isId ? id : data.get(key);
             return positive != null ? !test(positive, value) : test(operator, value);
         }
         List<Object> reached = path.resolve(data);

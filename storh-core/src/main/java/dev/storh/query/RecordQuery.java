@@ -116,10 +116,28 @@ public record RecordQuery(String after, String fromId, String untilId, List<Map.
      * @return whether the id passes the cursor and time range
      */
     public boolean matchesId(String id) {
-        String lower = id.toLowerCase(Locale.ROOT);
-        return (after == null || lower.compareTo(after) > 0)
-                && (fromId == null || lower.compareTo(fromId) >= 0)
-                && (untilId == null || lower.compareTo(untilId) <= 0);
+        return (after == null || compareLowered(id, after) > 0)
+                && (fromId == null || compareLowered(id, fromId) >= 0)
+                && (untilId == null || compareLowered(id, untilId) <= 0);
+    }
+
+    /**
+     * @return the sign of {@code id.toLowerCase(Locale.ROOT).compareTo(bound)}, without making the
+     *     lowercase copy while the characters compared are ASCII
+     */
+    private static int compareLowered(String id, String bound) {
+        int n = Math.min(id.length(), bound.length());
+        for (int i = 0; i < n; i++) {
+            char c = id.charAt(i);
+            if (c >= 0x80) {
+                return id.toLowerCase(Locale.ROOT).compareTo(bound);
+            }
+            int d = (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c) - bound.charAt(i);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return id.length() - bound.length();
     }
 
     /**
