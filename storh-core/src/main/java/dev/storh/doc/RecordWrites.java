@@ -157,10 +157,13 @@ final class RecordWrites {
             WriteSession session = atomicSession();
             boolean deleted;
             try {
-                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
-                if (deleted) {
-                    session.deleted(lower, old);
+                // The index changes go first and the unlink last: an index write that fails then
+                // leaves the record file where it was, and an unlink that fails is undone by putting
+                // the index files' bytes back (through the same temp writes and renames that worked).
+                if (old != null) {
+                    session.deleting(lower, old);
                 }
+                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
                 session.finish();
             } catch (IOException | RuntimeException e) {
                 session.abort(e);

@@ -175,11 +175,25 @@ final class WriteSession {
         }
     }
 
-    /** Records a deletion whose file is already gone. */
-    void deleted(String id, StorageRecord old) {
+    /**
+     * Takes a record out of the indexes before its file is deleted, so that a failing index write
+     * leaves the record in place; a failure undoes the session ({@link #abort}) and is thrown.
+     *
+     * @param id the record's id
+     * @param old the record as stored
+     */
+    void deleting(String id, StorageRecord old) {
         touched.add(id);
-        if (!indexedKeys.isEmpty() && old != null) {
-            changes.add(new IndexManager.Change(id, project(old.data()), null));
+        if (indexedKeys.isEmpty()) {
+            return;
+        }
+        changes.add(new IndexManager.Change(id, project(old.data()), null));
+        try {
+            indexes.apply(changes);
+            changes.clear();
+        } catch (RuntimeException e) {
+            abort(e);
+            throw e;
         }
     }
 

@@ -39,12 +39,7 @@ class FaultMatrixTest {
      * Cases that found a defect not fixed yet: skipped (printing the reason) until the owner fixes it
      * and removes the entry.
      */
-    private static final Map<String, String> KNOWN_DEFECTS = Map.of(
-            "D DELETE TEMP_WRITE", "a DocStore delete whose index update fails at a temp write has already deleted the record"
-                    + " file, and the undo cannot put it back while temp writes keep failing: the caller is told failed, the record"
-                    + " is gone (the delete would have to remove the record file last, or move it aside and back)",
-            "D DELETE RENAME", "as D DELETE TEMP_WRITE, with the index swap's rename failing: the record file is gone after a"
-                    + " failed delete");
+    private static final Map<String, String> KNOWN_DEFECTS = Map.of();
 
     @TempDir
     Path root;
