@@ -8,21 +8,34 @@ import java.util.Set;
 
 /**
  * Compares two results files metric by metric, and gates a run against a baseline: a tracked
- * metric fails when its time grew past the threshold ({@code current > baseline × (1 + pct/100)}),
- * or when the current run lacks it. A metric the baseline lacks is reported and skipped. As the
+ * metric fails when its time grew past the threshold ({@code current > baseline × (1 + pct/100)})
+ * and by more than an absolute floor (so that a metric of a few microseconds does not fail on one
+ * scheduling hiccup of a busy machine), or when the current run lacks it. A metric the baseline lacks is reported and skipped. As the
  * original's compare and gate helpers do, times are compared, so
  * "slower" means more seconds for the same work. Stateless and thread-safe.
  */
 public final class Gate {
 
     /**
-     * The metrics gated by default: the original's CI list less {@code mirror.*} (no mirror yet) and
-     * less those too short to be stable in a 1,000-record single run ({@code cache.warm},
-     * {@code uuid.monotonic}: a few milliseconds, dominated by JIT state). All cover N operations.
+     * The metrics gated by default. The durable write paths and maintenance runs of the original's CI
+     * list (each covers N operations), and the reads and counts that the speed work made fast and that
+     * would fall back to a scan or a re-read if a fast path broke: the log's memory counts, the
+     * queue's no-op requeue, index counts with and without limits, range reads, point reads served
+     * by the record cache, deletes and streams. The short ones are meant for a warm run
+     * ({@code --repeat} with a warm-up) and the {@linkplain #DEFAULT_FLOOR_SECONDS floor}.
      */
     public static final List<String> DEFAULT_METRICS = List.of("doc.put", "doc.index_build", "doc.bulk_put",
-            "doc.jsonl_import", "log.append", "log.compact", "log.bulk_append", "queue.enqueue", "queue.claim",
-            "queue.complete", "queue.bulk_enqueue", "recovery.recover", "cache.cold");
+            "doc.jsonl_import", "doc.get", "doc.delete", "doc.stream", "doc.id_count", "doc.indexed_count",
+            "doc.indexed_compound_count", "doc.indexed_range", "doc.indexed_range_limit_count", "log.append",
+            "log.compact", "log.bulk_append", "log.query_count", "queue.enqueue", "queue.claim", "queue.complete",
+            "queue.requeue", "queue.bulk_enqueue", "queue.bulk_claim", "recovery.recover", "cache.cold");
+
+    /**
+     * The default absolute floor: a metric fails only when it also grew by more than half a
+     * millisecond. A scan where a memory count should answer costs more than that at 1,000 records;
+     * a pause of the scheduler on a loaded machine mostly does not.
+     */
+    public static final double DEFAULT_FLOOR_SECONDS = 0.0005;
 
     /** The default threshold: 400 % slower, i.e. five times the baseline's time. */
     public static final double DEFAULT_THRESHOLD_PERCENT = 400;
@@ -62,8 +75,9 @@ public final class Gate {
      *
      * @param lines one per tracked metric, in the order given
      * @param thresholdPercent the threshold used
+     * @param floorSeconds the absolute floor used, in seconds
      */
-    public record Verdict(List<Line> lines, double thresholdPercent) {
+    public record Verdict(List<Line> lines, double thresholdPercent, double floorSeconds) {
         /**
          * @return true when no tracked metric regressed or went missing
          */
@@ -76,8 +90,9 @@ public final class Gate {
          */
         public String render() {
             StringBuilder out = new StringBuilder();
-            out.append(String.format(Locale.ROOT, "gate: fail when a metric takes more than %.0f%% longer (x%.2f)%n",
-                    thresholdPercent, 1 + thresholdPercent / 100));
+            out.append(String.format(Locale.ROOT,
+                    "gate: fail when a metric takes more than %.0f%% longer (x%.2f) and over %.3f ms more%n",
+                    thresholdPercent, 1 + thresholdPercent / 100, floorSeconds * 1000));
             for (Line l : lines) {
                 out.append(String.format(Locale.ROOT, "  %-28s %12s %12s %8s  %s%n", l.metric(),
                         seconds(l.baselineSeconds()), seconds(l.currentSeconds()),
@@ -113,6 +128,8 @@ public final class Gate {
     }
 
     /**
+     * {@link #check(Results, Results, List, double, double)} with no absolute floor.
+     *
      * @param baseline the baseline run
      * @param current the run to check
      * @param metrics the tracked metric ids
@@ -120,6 +137,22 @@ public final class Gate {
      * @return the verdict
      */
     public static Verdict check(Results baseline, Results current, List<String> metrics, double thresholdPercent) {
+        return check(baseline, current, metrics, thresholdPercent, 0);
+    }
+
+    /**
+     * @param baseline the baseline run
+     * @param current the run to check
+     * @param metrics the tracked metric ids
+     * @param thresholdPercent how much longer a metric may take, in percent
+     * @param floorSeconds how many seconds longer a metric may always take, whatever its ratio
+     * @return the verdict: a metric regressed when it is past both the threshold and the floor
+     */
+    public static Verdict check(Results baseline, Results current, List<String> metrics, double thresholdPercent,
+            double floorSeconds) {
+        if (floorSeconds < 0 || Double.isNaN(floorSeconds)) {
+            throw new IllegalArgumentException("Floor must not be negative: " + floorSeconds + " s.");
+        }
         List<Line> lines = new ArrayList<>();
         double limit = 1 + thresholdPercent / 100;
         for (String m : metrics) {
@@ -127,10 +160,38 @@ public final class Gate {
             Double now = current.secondsOf(m);
             Status status = now == null ? Status.MISSING
                     : base == null ? Status.NO_BASELINE
-                    : now > base * limit ? Status.REGRESSED : Status.OK;
+                    : now > base * limit && now - base > floorSeconds ? Status.REGRESSED : Status.OK;
             lines.add(new Line(m, base, now, status));
         }
-        return new Verdict(lines, thresholdPercent);
+        return new Verdict(lines, thresholdPercent, floorSeconds);
+    }
+
+    /**
+     * @param text a duration: {@code 0.5ms}, {@code 500us}, {@code 0.0005s} or {@code 0.0005} (seconds)
+     * @return the duration in seconds
+     * @throws IllegalArgumentException naming the text when it is none of those, or is negative
+     */
+    public static double parseFloor(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        double scale = 1;
+        if (t.endsWith("ms")) {
+            scale = 1e-3;
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("us")) {
+            scale = 1e-6;
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("s")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double seconds = Double.parseDouble(t) * scale;
+            if (seconds < 0 || Double.isNaN(seconds)) {
+                throw new IllegalArgumentException("Floor must not be negative: '" + text + "'.");
+            }
+            return seconds;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Floor must look like 0.5ms, 500us or 0.0005s, got '" + text + "'.", e);
+        }
     }
 
     /**

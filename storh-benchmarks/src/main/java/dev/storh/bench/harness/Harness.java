@@ -24,7 +24,7 @@ import java.util.concurrent.ExecutionException;
  * <pre>
  * java -jar storh-benchmarks.jar [--dataset=N] [--engine=E] [--output=FILE] [--threads=T] [--repeat=R] ...
  * java -jar storh-benchmarks.jar compare BASELINE.json CURRENT.json
- * java -jar storh-benchmarks.jar gate --baseline=FILE --current=FILE [--threshold=400%|5x] [--metrics=a.b,c.d]
+ * java -jar storh-benchmarks.jar gate --baseline=FILE --current=FILE [--threshold=400%|5x] [--floor=0.5ms] [--metrics=a.b,c.d]
  * java -jar storh-benchmarks.jar median --output=FILE RUN1.json RUN2.json ...   (runs made by separate JVMs)
  * java -cp storh-benchmarks.jar org.openjdk.jmh.Main [JMH options]     (the microbenchmarks)
  * </pre>
@@ -108,7 +108,8 @@ public final class Harness {
                                   [--output=FILE] [--cache-validation=stat|hash|trust] [--threads=T[,T..]]
                                   [--data=FILE.jsonl] [--repeat=R] [--warmup=W] [--dir=PATH] [--table=FILE]
                        java -jar storh-benchmarks.jar compare BASELINE.json CURRENT.json
-                       java -jar storh-benchmarks.jar gate --baseline=FILE --current=FILE [--threshold=400%|5x] [--metrics=a.b,..]
+                       java -jar storh-benchmarks.jar gate --baseline=FILE --current=FILE [--threshold=400%|5x]
+                                  [--floor=0.5ms] [--metrics=a.b,..]
                        java -jar storh-benchmarks.jar median --output=FILE RUN1.json RUN2.json ...
                        java -cp storh-benchmarks.jar org.openjdk.jmh.Main [JMH options]
                 """;
@@ -252,6 +253,7 @@ public final class Harness {
         Path baseline = null;
         Path current = null;
         double threshold = Gate.DEFAULT_THRESHOLD_PERCENT;
+        double floor = Gate.DEFAULT_FLOOR_SECONDS;
         List<String> metrics = Gate.DEFAULT_METRICS;
         for (String arg : args) {
             int eq = arg.indexOf('=');
@@ -261,6 +263,7 @@ public final class Harness {
                 case "--baseline" -> baseline = Path.of(value);
                 case "--current" -> current = Path.of(value);
                 case "--threshold" -> threshold = Gate.parseThreshold(value);
+                case "--floor" -> floor = Gate.parseFloor(value);
                 case "--metrics" -> metrics = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(s -> !s.isEmpty()).toList();
                 default -> throw new IllegalArgumentException("Unknown gate option '" + arg + "'.");
@@ -269,7 +272,7 @@ public final class Harness {
         if (baseline == null || current == null || metrics.isEmpty()) {
             throw new IllegalArgumentException("gate needs --baseline=FILE, --current=FILE and at least one metric.");
         }
-        Gate.Verdict verdict = Gate.check(Results.read(baseline), Results.read(current), metrics, threshold);
+        Gate.Verdict verdict = Gate.check(Results.read(baseline), Results.read(current), metrics, threshold, floor);
         out.print(verdict.render());
         return verdict.passed() ? 0 : 1;
     }

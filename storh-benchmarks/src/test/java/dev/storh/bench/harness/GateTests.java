@@ -79,6 +79,35 @@ class GateTests {
     }
 
     @Test
+    void aMetricFailsOnlyPastBothTheRatioAndTheAbsoluteFloor() throws Exception {
+        Path base = write("base.json", 1.0, 0.000010, 0.000010);
+        // log.append 30x slower but only 0.29 ms more; recovery 60x slower and 0.59 ms more
+        Path jitter = write("jitter.json", 1.0, 0.000300, 0.000600);
+        List<String> metrics = List.of("doc.put", "log.append", "recovery.recover");
+
+        Gate.Verdict floored = Gate.check(Results.read(base), Results.read(jitter), metrics, 400, 0.0005);
+        assertThat(floored.lines()).extracting(Gate.Line::status)
+                .containsExactly(Gate.Status.OK, Gate.Status.OK, Gate.Status.REGRESSED);
+        assertThat(floored.render()).contains("over 0.500 ms more");
+        assertThat(Gate.check(Results.read(base), Results.read(jitter), metrics, 400).lines())
+                .extracting(Gate.Line::status)
+                .containsExactly(Gate.Status.OK, Gate.Status.REGRESSED, Gate.Status.REGRESSED);
+
+        assertThat(harness("gate", "--baseline=" + base, "--current=" + jitter, "--floor=1ms",
+                "--metrics=doc.put,log.append,recovery.recover").code()).isZero();
+        Run defaultFloor = harness("gate", "--baseline=" + base, "--current=" + jitter,
+                "--metrics=doc.put,log.append,recovery.recover");
+        assertThat(defaultFloor.code()).isEqualTo(1);
+        assertThat(defaultFloor.out()).contains("gate: 2 passed, 1 failed");
+        assertThat(Gate.parseFloor("0.5ms")).isEqualTo(0.0005);
+        assertThat(Gate.parseFloor("250us")).isEqualTo(0.00025);
+        assertThat(Gate.parseFloor("2s")).isEqualTo(2.0);
+        assertThat(Gate.parseFloor("0.1")).isEqualTo(0.1);
+        assertThatThrownBy(() -> Gate.parseFloor("soon")).hasMessageContaining("'soon'");
+        assertThatThrownBy(() -> Gate.parseFloor("-1ms")).hasMessageContaining("must not be negative");
+    }
+
+    @Test
     void aMetricMissingFromTheRunFailsAndOneMissingFromTheBaselineIsSkipped() throws Exception {
         Path withRecover = write("with.json", 1.0, 1.0, 0.1);
         Path without = write("without.json", 1.0, 1.0, null);
