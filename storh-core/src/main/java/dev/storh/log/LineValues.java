@@ -10,11 +10,11 @@ import java.util.List;
  * the cost, so that the scan of every segment at open can build the equality counts as it goes.
  *
  * <p>Only the shape the log writes is read here: an object (or {@code []} for no data) without white
- * space, keys and string values of ASCII bytes with the escapes {@code \" \\ \/ \b \f \n \r \t \\uXXXX},
- * integers without leading zeros, and nested lists and objects, which are skipped. Anything else (a
- * non-ASCII byte in a counted place, a repeated key, a number or literal the strict decoder would
- * refuse, a syntax error) answers {@code null}, and the caller decodes the line as before, so the answer
- * is always the decoder's. Stateless and thread-safe.
+ * space, keys and string values of ASCII bytes with the escapes {@code \" \\ \/ \b \f \n \r \t} and
+ * {@code \\u} followed by four hex digits, integers without leading zeros, and nested lists and objects, which
+ * are skipped. Anything else (a non-ASCII byte in a counted place, a repeated key, a number or literal the
+ * strict decoder would refuse, a syntax error) answers {@code null}, and the caller decodes the line as
+ * before, so the answer is always the decoder's. Stateless and thread-safe.
  */
 final class LineValues {
 
