@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The JSON the command line prints, byte for byte as the original's:
  * pretty-printed with 4-space indentation and {@code ": "}, {@code /} not escaped, empty lists
- * {@code []}, and every non-ASCII character escaped as {@code \}{@code uXXXX} (lowercase hex, UTF-16
+ * {@code []}, and every non-ASCII character escaped as a backslash, {@code u} and four lowercase hex digits (UTF-16
  * units), so the output is plain ASCII whatever the terminal's encoding.
  */
 final class CliJson {
@@ -26,7 +26,7 @@ final class CliJson {
 
     /**
      * Escapes characters above U+007F. JSON text holds them only inside strings, where
-     * {@code \}{@code uXXXX} means the same character.
+     * a backslash, {@code u} and the four hex digits of its code unit mean the same character.
      *
      * @param json JSON text
      * @return the same JSON in ASCII
