@@ -21,8 +21,12 @@ public final class SyncPool {
     public static final int THREADS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() * 2));
 
     private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
+    private static final ThreadLocal<Boolean> POOL_THREAD = ThreadLocal.withInitial(() -> false);
     private static final ExecutorService POOL = Executors.newFixedThreadPool(THREADS, r -> {
-        Thread t = new Thread(r, "storh-fsync-" + THREAD_NUMBER.incrementAndGet());
+        Thread t = new Thread(() -> {
+            POOL_THREAD.set(true);
+            r.run();
+        }, "storh-fsync-" + THREAD_NUMBER.incrementAndGet());
         t.setDaemon(true);
         return t;
     });
@@ -32,7 +36,8 @@ public final class SyncPool {
 
     /**
      * Runs {@code action} on every item, spread over the pool's threads (the caller's thread runs
-     * alone when there is one item), and returns when every run ended.
+     * alone when there is one item, or when it is itself one of the pool's threads: a nested call
+     * never waits for the threads it occupies), and returns when every run ended.
      *
      * @param <T> the item type
      * @param items what to run the action on
@@ -40,8 +45,8 @@ public final class SyncPool {
      * @throws StorageException the first failure, after every run ended (the other items ran)
      */
     public static <T> void forEach(List<T> items, Consumer<T> action) {
-        if (items.size() <= 1) {
-            items.forEach(action);
+        if (items.size() <= 1 || POOL_THREAD.get()) {
+            runAll(items, 0, 1, action);
             return;
         }
         int slices = Math.min(THREADS, items.size());
@@ -49,17 +54,7 @@ public final class SyncPool {
         for (int s = 0; s < slices; s++) {
             int slice = s;
             futures.add(POOL.submit(() -> {
-                RuntimeException first = null;
-                for (int i = slice; i < items.size(); i += slices) {
-                    try {
-                        action.accept(items.get(i));
-                    } catch (RuntimeException e) {
-                        first = first == null ? e : first;
-                    }
-                }
-                if (first != null) {
-                    throw first;
-                }
+                runAll(items, slice, slices, action);
                 return null;
             }));
         }
@@ -86,6 +81,21 @@ public final class SyncPool {
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /** Runs the action on items {@code from}, {@code from + step}, ...; throws the first failure after the rest ran. */
+    private static <T> void runAll(List<T> items, int from, int step, Consumer<T> action) {
+        RuntimeException first = null;
+        for (int i = from; i < items.size(); i += step) {
+            try {
+                action.accept(items.get(i));
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }

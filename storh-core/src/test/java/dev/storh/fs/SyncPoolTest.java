@@ -60,4 +60,16 @@ class SyncPoolTest {
         SyncPool.forEach(List.of("only"), s -> seen.add(s + " on " + Thread.currentThread().getName()));
         assertThat(seen).containsExactly("only on " + Thread.currentThread().getName());
     }
+
+    @Test
+    void aCallFromOneOfThePoolsThreadsRunsInlineInsteadOfWaitingForItself() {
+        List<Integer> outer = new ArrayList<>();
+        for (int i = 0; i < SyncPool.THREADS * 2; i++) {
+            outer.add(i);
+        }
+        Set<String> inner = ConcurrentHashMap.newKeySet();
+        SyncPool.forEach(outer, o -> SyncPool.forEach(List.of(1, 2, 3), i -> inner.add(o + "/" + i)));
+        assertThat(inner).as("every nested item ran, with every pool thread busy in the outer call")
+                .hasSize(outer.size() * 3);
+    }
 }

@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
 import dev.storh.query.Values;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -127,7 +128,7 @@ final class ExpectedIndexes {
             buckets.forEach((key, ids) -> valueFiles.add(() -> AtomicFiles.writeAtomic(files,
                     files.nameOf(IndexLayout.valueFile(dir, key)), EqualityFiles.encode(label(p), key, null, ids))));
         }
-        dev.storh.fs.SyncPool.forEach(valueFiles, Runnable::run); // a new tree: its files are written side by side
+        SyncPool.forEach(valueFiles, Runnable::run); // a new tree: its files are written side by side
         range.forEach((field, state) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
             if (!state.isEmpty()) {

@@ -6,13 +6,18 @@ import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * storh's opt-in append-only layout of equality and compound value files (see docs/indexes.md,
@@ -126,7 +131,7 @@ final class ValueDeltas {
             if (i > start) {
                 Map<String, Object> line;
                 try {
-                    line = Jsonc.decodeObject(java.util.Arrays.copyOfRange(bytes, start, i));
+                    line = Jsonc.decodeObject(Arrays.copyOfRange(bytes, start, i));
                 } catch (StorageException torn) {
                     start = i + 1;
                     continue;
@@ -239,19 +244,19 @@ final class ValueDeltas {
                 }
                 got += r;
             }
-            return new Tail(size, got == n ? lastCount(new String(end, java.nio.charset.StandardCharsets.UTF_8)) : -1, version);
-        } catch (java.nio.file.NoSuchFileException gone) {
+            return new Tail(size, got == n ? lastCount(new String(end, StandardCharsets.UTF_8)) : -1, version);
+        } catch (NoSuchFileException gone) {
             return null;
         } catch (IOException e) {
             throw new StorageException("Could not read equality index: " + delta, e);
         }
     }
 
-    private static final java.util.regex.Pattern LAST_COUNT = java.util.regex.Pattern.compile("\"count\":(\\d{1,18})}\n$");
+    private static final Pattern LAST_COUNT = Pattern.compile("\"count\":(\\d{1,18})}\n$");
 
     /** @return the count that a delta's end (a complete last line ending with its count) carries, or -1 */
     private static long lastCount(String end) {
-        java.util.regex.Matcher m = LAST_COUNT.matcher(end);
+        Matcher m = LAST_COUNT.matcher(end);
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
