@@ -10,8 +10,8 @@ import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.store.CompactReport;
+import dev.storh.store.RecordStore;
 import dev.storh.store.RepairReport;
-import dev.storh.store.Store;
 import dev.storh.store.StoreKind;
 import dev.storh.store.StoreNames;
 import dev.storh.store.VerifyReport;
@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
  * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
-public final class DocStore implements Store {
+public final class DocStore implements RecordStore {
 
     private final String collection;
     private final DocParts parts;
