@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
  * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
-public final class DocStore implements RecordStore {
+public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCompact> {
 
     private final String collection;
     private final DocParts parts;
@@ -347,22 +347,14 @@ public final class DocStore implements RecordStore {
      * every process excluded, and only that pass is reported: drift in the report is real. (On a
      * read-only file system, where no lock file can be opened, the unlocked pass is reported.)
      *
-     * @return {@code ok}, {@code errors}, {@code stats}
-     * @throws dev.storh.LockTimeoutException when drift was found and the write lock stayed held
-     *     longer than {@link DocStoreOptions#lockTimeout()}
-     */
-    @Override
-    public VerifyReport<StoreStats> verify() {
-        return verify(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #verify()}, reporting progress as operation {@code "verify"}: record files read of
-     * those listed when the verify began, and their bytes. The second pass that index drift
-     * triggers (under the lock) is not reported: the listener sees one run.
+     * <p>Reports progress as operation {@code "verify"}: record files read of those listed when the verify
+     * began, and their bytes. The second pass that index drift triggers (under the lock) is not reported:
+     * the listener sees one run.
      *
      * @param listener receives the progress; an exception it throws stops the verify
      * @return {@code ok}, {@code errors}, {@code stats}
+     * @throws dev.storh.LockTimeoutException when drift was found and the write lock stayed held
+     *     longer than {@link DocStoreOptions#lockTimeout()}
      */
     @Override
     public VerifyReport<StoreStats> verify(ProgressListener listener) {
@@ -415,21 +407,13 @@ public final class DocStore implements RecordStore {
      * taken), then rebuilds the indexes. Afterwards {@link #verify()} is clean unless new damage
      * happens.
      *
-     * @return quarantined files, removed temp files and the rebuild's counts
-     * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
-     */
-    @Override
-    public RepairReport<DocRepair> repair() {
-        return repair(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #repair()}, reporting progress as operation {@code "repair"}: each record counts twice,
-     * once read in the scan for corrupt files and once in the index rebuild.
+     * <p>Reports progress as operation {@code "repair"}: each record counts twice, once read in the scan
+     * for corrupt files and once in the index rebuild.
      *
      * @param listener receives the progress; an exception it throws stops the repair (files already
      *     quarantined stay there)
      * @return quarantined files, removed temp files and the rebuild's counts
+     * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
      */
     @Override
     public RepairReport<DocRepair> repair(ProgressListener listener) {
@@ -440,16 +424,8 @@ public final class DocStore implements RecordStore {
      * A DocStore keeps one file per record, so there is nothing to compact; reports the record
      * count of a full scan, as the original does.
      *
-     * @return {@code ok} and {@code records}
-     */
-    @Override
-    public CompactReport<DocCompact> compact() {
-        return compact(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #compact()}, reporting progress as operation {@code "compact"}: record files read of
-     * those listed, and their bytes.
+     * <p>Reports progress as operation {@code "compact"}: record files read of those listed, and their
+     * bytes.
      *
      * @param listener receives the progress
      * @return {@code ok} and {@code records}

@@ -90,7 +90,7 @@ public interface MirrorSource {
      * @param store a store of records (a segmented log mirrors its live records, not the deleted ones)
      * @return the store as a mirror source (the store stays open and owned by the caller)
      */
-    static MirrorSource of(RecordStore store) {
+    static MirrorSource of(RecordStore<?, ?, ?> store) {
         Objects.requireNonNull(store, "store");
         return new StoreSource(store, null);
     }

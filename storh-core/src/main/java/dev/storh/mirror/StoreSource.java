@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * @param batch writes rows (id to data, in order) as one batch and returns how many were written,
  *     or {@code null} to put them one at a time
  */
-record StoreSource(RecordStore store, ToLongFunction<Map<String, Map<String, Object>>> batch) implements MirrorSource {
+record StoreSource(RecordStore<?, ?, ?> store, ToLongFunction<Map<String, Map<String, Object>>> batch) implements MirrorSource {
 
     @Override
     public StorageRecord put(Map<String, ?> data, String id) {
