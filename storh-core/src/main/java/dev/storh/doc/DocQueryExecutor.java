@@ -192,7 +192,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         boolean ascending = query.direction() == Direction.ASC;
-        List<String> first = ascending ? indexes.rangeSlices(d.field()).ordered(null, true, need(query)) : null;
+        List<String> first = ascending ? indexes.rangeSlices(d.field()).ordered(null, true, need(query))
+                : dev.storh.query.RangeTopK.descending(indexes.rangeSlices(d.field()), records.count(),
+                        () -> indexes.unindexedIds(d.field()).isEmpty(), need(query));
         if (first != null && first.size() >= query.limit()) {
             return new Candidates(first, true, true); // only numbers, or only strings: they order before the rest
         }

@@ -126,11 +126,8 @@ final class IndexTreeWriter {
         RangeFiles rf = new RangeFiles(files, entries, s.label());
         try (RangeFiles.MainWriter writer = rf.new MainWriter()) {
             while (follow.startsWith(prefix)) {
-                String row = follow.next();
                 lead.next();
-                int rangeEnd = row.indexOf(SEP, prefix.length());
-                int valueEnd = row.indexOf(SEP, rangeEnd + 1);
-                writer.add(row.substring(prefix.length(), rangeEnd), row.substring(valueEnd + 1).getBytes(StandardCharsets.UTF_8));
+                RangeFiles.addSortRow(follow.next(), prefix.length(), writer);
             }
             writer.finish();
         }

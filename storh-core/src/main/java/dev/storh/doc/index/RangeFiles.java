@@ -275,6 +275,81 @@ final class RangeFiles {
     }
 
     /**
+     * @param id a record id
+     * @param value its indexable value
+     * @return the sort row of its main-file line: range key, value key and the line, apart by
+     *     {@link ExpectedIndexes#SEP}, so that rows sort in the main file's order
+     */
+    static String sortRow(String id, Object value) {
+        String rangeKey = IndexKeys.rangeKey(value);
+        return rangeKey + ExpectedIndexes.SEP + IndexKeys.valueKey(value) + ExpectedIndexes.SEP
+                + new String(encodeLine(rangeKey, value, 1, List.of(id), List.of()), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param row a row of {@link #sortRow}, from {@code from} on
+     * @param from where the row's range key starts
+     * @param writer receives its line
+     */
+    static void addSortRow(String row, int from, MainWriter writer) {
+        int rangeEnd = row.indexOf(ExpectedIndexes.SEP, from);
+        int valueEnd = row.indexOf(ExpectedIndexes.SEP, rangeEnd + 1);
+        writer.add(row.substring(from, rangeEnd), row.substring(valueEnd + 1).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Folds the delta into a new main file (as {@link #writeMain} of {@link #load} does), holding
+     * only the delta's changes and the sort's buffer: the main file's entries of ids the delta does
+     * not touch and the delta's last value of every id it adds go through an external sort, whose
+     * runs are temp files of the range folder. Main files as storh and the original write them (one
+     * id a line, no removals) fold exactly; one with removals is folded in memory instead.
+     */
+    void fold() {
+        fold(SortedRows.BUDGET_CHARS);
+    }
+
+    /** {@link #fold()} with another sort budget ({@link SortedRows}). */
+    void fold(long budgetChars) {
+        Map<String, Object> changed = new java.util.HashMap<>();
+        Object removed = new Object();
+        forEachLine(delta, line -> {
+            if (line != null) {
+                line.ids().forEach(id -> changed.put(id, line.value()));
+                line.remove().forEach(id -> changed.put(id, removed));
+            }
+        }, null);
+        boolean[] removals = {false};
+        try (SortedRows rows = new SortedRows(files, files.nameOf(main.getParent()), budgetChars)) {
+            forEachLine(main, line -> {
+                if (line != null) {
+                    removals[0] |= !line.remove().isEmpty();
+                    for (String id : line.ids()) {
+                        if (!changed.containsKey(id)) {
+                            rows.add(sortRow(id, line.value()));
+                        }
+                    }
+                }
+            }, null);
+            if (removals[0]) {
+                rows.close();
+                writeMain(load(null));
+                return;
+            }
+            changed.forEach((id, value) -> {
+                if (value != removed) {
+                    rows.add(sortRow(id, value));
+                }
+            });
+            try (MainWriter writer = new MainWriter()) {
+                for (java.util.Iterator<String> it = rows.sorted(); it.hasNext();) {
+                    addSortRow(it.next(), 0, writer);
+                }
+                writer.finish();
+            }
+        }
+    }
+
+    /**
      * Writes a new main file from lines given in file order (range key, value key, then the line's
      * bytes), with a checkpoint every {@link #STRIDE} lines, holding one buffer and the
      * checkpoints: into a temp file renamed over the main file by {@link #finish()}, which then

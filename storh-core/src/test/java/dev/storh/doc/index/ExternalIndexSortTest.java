@@ -95,6 +95,51 @@ class ExternalIndexSortTest {
         }
     }
 
+    @Test
+    void aFoldThroughSortedRunsWritesWhatTheInMemoryFoldWrites() throws IOException {
+        for (long seed : seeds()) {
+            Random random = new Random(seed);
+            List<StorageRecord> records = records(random, 1500);
+            Map<String, Object> state = new LinkedHashMap<>();
+            for (StorageRecord r : records) {
+                if (IndexKeys.isIndexable(r.data().get("r"))) {
+                    state.put(r.id(), Values.normalise(r.data().get("r")));
+                }
+            }
+            List<byte[]> delta = new ArrayList<>();
+            List<String> ids = new ArrayList<>(state.keySet());
+            for (int i = 0; i < 300; i++) {
+                String id = random.nextInt(4) == 0 ? UuidV7.generate(1_800_000_000_000L + i) : ids.get(random.nextInt(ids.size()));
+                Object value = (long) random.nextInt(50) - 10;
+                delta.add(random.nextInt(3) == 0
+                        ? RangeFiles.encodeLine(IndexKeys.rangeKey(value), value, -1, List.of(), List.of(id))
+                        : RangeFiles.encodeLine(IndexKeys.rangeKey(value), value, 1, List.of(id), List.of()));
+            }
+            Map<String, String> folded = new TreeMap<>();
+            for (String way : List.of("runs", "memory")) {
+                StoreFiles files = LocalFiles.at(dir.resolve("f" + seed + way));
+                RangeFiles rf = new RangeFiles(files, files.path("entries"), "r");
+                AtomicFiles.ensureDirectory(files, files.nameOf(rf.main().getParent()));
+                rf.writeMain(state);
+                rf.appendDelta(delta);
+                if (way.equals("runs")) {
+                    rf.fold(TINY);
+                } else {
+                    rf.writeMain(rf.load(null));
+                }
+                assertThat(Files.exists(rf.delta())).as("seed %d: the delta is folded", seed).isFalse();
+                Map<String, String> t = tree(files.path("entries"));
+                if (folded.isEmpty()) {
+                    folded.putAll(t);
+                } else {
+                    assertSameTree(t, folded, "seed " + seed + ": folded through sorted runs");
+                }
+            }
+            assertThat(folded.keySet()).as("seed %d: main and checkpoints only, no run left", seed)
+                    .containsExactly("range/72.idx.jsonc", "range/72.jsonl");
+        }
+    }
+
     private static List<StorageRecord> records(Random random, int n) {
         List<Object> values = IndexVsScanRandomTest.VALUES;
         List<StorageRecord> out = new ArrayList<>();
