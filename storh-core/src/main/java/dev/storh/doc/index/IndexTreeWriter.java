@@ -2,9 +2,11 @@ package dev.storh.doc.index;
 
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
 import dev.storh.json.CanonicalJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,17 +20,27 @@ import java.util.Set;
  * rows runs one group ahead to count it; memory holds one row of each pass and the write buffer,
  * whatever the number of records. The bytes are those {@link EqualityFiles#encode} and
  * {@link RangeFiles#writeMain} write. Files are written in place (the tree is swapped in whole),
- * each fsynced, and each folder fsynced once at the end.
+ * each fsynced, small value files a batch at a time side by side, and each folder fsynced once at
+ * the end.
  */
 final class IndexTreeWriter {
 
     private static final char SEP = ExpectedIndexes.SEP;
+    /** Value files of at most this many ids are written side by side, a batch at a time ({@link SyncPool}). */
+    private static final int SMALL = 4096;
+    private static final byte[] TAIL = "]}\n".getBytes(StandardCharsets.UTF_8);
 
     private final StoreFiles files;
     private final Path entries;
     private final List<ExpectedIndexes.Slot> slots;
     private final SortedRows rows;
     private final Set<String> folders = new LinkedHashSet<>();
+    private final List<Pending> pending = new ArrayList<>();
+    private long pendingBytes;
+
+    /** A small value file waiting to be written. */
+    private record Pending(String file, byte[] bytes) {
+    }
 
     IndexTreeWriter(StoreFiles files, Path entries, List<ExpectedIndexes.Slot> slots, SortedRows rows) {
         this.files = files;
@@ -96,22 +108,45 @@ final class IndexTreeWriter {
             if (folders.add(dirName)) {
                 AtomicFiles.ensureDirectory(files, dirName);
             }
-            try (StreamedFile out = new StreamedFile(files, files.nameOf(IndexLayout.valueFile(dir, key)))) {
-                out.write(header(s.label(), key, count, valueText));
-                for (long i = 0; i < count; i++) {
-                    String row = follow.next();
-                    int idStart = group.length();
-                    int idEnd = row.indexOf(SEP, idStart);
-                    String id = row.substring(idStart, idEnd < 0 ? row.length() : idEnd);
-                    out.write(((i == 0 ? "" : ",") + CanonicalJson.compactText(id)).getBytes(StandardCharsets.UTF_8));
+            String file = files.nameOf(IndexLayout.valueFile(dir, key));
+            byte[] head = header(s.label(), key, count, valueText);
+            if (count > SMALL) {
+                try (StreamedFile out = new StreamedFile(files, file)) {
+                    out.write(head);
+                    for (long i = 0; i < count; i++) {
+                        out.write(((i == 0 ? "" : ",") + idText(follow.next(), group.length())).getBytes(StandardCharsets.UTF_8));
+                    }
+                    out.write(TAIL);
+                    out.finish();
                 }
-                out.write(TAIL);
-                out.finish();
+                continue;
             }
+            StringBuilder text = new StringBuilder(new String(head, StandardCharsets.UTF_8));
+            for (long i = 0; i < count; i++) {
+                text.append(i == 0 ? "" : ",").append(idText(follow.next(), group.length()));
+            }
+            pending.add(new Pending(file, text.append("]}\n").toString().getBytes(StandardCharsets.UTF_8)));
+            pendingBytes += text.length();
+            if (pending.size() >= 512 || pendingBytes >= (4 << 20)) {
+                flushPending();
+            }
+        }
+        flushPending();
+    }
+
+    private void flushPending() {
+        if (!pending.isEmpty()) {
+            SyncPool.forEach(pending, p -> AtomicFiles.writeSynced(files, p.file(), p.bytes()));
+            pending.clear();
+            pendingBytes = 0;
         }
     }
 
-    private static final byte[] TAIL = "]}\n".getBytes(StandardCharsets.UTF_8);
+    /** @return the id of a sorted row, from {@code from} to the next separator, as JSON text */
+    private static String idText(String row, int from) {
+        int end = row.indexOf(SEP, from);
+        return CanonicalJson.compactText(row.substring(from, end < 0 ? row.length() : end));
+    }
 
     /** @return the start of a value file up to the ids' opening bracket, as {@link EqualityFiles#encode} writes it */
     static byte[] header(String field, String key, long count, String valueText) {

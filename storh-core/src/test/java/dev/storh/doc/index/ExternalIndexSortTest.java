@@ -36,7 +36,7 @@ class ExternalIndexSortTest {
     private static final long[] SEEDS = {3L, 11L, 20261201L};
     private static final List<IndexDefinition> DEFS = List.of(new IndexDefinition("e", false, false),
             new IndexDefinition("c", false, false), new IndexDefinition("r", false, true));
-    private static final long TINY = 4_000;
+    private static final long TINY = 12_000;
 
     @TempDir
     Path dir;
@@ -51,7 +51,7 @@ class ExternalIndexSortTest {
         for (long seed : seeds()) {
             Path root = dir.resolve("s" + seed);
             StoreFiles files = LocalFiles.at(root);
-            List<StorageRecord> records = records(new Random(seed), 1500);
+            List<StorageRecord> records = records(new Random(seed), 800);
             Path runs = build(files, records, "runs", TINY, seed);
             Path memory = build(files, records, "memory", Long.MAX_VALUE, seed);
             Path reference = root.resolve("reference");
@@ -69,7 +69,7 @@ class ExternalIndexSortTest {
             Random random = new Random(seed);
             Path root = dir.resolve("d" + seed);
             StoreFiles files = LocalFiles.at(root);
-            List<StorageRecord> records = records(random, 1200);
+            List<StorageRecord> records = records(random, 800);
             Path entries = build(files, records, "entries", Long.MAX_VALUE, seed);
             List<Path> valueFiles;
             try (Stream<Path> all = Files.walk(IndexLayout.equalityDir(entries, "e"))) {
@@ -99,7 +99,7 @@ class ExternalIndexSortTest {
     void aFoldThroughSortedRunsWritesWhatTheInMemoryFoldWrites() throws IOException {
         for (long seed : seeds()) {
             Random random = new Random(seed);
-            List<StorageRecord> records = records(random, 1500);
+            List<StorageRecord> records = records(random, 800);
             Map<String, Object> state = new LinkedHashMap<>();
             for (StorageRecord r : records) {
                 if (IndexKeys.isIndexable(r.data().get("r"))) {
