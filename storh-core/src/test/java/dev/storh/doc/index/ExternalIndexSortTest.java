@@ -42,8 +42,13 @@ class ExternalIndexSortTest {
     Path dir;
 
     private static long[] seeds() {
+        return seeds(SEEDS);
+    }
+
+    /** @return the fixed seeds, or the one of {@code -Dstorh.seed=<n>} */
+    static long[] seeds(long[] fixed) {
         String one = System.getProperty("storh.seed");
-        return one == null ? SEEDS : new long[] {Long.parseLong(one)};
+        return one == null ? fixed : new long[] {Long.parseLong(one)};
     }
 
     @Test
