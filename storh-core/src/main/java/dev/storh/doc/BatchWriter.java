@@ -3,17 +3,12 @@ package dev.storh.doc;
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Writes a batch of record files with the same guarantees as one-by-one writes, at a fraction of
@@ -29,14 +24,6 @@ final class BatchWriter {
 
     /** Records per batch. */
     static final int BATCH_SIZE = 512;
-
-    private static final int THREADS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() * 2));
-    private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
-    private static final ExecutorService SYNCERS = Executors.newFixedThreadPool(THREADS, r -> {
-        Thread t = new Thread(r, "storh-fsync-" + THREAD_NUMBER.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-    });
 
     /** One file to write: its temp name, final name and bytes. */
     record Item(Path temp, Path target, byte[] bytes) {
@@ -75,44 +62,11 @@ final class BatchWriter {
     }
 
     private static void writeTempsInParallel(StoreFiles files, List<Item> items) {
-        int slices = Math.min(THREADS, items.size());
-        List<Future<?>> futures = new ArrayList<>(slices);
-        for (int s = 0; s < slices; s++) {
-            int slice = s;
-            futures.add(SYNCERS.submit(() -> {
-                for (int i = slice; i < items.size(); i += slices) {
-                    AtomicFiles.writeSynced(files, files.nameOf(items.get(i).temp()), items.get(i).bytes());
-                }
-                return null;
-            }));
-        }
-        StorageException failure = null;
-        for (Future<?> f : futures) {
-            try {
-                f.get();
-            } catch (ExecutionException e) {
-                if (failure == null) {
-                    failure = e.getCause() instanceof StorageException se ? se
-                            : new StorageException("Could not write storage files", e.getCause());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                if (failure == null) {
-                    failure = new StorageException("Interrupted while writing storage files", e);
-                }
-            }
-        }
-        if (failure != null) {
-            // Wait for the rest, then remove every temp file of the batch.
-            for (Future<?> f : futures) {
-                try {
-                    f.get();
-                } catch (ExecutionException | InterruptedException ignored) {
-                    // already failing
-                }
-            }
-            items.forEach(item -> AtomicFiles.deleteQuietly(files, files.nameOf(item.temp())));
-            throw failure;
+        try {
+            SyncPool.forEach(items, item -> AtomicFiles.writeSynced(files, files.nameOf(item.temp()), item.bytes()));
+        } catch (StorageException e) {
+            items.forEach(item -> AtomicFiles.deleteQuietly(files, files.nameOf(item.temp()))); // every temp of the batch
+            throw e;
         }
     }
 }

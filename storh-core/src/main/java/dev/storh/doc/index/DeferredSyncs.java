@@ -3,12 +3,14 @@ package dev.storh.doc.index;
 import dev.storh.StorageException;
 import dev.storh.fs.ForwardingFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The byte seam of index maintenance: every write goes through at once, but the fsyncs it asks for
@@ -28,21 +30,33 @@ final class DeferredSyncs extends ForwardingFiles {
     private final Set<String> dirtyFiles = new LinkedHashSet<>();
     private final Set<String> dirtyFolders = new LinkedHashSet<>();
 
+    private final boolean deferFiles;
+
     /**
      * @param files the seam the writes and, later, the fsyncs go to
      */
     DeferredSyncs(StoreFiles files) {
+        this(files, true);
+    }
+
+    /**
+     * @param files the seam the writes and, later, the fsyncs go to
+     * @param deferFiles whether file fsyncs wait too; without, only folder fsyncs do (a new tree
+     *     built before it is renamed in: each folder is then fsynced once, not once per file)
+     */
+    DeferredSyncs(StoreFiles files, boolean deferFiles) {
         super(files);
+        this.deferFiles = deferFiles;
     }
 
     @Override
     public Output create(String name) throws IOException {
-        return new Deferring(name, super.create(name));
+        return deferFiles ? new Deferring(name, super.create(name)) : super.create(name);
     }
 
     @Override
     public Output append(String name) throws IOException {
-        return new Deferring(name, super.append(name));
+        return deferFiles ? new Deferring(name, super.append(name)) : super.append(name);
     }
 
     @Override
@@ -71,11 +85,11 @@ final class DeferredSyncs extends ForwardingFiles {
     }
 
     /**
-     * Does the fsyncs noted so far: every file that still exists, then every folder. Call under the
-     * collection write lock.
+     * Does the fsyncs noted so far: every file that still exists, then every folder, a few at a
+     * time ({@link SyncPool}). Call under the collection write lock.
      *
      * @return how many fsyncs were done
-     * @throws StorageException naming the file or folder that could not be synced; what was not
+     * @throws StorageException naming a file or folder that could not be synced; what was not
      *     synced stays noted
      */
     int syncAll() {
@@ -85,29 +99,20 @@ final class DeferredSyncs extends ForwardingFiles {
             fileNames = new ArrayList<>(dirtyFiles);
             folderNames = new ArrayList<>(dirtyFolders);
         }
-        int synced = 0;
-        for (String name : fileNames) {
-            try {
-                if (files.stat(name).isPresent()) { // append would create a file deleted meanwhile
-                    try (Output out = files.append(name)) {
-                        out.sync();
-                    }
-                    synced++;
-                }
-            } catch (NoSuchFileException gone) {
-                // deleted meanwhile: its folder is noted
-            } catch (IOException | RuntimeException e) {
-                throw new StorageException("Could not sync index file: " + files.path(name), e);
+        AtomicInteger synced = new AtomicInteger();
+        SyncPool.forEach(fileNames, name -> {
+            if (syncFile(name)) {
+                synced.incrementAndGet();
             }
             synchronized (lock) {
                 dirtyFiles.remove(name);
             }
-        }
-        for (String dir : folderNames) {
+        });
+        SyncPool.forEach(folderNames, dir -> {
             try {
                 if (files.stat(dir).isPresent()) {
                     files.syncDirectory(dir);
-                    synced++;
+                    synced.incrementAndGet();
                 }
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not sync index folder: " + files.path(dir), e);
@@ -115,8 +120,25 @@ final class DeferredSyncs extends ForwardingFiles {
             synchronized (lock) {
                 dirtyFolders.remove(dir);
             }
+        });
+        return synced.get();
+    }
+
+    /** @return whether the file was there and fsynced (one deleted meanwhile has its folder noted) */
+    private boolean syncFile(String name) {
+        try {
+            if (files.stat(name).isEmpty()) { // append would create a file deleted meanwhile
+                return false;
+            }
+            try (Output out = files.append(name)) {
+                out.sync();
+            }
+            return true;
+        } catch (NoSuchFileException gone) {
+            return false;
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not sync index file: " + files.path(name), e);
         }
-        return synced;
     }
 
     /** An open index file whose fsync is noted, not done. */

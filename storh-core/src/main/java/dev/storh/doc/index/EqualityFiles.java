@@ -40,6 +40,9 @@ final class EqualityFiles {
     record Entry(String field, String key, Object count, Object value, List<String> ids) {
     }
 
+    /** How many times a read of a value file and its delta starts again when a write changed the delta meanwhile. */
+    private static final int RETRIES = 8;
+
     private EqualityFiles() {
     }
 
@@ -52,8 +55,13 @@ final class EqualityFiles {
      * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
      */
     static Entry read(StoreFiles files, Path file) {
-        ValueDeltas.Changes changes = ValueDeltas.read(files, file); // before the value file: see ValueDeltas
-        Entry main = readValueFile(files, file);
+        ValueDeltas.Changes changes;
+        Entry main;
+        int attempt = 0;
+        do { // the delta before the value file, again when the delta changed meanwhile: see ValueDeltas
+            changes = ValueDeltas.read(files, file);
+            main = readValueFile(files, file);
+        } while (changes != null && !ValueDeltas.unchanged(files, file, changes) && ++attempt < RETRIES);
         if (changes == null || main == null) {
             return main;
         }
@@ -133,13 +141,31 @@ final class EqualityFiles {
      * @throws StorageException {@code "Malformed equality index: <path>"} on broken JSON
      */
     static Head head(StoreFiles files, Path file, String expectedKey, int limit) {
-        ValueDeltas.Changes changes = ValueDeltas.read(files, file); // before the value file: see ValueDeltas
-        if (changes == null) {
-            return headOfValueFile(files, file, expectedKey, limit);
+        if (limit == 0) {
+            ValueDeltas.Tail tail = ValueDeltas.tail(files, file); // a count: the delta's last line, read from its end
+            if (tail == null) {
+                return headOfValueFile(files, file, expectedKey, 0);
+            }
+            Head main = headOfValueFile(files, file, expectedKey, 0);
+            if (main.count() == 0 && main.ids().isEmpty()) {
+                return main; // absent, or another key
+            }
+            if (tail.count() >= 0 && tail.version().equals(IndexBytes.version(files, ValueDeltas.deltaOf(file)))) {
+                return new Head(tail.count(), List.of());
+            }
         }
-        // The first limit ids of the merged set lie in the first limit + removed ids of the value
-        // file, or among the delta's additions.
-        Head main = headOfValueFile(files, file, expectedKey, limit == 0 ? 0 : limit + changes.removed());
+        ValueDeltas.Changes changes;
+        Head main;
+        int attempt = 0;
+        do { // the delta before the value file, again when the delta changed meanwhile: see ValueDeltas
+            changes = ValueDeltas.read(files, file);
+            if (changes == null) {
+                return headOfValueFile(files, file, expectedKey, limit);
+            }
+            // The first limit ids of the merged set lie in the first limit + removed ids of the value
+            // file, or among the delta's additions.
+            main = headOfValueFile(files, file, expectedKey, limit == 0 ? 0 : limit + changes.removed());
+        } while (!ValueDeltas.unchanged(files, file, changes) && ++attempt < RETRIES);
         if (main.count() == 0 && main.ids().isEmpty()) {
             return main; // absent, or another key
         }

@@ -4,6 +4,7 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
 import dev.storh.query.Values;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -109,13 +110,14 @@ final class ExpectedIndexes {
      * @param entries the folder
      */
     void writeTo(StoreFiles files, Path entries) {
+        List<Runnable> valueFiles = new ArrayList<>();
         equality.forEach((field, buckets) -> {
             Path dir = IndexLayout.equalityDir(entries, field);
             if (!buckets.isEmpty()) {
                 AtomicFiles.ensureDirectory(files, files.nameOf(dir));
             }
-            buckets.forEach((key, b) -> AtomicFiles.writeAtomic(files, files.nameOf(IndexLayout.valueFile(dir, key)),
-                    EqualityFiles.encode(field, key, b.value(), b.ids())));
+            buckets.forEach((key, b) -> valueFiles.add(() -> AtomicFiles.writeAtomic(files,
+                    files.nameOf(IndexLayout.valueFile(dir, key)), EqualityFiles.encode(field, key, b.value(), b.ids()))));
         });
         for (IndexDefinition[] p : pairs) {
             TreeMap<String, TreeSet<String>> buckets = compound.get(label(p));
@@ -123,9 +125,10 @@ final class ExpectedIndexes {
             if (!buckets.isEmpty()) {
                 AtomicFiles.ensureDirectory(files, files.nameOf(dir));
             }
-            buckets.forEach((key, ids) -> AtomicFiles.writeAtomic(files, files.nameOf(IndexLayout.valueFile(dir, key)),
-                    EqualityFiles.encode(label(p), key, null, ids)));
+            buckets.forEach((key, ids) -> valueFiles.add(() -> AtomicFiles.writeAtomic(files,
+                    files.nameOf(IndexLayout.valueFile(dir, key)), EqualityFiles.encode(label(p), key, null, ids))));
         }
+        SyncPool.forEach(valueFiles, Runnable::run); // a new tree: its files are written side by side
         range.forEach((field, state) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
             if (!state.isEmpty()) {

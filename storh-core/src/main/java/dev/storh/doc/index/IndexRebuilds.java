@@ -80,7 +80,7 @@ final class IndexRebuilds {
                 }
             }
             AtomicFiles.ensureDirectory(files, files.nameOf(building));
-            expected.writeTo(files, building);
+            writeTree(expected, building);
             FolderTrees.replaceTree(files, files.nameOf(building), files.nameOf(entries),
                     files.nameOf(layout.indexEntriesAside(suffix)), swap::swapping);
         } catch (RuntimeException e) {
@@ -117,7 +117,7 @@ final class IndexRebuilds {
                 all.forEach(expected::add);
             }
             AtomicFiles.ensureDirectory(files, files.nameOf(building));
-            expected.writeTo(files, building);
+            writeTree(expected, building);
             for (IndexDefinition d : changed) {
                 replace(IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
                 RangeFiles built = new RangeFiles(files, building, d.field());
@@ -142,6 +142,16 @@ final class IndexRebuilds {
         } finally {
             deleteTree(building);
         }
+    }
+
+    /**
+     * Writes a new tree (each file fsynced before its rename), then fsyncs each of its folders
+     * once, a few at a time, before anything renames the tree in.
+     */
+    private void writeTree(ExpectedIndexes expected, Path building) {
+        DeferredSyncs tree = new DeferredSyncs(files, false);
+        expected.writeTo(tree, building);
+        tree.syncAll();
     }
 
     /** Replaces the folder {@code live} by {@code built}; removes {@code live} when nothing was built. */
