@@ -460,6 +460,11 @@ public final class SegmentedLog implements RecordStore {
         return log.writer.syncCount();
     }
 
+    /** @return whether a read would look at no file of the log but the writers folder */
+    boolean quiet() {
+        return log.writers.noneSince(log.writers.folderMillis());
+    }
+
     /** @throws StorageException when the log is closed */
     void ensureOpen() {
         if (closed) {
