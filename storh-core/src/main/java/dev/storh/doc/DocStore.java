@@ -460,13 +460,16 @@ public final class DocStore implements Store {
     }
 
     /**
-     * Removes this instance's writer marker and releases its hold on the lock file. Further writes
-     * fail; reads still work.
+     * Removes this instance's writer marker, releases its hold on the lock file and drops the
+     * collection's entries from the record cache (so that a closed store's records do not crowd out
+     * those of the stores still open; another open instance of the collection reads them again).
+     * Further writes fail; reads still work.
      */
     @Override
     public void close() {
         parts.listing.save();
         parts.gate.close();
+        parts.reads.forget();
     }
 
     @Override
