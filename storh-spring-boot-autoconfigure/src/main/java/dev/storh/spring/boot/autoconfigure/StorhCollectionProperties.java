@@ -18,8 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param indexLayout Layout of the collection's index files: 'original' (value files the PHP
  *     original reads) or 'value-deltas' (a write appends to a small delta beside a value file, so it
  *     costs the same however many records share the value; not for a root the original also
- *     opens). When unset, a collection Spring creates gets value deltas and an existing one keeps
- *     the layout its index manifest records. Switching away from value deltas rebuilds every index.
+ *     opens; opt-in). When unset, the collection keeps the layout its index manifest records, and a
+ *     new collection gets the original's. Switching away from value deltas rebuilds every index.
  */
 public record StorhCollectionProperties(@DefaultValue List<Index> indexes,
         @NestedConfigurationProperty @DefaultValue StorhCacheProperties cache, IndexLayout indexLayout) {

@@ -97,8 +97,7 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
     private volatile boolean closed;
 
     /**
-     * Create a template over a registry of its own with the engines' default options (except the
-     * index layout of a collection it creates: value deltas, see {@link IndexLayouts}), a new
+     * Create a template over a registry of its own with the engines' default options, a new
      * {@link StorhMappingContext} and the default Jackson mapper.
      * @param collectionsFolder the folder holding one sub-folder per collection; created on the
      * first write; a relative path is resolved against the working directory now
@@ -108,8 +107,8 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
     }
 
     /**
-     * Create a template over a registry of its own with the engines' default options (value
-     * deltas for a collection it creates, see {@link IndexLayouts}) and the default Jackson mapper.
+     * Create a template over a registry of its own with the engines' default options and the
+     * default Jackson mapper.
      * @param collectionsFolder the folder holding one sub-folder per collection
      * @param mappingContext the mapping context shared with the repositories
      */
@@ -118,18 +117,14 @@ public class StorhTemplate implements StorhOperations, ApplicationContextAware, 
     }
 
     /**
-     * Create a template over a registry of its own with the engines' default options (value
-     * deltas for a collection it creates, see {@link IndexLayouts}), closed with the template.
+     * Create a template over a registry of its own with the engines' default options, closed
+     * with the template.
      * @param collectionsFolder the folder holding one sub-folder per collection
      * @param converter the entity converter (and through it the mapping context and the
      * application's Jackson mapper)
      */
     public StorhTemplate(Path collectionsFolder, StorhEntityConverter converter) {
         this(new StorhStores(requireFolder(collectionsFolder), new StorhStoreOptions() {
-            @Override
-            public void prepare(String collection, DocStore store) {
-                IndexLayouts.prepare(store, null);
-            }
         }), converter, true);
     }
 

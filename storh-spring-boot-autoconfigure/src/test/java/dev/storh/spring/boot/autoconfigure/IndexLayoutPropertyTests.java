@@ -18,8 +18,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code storh.collections.<name>.index-layout} and the layout of collections Spring creates, on
- * real folders: the manifest's {@code layout} member and the value delta files a write leaves.
+ * {@code storh.collections.<name>.index-layout} and the layout of collections Spring creates (the
+ * original's unless value deltas are asked for), on real folders: the manifest's {@code layout}
+ * member and the value delta files a write leaves.
  */
 class IndexLayoutPropertyTests {
 
@@ -30,23 +31,36 @@ class IndexLayoutPropertyTests {
         .withConfiguration(AutoConfigurations.of(StorhAutoConfiguration.class));
 
     @Test
-    void aCollectionSpringCreatesGetsValueDeltas() {
+    void aCollectionSpringCreatesGetsTheOriginalsLayoutUnlessValueDeltasAreAsked() {
         this.contextRunner.withPropertyValues("storh.root=" + this.root, "storh.collections.cities.indexes[0].field=country")
             .run((context) -> {
                 DocStore cities = context.getBean(StorhStores.class).docStore("cities");
                 cities.put(Map.of("name", "Cluj", "country", "RO"));
-                cities.put(Map.of("name", "Iasi", "country", "RO")); // appended to the value file's delta
-                assertThat(cities.indexes().valueDeltas()).isTrue();
+                cities.put(Map.of("name", "Iasi", "country", "RO"));
+                assertThat(cities.indexes().valueDeltas()).isFalse();
                 assertThat(cities.query().where("country").eq("RO").count()).isEqualTo(2);
                 // a collection no property names, created by the template, too
                 DocStore notes = context.getBean(StorhTemplate.class).docStore("notes");
                 notes.indexes().field("tag").sync();
                 notes.put(Map.of("tag", "a"));
-                assertThat(notes.indexes().valueDeltas()).isTrue();
+                assertThat(notes.indexes().valueDeltas()).isFalse();
             });
-        assertThat(manifest("cities")).contains("\"layout\": \"value-deltas\"");
-        assertThat(deltaFiles("cities")).isNotEmpty();
-        assertThat(manifest("notes")).contains("\"layout\": \"value-deltas\"");
+        assertThat(manifest("cities")).doesNotContain("layout");
+        assertThat(deltaFiles("cities")).isEmpty();
+        assertThat(manifest("notes")).doesNotContain("layout");
+        // asked for: value deltas from the first write
+        this.contextRunner
+            .withPropertyValues("storh.root=" + this.root, "storh.collections.towns.index-layout=value-deltas",
+                    "storh.collections.towns.indexes[0].field=country")
+            .run((context) -> {
+                DocStore towns = context.getBean(StorhStores.class).docStore("towns");
+                towns.put(Map.of("name", "Cluj", "country", "RO"));
+                towns.put(Map.of("name", "Iasi", "country", "RO")); // appended to the value file's delta
+                assertThat(towns.indexes().valueDeltas()).isTrue();
+                assertThat(towns.query().where("country").eq("RO").count()).isEqualTo(2);
+            });
+        assertThat(manifest("towns")).contains("\"layout\": \"value-deltas\"");
+        assertThat(deltaFiles("towns")).isNotEmpty();
     }
 
     @Test
@@ -64,7 +78,7 @@ class IndexLayoutPropertyTests {
             });
         assertThat(manifest("cities")).doesNotContain("layout");
         assertThat(deltaFiles("cities")).isEmpty();
-        // records without indexes, as the original may leave them, are not a collection Spring creates either
+        // records without indexes, as the original may leave them, keep the original's layout too
         try (DocStore plain = DocStore.open(this.root, "places")) {
             plain.put(Map.of("name", "Sibiu"));
         }
