@@ -66,9 +66,9 @@ final class EntityReadCache {
      * @param read converts the record to a new entity of the type
      * @return the entity read from this record instance before as this type, or a new one
      */
-    <T> T read(Class<T> type, StorageRecord record, BiFunction<Class<T>, StorageRecord, T> read) {
+    <T> T read(Class<T> type, StorageRecord record, BiFunction<Class<?>, StorageRecord, Object> read) {
         if (!CACHEABLE.get(type)) {
-            return read.apply(type, record);
+            return type.cast(read.apply(type, record));
         }
         int home = System.identityHashCode(record);
         for (int probe = 0; probe < WAYS; probe++) {
@@ -77,7 +77,7 @@ final class EntityReadCache {
                 return type.cast(known.entity());
             }
         }
-        T entity = read.apply(type, record);
+        T entity = type.cast(read.apply(type, record));
         if (entity != null && entity.getClass() == type) {
             this.slots[(home + freeWay(home)) & (MAX_ENTRIES - 1)] = new Entry(record, type, entity);
         }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 
 import dev.storh.StorageRecord;
 import dev.storh.query.Values;
@@ -59,6 +60,8 @@ public class StorhEntityConverter {
     private final ConcurrentHashMap<Class<?>, StorhPersistentEntity<?>> entities = new ConcurrentHashMap<>();
 
     private final EntityReadCache reads = new EntityReadCache();
+
+    private final BiFunction<Class<?>, StorageRecord, Object> converting = this::convert;
 
     /**
      * Create a converter using {@link #defaultJsonMapper()}.
@@ -258,7 +261,7 @@ public class StorhEntityConverter {
      * stored object does not fit the type
      */
     public <T> T read(Class<T> type, StorageRecord record) {
-        return this.reads.read(type, record, this::convert);
+        return this.reads.read(type, record, this.converting);
     }
 
     private <T> T convert(Class<T> type, StorageRecord record) {
