@@ -71,8 +71,9 @@ final class DocParts {
         this.reads = new RecordReads(files, layout, cache, listing);
         this.indexes = new IndexManager(files, collectionRoot, gate::withWriteLock, onUnreadable -> reads.stream(
                 onUnreadable == null ? RecordQuery.all() : RecordQuery.all().continueOnError(onUnreadable)));
-        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, written),
-                indexes, reads, undoable, invalidate);
+        RecordWriter writer = new RecordWriter(files, layout, writerPrefix, written);
+        this.writes = new RecordWrites(preparer, gate, writer, indexes, reads, undoable, invalidate,
+                new BatchJournal(files, layout, writer.temps()));
         this.jsonl = new JsonlTransfer(store, preparer, writes::session, writerPrefix);
         this.executor = new DocQueryExecutor(reads, indexes);
         this.upkeep = new DocUpkeep(files, layout, gate, indexes, reads);

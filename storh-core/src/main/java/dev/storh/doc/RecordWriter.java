@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Writes record files into their buckets: temp file
@@ -84,7 +85,21 @@ final class RecordWriter {
     }
 
     Batch batch() {
-        return new Batch();
+        return new Batch(null);
+    }
+
+    /**
+     * @param journal where the batch's records are made durable first: the batch is written in one
+     *     flush, through the journal ({@link BatchWriter#writeJournaled})
+     * @return a batch written through the journal
+     */
+    Batch batch(BatchJournal journal) {
+        return new Batch(journal);
+    }
+
+    /** @return the temp file a record of this bucket folder is written through */
+    Function<Path, Path> temps() {
+        return this::tempPath;
     }
 
     /** Bulk rows written by {@link BatchWriter} in groups of up to {@link BatchWriter#BATCH_SIZE}. */
@@ -92,6 +107,11 @@ final class RecordWriter {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private final List<PreparedRecord> records = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private PreparedRecord single;
+        private final BatchJournal journal;
+
+        private Batch(BatchJournal journal) {
+            this.journal = journal;
+        }
 
         void add(PreparedRecord p) {
             Path dir = bucketDirectory(p.id(), true);
@@ -102,12 +122,25 @@ final class RecordWriter {
 
         /** @return whether a group of {@link BatchWriter#BATCH_SIZE} records waits: time to {@link #flush} */
         boolean full() {
-            return items.size() >= BatchWriter.BATCH_SIZE;
+            return journal == null && items.size() >= BatchWriter.BATCH_SIZE;
+        }
+
+        private void writeJournaled() {
+            try {
+                BatchWriter.writeJournaled(files, items);
+            } catch (RuntimeException e) {
+                records.forEach(r -> written.written(r.id(), null));
+                throw e;
+            }
+            records.forEach(r -> written.written(r.id(), r.bytes()));
         }
 
         void flush() {
             try {
-                if (items.size() == 1) {
+                if (journal != null && !items.isEmpty()) {
+                    journal.append(records);
+                    writeJournaled();
+                } else if (items.size() == 1) {
                     write(single);
                 } else {
                     try {

@@ -28,6 +28,7 @@ final class RecordWrites {
     private final UndoFiles files;
     private final Invalidation invalidate;
     private final WriteSession.Support support;
+    private final BatchJournal journal;
     private final GroupCommit<PendingPut> puts = new GroupCommit<>(this::writePuts, BatchWriter.BATCH_SIZE);
 
     /** Drops what the caches hold for a record id. */
@@ -39,7 +40,7 @@ final class RecordWrites {
     }
 
     RecordWrites(RecordPreparer preparer, WriteGate gate, RecordWriter writer, IndexManager indexes, RecordReads reads,
-            UndoFiles files, Invalidation invalidate) {
+            UndoFiles files, Invalidation invalidate, BatchJournal journal) {
         this.preparer = preparer;
         this.gate = gate;
         this.writer = writer;
@@ -47,18 +48,30 @@ final class RecordWrites {
         this.reads = reads;
         this.files = files;
         this.invalidate = invalidate;
+        this.journal = journal;
         this.support = new WriteSession.Support(reads::readFromDisk, invalidate, gate::markIndexDrift, gate::wrote);
-        gate.syncBeforeRelease(() -> indexes.syncDeferred());
+        gate.syncBeforeRelease(() -> {
+            journal.retireIfPending(); // the records first: the marker goes only once they are durable
+            indexes.syncDeferred();
+        });
+        gate.beforeDirectWrites(journal::retireIfPending);
     }
 
     /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */
     WriteSession session() {
+        journal.retireIfPending();
         return new WriteSession(writer, indexes, support, null);
     }
 
     /** @return an atomic write session, under the write lock: a failure undoes all of it */
     private WriteSession atomicSession() {
+        journal.retireIfPending(); // a write that bypasses the journal never races a replay of it
         return new WriteSession(writer, indexes, support, files.begin());
+    }
+
+    /** @return an atomic session whose records reach the disk through the batch journal first */
+    private WriteSession journaledSession() {
+        return new WriteSession(writer.batch(journal), indexes, support, files.begin());
     }
 
     StorageRecord put(Map<String, ?> data, String id) {
@@ -122,8 +135,8 @@ final class RecordWrites {
         for (Map<String, ?> item : items) {
             prepared.add(preparer.prepareItem(item));
         }
-        gate.withWriteLock(() -> {
-            WriteSession session = atomicSession();
+        gate.withJournalLock(() -> {
+            WriteSession session = journaledSession();
             session.putAll(prepared);
             session.finish();
             return null;

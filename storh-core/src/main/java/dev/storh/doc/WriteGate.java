@@ -50,6 +50,7 @@ final class WriteGate {
     private volatile boolean markerRegistered;
     private volatile boolean closed;
     private volatile Runnable syncLazyWrites = () -> { };
+    private volatile Runnable beforeDirectWrites = () -> { };
     private final AtomicBoolean checkpointScheduled = new AtomicBoolean();
     private volatile long lastWriteNanos;
 
@@ -72,7 +73,20 @@ final class WriteGate {
      * registering this instance's writer marker (once). Re-entrant.
      */
     <T> T withWriteLock(Supplier<T> action) {
+        return locked(action, true);
+    }
+
+    /**
+     * {@link #withWriteLock}, for a write that goes through the batch journal: a pending journal is
+     * not retired first.
+     */
+    <T> T withJournalLock(Supplier<T> action) {
+        return locked(action, false);
+    }
+
+    private <T> T locked(Supplier<T> action, boolean direct) {
         requireFolder();
+        boolean outermost = !heldByCurrentThread();
         CollectionLock l = lock();
         l.lock(lockTimeout);
         try {
@@ -82,6 +96,9 @@ final class WriteGate {
             SafePaths.requireNoLinks(files, files.nameOf(layout.indexEntriesDir()));
             if (!markerRegistered) {
                 registerMarker();
+            }
+            if (direct && outermost) {
+                beforeDirectWrites.run();
             }
             return action.get();
         } finally {
@@ -205,6 +222,14 @@ final class WriteGate {
      */
     void syncBeforeRelease(Runnable sync) {
         this.syncLazyWrites = sync;
+    }
+
+    /**
+     * @param retire run under the write lock before any write that does not go through the batch
+     *     journal (after the marker is registered): retires a pending journal
+     */
+    void beforeDirectWrites(Runnable retire) {
+        this.beforeDirectWrites = retire;
     }
 
     /** Notes a write that ended: an idle checkpoint follows once no write came for {@link #IDLE_CHECKPOINT}. */

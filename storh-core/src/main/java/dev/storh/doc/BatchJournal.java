@@ -1,0 +1,233 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FramedLine;
+import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
+import dev.storh.id.UuidV7;
+import dev.storh.json.Jsonc;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The batch journal of a collection, {@code .storh/batch-journal} (see docs/batch-journal.md): a
+ * {@link DocStore#putMany} writes its records to this one file with one {@code fdatasync} before
+ * it writes any record file, then writes the record files without fsyncs. The journal stays
+ * pending (non-empty) until it is <em>retired</em>: every record it names is made durable (its
+ * file fsynced, or written again from the journal when it does not hold the journal's bytes, as
+ * after a power cut), then each bucket folder, then the journal is cut to nothing and fsynced.
+ *
+ * <p>Every write that is not a journaled batch retires a pending journal first (so a later put or
+ * delete of the same id is never overwritten by a replay), as do the idle checkpoint, close and
+ * an open that finds a crashed writer's marker. A batch is one group of framed lines ending with a
+ * commit line; a group without its commit line (a torn append) is ignored. Callers hold the
+ * collection write lock. Thread-safe under that lock.
+ */
+final class BatchJournal {
+
+    /** The journal's size past which a batch retires it before it appends. */
+    static final long RETIRE_BYTES = 64L * 1024 * 1024;
+
+    /** One committed record of the journal: its id and its file's bytes. */
+    record Entry(String id, byte[] bytes) {
+    }
+
+    private final StoreFiles files;
+    private final DocLayout layout;
+    private final String name;
+    private final Function<Path, Path> tempFor;
+    private boolean known;
+    private volatile boolean pending;
+
+    /**
+     * @param files the collection's byte seam (an undoable one: an append is cut back by an undo)
+     * @param layout the collection's layout
+     * @param tempFor the temp file to write a record of a bucket folder through
+     */
+    BatchJournal(StoreFiles files, DocLayout layout, Function<Path, Path> tempFor) {
+        this.files = files;
+        this.layout = layout;
+        this.name = files.nameOf(layout.batchJournal());
+        this.tempFor = tempFor;
+    }
+
+    /**
+     * Appends a batch and makes it durable with one {@code fdatasync} (the first append of an
+     * instance that creates the file also fsyncs {@code .storh/}).
+     *
+     * @param records the batch's records, in order (a later one of the same id wins)
+     * @throws StorageException {@code "Could not write batch journal: <path>"}; the undo of the
+     *     write cuts the file back
+     */
+    void append(List<PreparedRecord> records) {
+        if (pending && size() > RETIRE_BYTES) {
+            retire();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Base64.Encoder base64 = Base64.getEncoder();
+        for (PreparedRecord p : records) {
+            String json = "{\"id\":\"" + p.id() + "\",\"bytes\":\"" + base64.encodeToString(p.bytes()) + "\"}";
+            out.writeBytes(FramedLine.encode(json.getBytes(StandardCharsets.UTF_8)));
+        }
+        out.writeBytes(FramedLine.encode(("{\"commit\":" + records.size() + "}").getBytes(StandardCharsets.UTF_8)));
+        boolean created = !known && size() < 0;
+        pending = true;
+        try (StoreFiles.Output o = files.append(name)) {
+            o.write(out.toByteArray());
+            o.syncData();
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not write batch journal: " + files.path(name), e);
+        }
+        if (created) {
+            AtomicFiles.syncDirectory(files, AtomicFiles.parentName(name));
+        }
+        known = true;
+    }
+
+    /**
+     * @return whether a journal holds records not yet retired: this instance's, or those another
+     *     instance left (one stat when this instance has none)
+     */
+    boolean pending() {
+        return pending || size() > 0;
+    }
+
+    /** Retires the journal when it is pending ({@link #pending()}). */
+    void retireIfPending() {
+        if (pending()) {
+            retire();
+        }
+    }
+
+    /**
+     * Makes every committed record of the journal durable, then empties the journal.
+     *
+     * @return how many records the journal named
+     * @throws StorageException naming a record, folder or the journal that could not be made
+     *     durable; the journal then stays as it was
+     */
+    int retire() {
+        List<Entry> entries = read();
+        Map<String, Entry> last = new LinkedHashMap<>();
+        entries.forEach(e -> last.put(e.id(), e));
+        List<Entry> records = new ArrayList<>(last.values());
+        SyncPool.forEach(records, this::makeDurable);
+        Set<String> folders = new LinkedHashSet<>();
+        records.forEach(e -> folders.add(files.nameOf(layout.bucketDir(DocLayout.bucketOf(e.id())))));
+        SyncPool.forEach(new ArrayList<>(folders), folder -> AtomicFiles.syncDirectory(files, folder));
+        if (size() > 0) {
+            try (StoreFiles.Output o = files.append(name)) {
+                o.truncate(0);
+                o.sync();
+            } catch (IOException | RuntimeException e) {
+                throw new StorageException("Could not empty batch journal: " + files.path(name), e);
+            }
+        }
+        pending = false;
+        return records.size();
+    }
+
+    /** Fsyncs a record file holding the journal's bytes; writes it again from the journal otherwise. */
+    private void makeDurable(Entry e) {
+        Path target = layout.recordFile(e.id());
+        String targetName = files.nameOf(target);
+        byte[] now = readOrNull(targetName);
+        if (Arrays.equals(now, e.bytes())) {
+            try (StoreFiles.Output o = files.append(targetName)) {
+                o.sync();
+            } catch (IOException | RuntimeException ex) {
+                throw new StorageException("Could not sync storage file: " + target, ex);
+            }
+            return;
+        }
+        Path dir = target.getParent();
+        AtomicFiles.ensureDirectory(files, files.nameOf(dir));
+        AtomicFiles.writeVia(files, files.nameOf(tempFor.apply(dir)), targetName, e.bytes());
+    }
+
+    private byte[] readOrNull(String file) {
+        try (InputStream in = files.open(file)) {
+            return in.readAllBytes();
+        } catch (NoSuchFileException absent) {
+            return null;
+        } catch (IOException e) {
+            return null; // unreadable: written again from the journal
+        }
+    }
+
+    /**
+     * @return the committed records of the journal, in order; a torn or corrupt group and all after
+     *     it are left out
+     * @throws StorageException {@code "Could not read batch journal: <path>"}
+     */
+    List<Entry> read() {
+        byte[] bytes = readOrNull(name);
+        if (bytes == null) {
+            if (size() > 0) {
+                throw new StorageException("Could not read batch journal: " + files.path(name));
+            }
+            return List.of();
+        }
+        List<Entry> out = new ArrayList<>();
+        List<Entry> group = new ArrayList<>();
+        Base64.Decoder base64 = Base64.getDecoder();
+        int start = 0;
+        while (start < bytes.length) {
+            int lf = indexOf(bytes, start);
+            if (lf < 0) {
+                break; // torn
+            }
+            Map<String, Object> line;
+            try {
+                line = Jsonc.decodeObject(FramedLine.decode(Arrays.copyOfRange(bytes, start, lf + 1), true));
+            } catch (RuntimeException corrupt) {
+                break;
+            }
+            start = lf + 1;
+            if (line.containsKey("commit")) {
+                if (!(line.get("commit") instanceof Number n) || n.longValue() != group.size()) {
+                    break;
+                }
+                out.addAll(group);
+                group.clear();
+            } else if (line.get("id") instanceof String id && UuidV7.isValid(id) && line.get("bytes") instanceof String b) {
+                group.add(new Entry(id, base64.decode(b)));
+            } else {
+                break; // not a line this class writes: nothing from here on is replayed
+            }
+        }
+        return out;
+    }
+
+    private static int indexOf(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the journal's size, or -1 when there is none */
+    private long size() {
+        try {
+            return files.stat(name).map(StoreFiles.Entry::size).orElse(-1L);
+        } catch (IOException e) {
+            throw new StorageException("Could not read batch journal: " + files.path(name), e);
+        }
+    }
+}
