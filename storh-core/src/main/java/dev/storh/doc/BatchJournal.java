@@ -52,6 +52,7 @@ final class BatchJournal {
     private final Function<Path, Path> tempFor;
     private boolean known;
     private volatile boolean pending;
+    private volatile boolean recovering;
 
     /**
      * @param files the collection's byte seam (an undoable one: an append is cut back by an undo)
@@ -141,12 +142,25 @@ final class BatchJournal {
         return records.size();
     }
 
-    /** Fsyncs a record file holding the journal's bytes; writes it again from the journal otherwise. */
+    /**
+     * @param crashed whether the open found a crashed writer: a retire then writes every record
+     *     whose file does not hold the journal's bytes again from the journal (a lost write);
+     *     otherwise such a file was changed by a program that does not know the journal, and is
+     *     left as it is
+     */
+    void recovering(boolean crashed) {
+        this.recovering = crashed;
+    }
+
+    /** Fsyncs a record file holding the journal's bytes; writes it again from the journal when recovering. */
     private void makeDurable(Entry e) {
         Path target = layout.recordFile(e.id());
         String targetName = files.nameOf(target);
         byte[] now = readOrNull(targetName);
-        if (Arrays.equals(now, e.bytes())) {
+        if (!recovering && now == null) {
+            return; // deleted by a program that does not know the journal
+        }
+        if (!recovering || Arrays.equals(now, e.bytes())) {
             try (StoreFiles.Output o = files.append(targetName)) {
                 o.sync();
             } catch (IOException | RuntimeException ex) {

@@ -89,8 +89,8 @@ final class RecordWriter {
     }
 
     /**
-     * @param journal where the batch's records are made durable first: the batch is written in one
-     *     flush, through the journal ({@link BatchWriter#writeJournaled})
+     * @param journal where each group of the batch's records is made durable first, with one
+     *     fdatasync, before its files are written without fsyncs ({@link BatchWriter#writeJournaled})
      * @return a batch written through the journal
      */
     Batch batch(BatchJournal journal) {
@@ -122,7 +122,7 @@ final class RecordWriter {
 
         /** @return whether a group of {@link BatchWriter#BATCH_SIZE} records waits: time to {@link #flush} */
         boolean full() {
-            return journal == null && items.size() >= BatchWriter.BATCH_SIZE;
+            return items.size() >= BatchWriter.BATCH_SIZE;
         }
 
         private void writeJournaled() {
