@@ -31,9 +31,11 @@ import java.util.function.Function;
  * file fsynced, or written again from the journal when it does not hold the journal's bytes, as
  * after a power cut), then each bucket folder, then the journal is cut to nothing and fsynced.
  *
- * <p>Every write that is not a journaled batch retires a pending journal first (so a later put or
- * delete of the same id is never overwritten by a replay), as do the idle checkpoint, close and
- * an open that finds a crashed writer's marker. A batch is one group of framed lines ending with a
+ * <p>A put or delete of an id the journal holds, and a streaming write (any ids), retire a pending
+ * journal first (so a later write of the same id is never overwritten by a replay), as do the idle
+ * checkpoint, close and an open that finds a crashed writer's marker (which writes again what a
+ * power cut lost). A retire outside recovery leaves a record file that no longer holds the
+ * journal's bytes as it is: a program that does not know the journal changed it. A batch is one group of framed lines ending with a
  * commit line; a group without its commit line (a torn append) is ignored. Callers hold the
  * collection write lock. Thread-safe under that lock.
  */
@@ -52,6 +54,8 @@ final class BatchJournal {
     private final Function<Path, Path> tempFor;
     private boolean known;
     private volatile boolean pending;
+    private final Set<String> pendingIds = new java.util.HashSet<>();
+    private long ownSize = -1;
     private volatile boolean recovering;
 
     /**
@@ -97,6 +101,24 @@ final class BatchJournal {
             AtomicFiles.syncDirectory(files, AtomicFiles.parentName(name));
         }
         known = true;
+        records.forEach(p -> pendingIds.add(p.id().toLowerCase(java.util.Locale.ROOT)));
+        ownSize = size();
+    }
+
+    /**
+     * Retires the journal when a direct write of these ids could be undone by its replay: when it
+     * holds one of them, or holds records of another instance (whose ids this one does not know).
+     *
+     * @param ids the record ids the direct write changes
+     */
+    void retireIfHolds(java.util.Collection<String> ids) {
+        long size = size();
+        if (size <= 0 && !pending) {
+            return;
+        }
+        if (size != ownSize || ids.stream().anyMatch(id -> pendingIds.contains(id.toLowerCase(java.util.Locale.ROOT)))) {
+            retire();
+        }
     }
 
     /**
@@ -105,6 +127,13 @@ final class BatchJournal {
      */
     boolean pending() {
         return pending || size() > 0;
+    }
+
+    /** Retires a pending journal while an open recovers from a crashed writer ({@link #recovering}). */
+    void retireIfRecovering() {
+        if (recovering) {
+            retireIfPending();
+        }
     }
 
     /** Retires the journal when it is pending ({@link #pending()}). */
@@ -130,15 +159,20 @@ final class BatchJournal {
         Set<String> folders = new LinkedHashSet<>();
         records.forEach(e -> folders.add(files.nameOf(layout.bucketDir(DocLayout.bucketOf(e.id())))));
         SyncPool.forEach(new ArrayList<>(folders), folder -> AtomicFiles.syncDirectory(files, folder));
-        if (size() > 0) {
+        long size = size();
+        if (size > 0 || (pending && size == 0)) { // an emptied journal whose fsync failed is fsynced again
             try (StoreFiles.Output o = files.append(name)) {
-                o.truncate(0);
+                if (size > 0) {
+                    o.truncate(0);
+                }
                 o.sync();
             } catch (IOException | RuntimeException e) {
                 throw new StorageException("Could not empty batch journal: " + files.path(name), e);
             }
         }
         pending = false;
+        pendingIds.clear();
+        ownSize = 0;
         return records.size();
     }
 

@@ -54,7 +54,7 @@ final class RecordWrites {
             journal.retireIfPending(); // the records first: the marker goes only once they are durable
             indexes.syncDeferred();
         });
-        gate.beforeDirectWrites(journal::retireIfPending);
+        gate.beforeDirectWrites(journal::retireIfRecovering);
     }
 
     /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */
@@ -63,9 +63,13 @@ final class RecordWrites {
         return new WriteSession(writer, indexes, support, null);
     }
 
-    /** @return an atomic write session, under the write lock: a failure undoes all of it */
-    private WriteSession atomicSession() {
-        journal.retireIfPending(); // a write that bypasses the journal never races a replay of it
+    /**
+     * @param ids the records the session writes or deletes: a pending batch journal holding one of
+     *     them is retired first, so that its replay never undoes this write
+     * @return an atomic write session, under the write lock: a failure undoes all of it
+     */
+    private WriteSession atomicSession(List<String> ids) {
+        journal.retireIfHolds(ids);
         return new WriteSession(writer, indexes, support, files.begin());
     }
 
@@ -79,7 +83,7 @@ final class RecordWrites {
         if (gate.heldByCurrentThread()) {
             // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
             // whose leader would need the lock this thread holds.
-            WriteSession session = atomicSession();
+            WriteSession session = atomicSession(List.of(prepared.id()));
             try {
                 session.put(prepared);
             } catch (RuntimeException e) {
@@ -113,8 +117,8 @@ final class RecordWrites {
      * own fails its caller only; an I/O failure undoes the batch and fails every caller.
      */
     private void writePuts(List<PendingPut> batch) {
-        gate.withWriteLock(() -> {
-            WriteSession session = atomicSession();
+        gate.withJournalLock(() -> {
+            WriteSession session = atomicSession(batch.stream().map(p -> p.record.id()).toList());
             for (PendingPut p : batch) {
                 try {
                     session.put(p.record);
@@ -164,10 +168,11 @@ final class RecordWrites {
 
     boolean delete(String id) {
         String lower = UuidV7.normalize(id);
-        return gate.withWriteLock(() -> {
+        return gate.withJournalLock(() -> {
             Path path = reads.checkedPathForId(lower);
+            journal.retireIfHolds(List.of(lower)); // before the old record is read: a replay may bring it back
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
-            WriteSession session = atomicSession();
+            WriteSession session = atomicSession(List.of(lower));
             boolean deleted;
             try {
                 // The index changes go first and the unlink last: an index write that fails then

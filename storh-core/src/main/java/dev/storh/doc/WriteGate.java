@@ -77,8 +77,8 @@ final class WriteGate {
     }
 
     /**
-     * {@link #withWriteLock}, for a write that goes through the batch journal: a pending journal is
-     * not retired first.
+     * {@link #withWriteLock} without the hook of {@link #beforeDirectWrites}: for record writes, which
+     * look at the batch journal themselves.
      */
     <T> T withJournalLock(Supplier<T> action) {
         return locked(action, false);
@@ -225,8 +225,9 @@ final class WriteGate {
     }
 
     /**
-     * @param retire run under the write lock before any write that does not go through the batch
-     *     journal (after the marker is registered): retires a pending journal
+     * @param retire run under the write lock (after the marker is registered) when a thread takes it
+     *     through {@link #withWriteLock}, not already holding it: the batch journal's replay while an
+     *     open recovers
      */
     void beforeDirectWrites(Runnable retire) {
         this.beforeDirectWrites = retire;
