@@ -44,7 +44,12 @@ final class BatchJournal {
     /** The journal's size past which a batch retires it before it appends. */
     static final long RETIRE_BYTES = 64L * 1024 * 1024;
 
-    /** One committed record of the journal: its id and its file's bytes. */
+    /**
+     * One committed entry of the journal: a record's id and its file's bytes, or a delete.
+     *
+     * @param id the record id
+     * @param bytes the record file's bytes, or {@code null} for a delete
+     */
     record Entry(String id, byte[] bytes) {
     }
 
@@ -82,10 +87,29 @@ final class BatchJournal {
         if (pending && size() > RETIRE_BYTES) {
             retire();
         }
+        List<Entry> entries = new ArrayList<>(records.size());
+        records.forEach(p -> entries.add(new Entry(p.id(), p.bytes())));
+        write(entries);
+    }
+
+    /**
+     * Appends the delete of a record the journal holds, with one {@code fdatasync}, so that a
+     * replay does not bring the record back (call inside the delete's undo: a failed delete cuts
+     * it back).
+     *
+     * @param id the record's id
+     * @throws StorageException {@code "Could not write batch journal: <path>"}
+     */
+    void appendDelete(String id) {
+        write(List.of(new Entry(id, null)));
+    }
+
+    private void write(List<Entry> records) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Base64.Encoder base64 = Base64.getEncoder();
-        for (PreparedRecord p : records) {
-            String json = "{\"id\":\"" + p.id() + "\",\"bytes\":\"" + base64.encodeToString(p.bytes()) + "\"}";
+        for (Entry p : records) {
+            String json = p.bytes() == null ? "{\"delete\":\"" + p.id() + "\"}"
+                    : "{\"id\":\"" + p.id() + "\",\"bytes\":\"" + base64.encodeToString(p.bytes()) + "\"}";
             out.writeBytes(FramedLine.encode(json.getBytes(StandardCharsets.UTF_8)));
         }
         out.writeBytes(FramedLine.encode(("{\"commit\":" + records.size() + "}").getBytes(StandardCharsets.UTF_8)));
@@ -106,20 +130,23 @@ final class BatchJournal {
     }
 
     /**
-     * Retires the journal when a direct write of these ids could be undone by its replay: when it
-     * holds one of them, or holds records of another instance (whose ids this one does not know).
-     *
-     * @param ids the record ids the direct write changes
+     * @param ids record ids a direct write changes
+     * @return whether this instance's pending journal holds one of them (a write of it then goes
+     *     through the journal too); a journal another instance wrote is retired first, and then
+     *     holds nothing
      */
-    void retireIfHolds(java.util.Collection<String> ids) {
+    boolean holdsAny(java.util.Collection<String> ids) {
         long size = size();
         if (size <= 0 && !pending) {
-            return;
+            return false;
         }
-        if (size != ownSize || ids.stream().anyMatch(id -> pendingIds.contains(id.toLowerCase(java.util.Locale.ROOT)))) {
+        if (size != ownSize) {
             retire();
+            return false;
         }
+        return ids.stream().anyMatch(id -> pendingIds.contains(id.toLowerCase(java.util.Locale.ROOT)));
     }
+
 
     /**
      * @return whether a journal holds records not yet retired: this instance's, or those another
@@ -155,10 +182,23 @@ final class BatchJournal {
         Map<String, Entry> last = new LinkedHashMap<>();
         entries.forEach(e -> last.put(e.id(), e));
         List<Entry> records = new ArrayList<>(last.values());
-        SyncPool.forEach(records, this::makeDurable);
+        SyncPool.forEach(records, e -> {
+            if (e.bytes() == null) {
+                deleted(e);
+            } else {
+                makeDurable(e);
+            }
+        });
         Set<String> folders = new LinkedHashSet<>();
         records.forEach(e -> folders.add(files.nameOf(layout.bucketDir(DocLayout.bucketOf(e.id())))));
-        SyncPool.forEach(new ArrayList<>(folders), folder -> AtomicFiles.syncDirectory(files, folder));
+        if (!folders.isEmpty()) {
+            folders.add(files.nameOf(layout.dataDir())); // a batch may have created buckets without fsyncs
+        }
+        SyncPool.forEach(new ArrayList<>(folders), folder -> {
+            if (DocRecovery.isDirectory(files, folder)) { // a folder removed behind the store's back holds nothing to sync
+                AtomicFiles.syncDirectory(files, folder);
+            }
+        });
         long size = size();
         if (size > 0 || (pending && size == 0)) { // an emptied journal whose fsync failed is fsynced again
             try (StoreFiles.Output o = files.append(name)) {
@@ -184,6 +224,19 @@ final class BatchJournal {
      */
     void recovering(boolean crashed) {
         this.recovering = crashed;
+    }
+
+    /** A record the journal deleted: its file is removed again when recovering (a power cut lost the unlink). */
+    private void deleted(Entry e) {
+        if (recovering) {
+            try {
+                files.delete(files.nameOf(layout.recordFile(e.id())));
+            } catch (NoSuchFileException gone) {
+                // the unlink reached the disk
+            } catch (IOException ex) {
+                throw new StorageException("Could not delete storage record: " + e.id(), ex);
+            }
+        }
     }
 
     /** Fsyncs a record file holding the journal's bytes; writes it again from the journal when recovering. */
@@ -252,13 +305,25 @@ final class BatchJournal {
                 }
                 out.addAll(group);
                 group.clear();
-            } else if (line.get("id") instanceof String id && UuidV7.isValid(id) && line.get("bytes") instanceof String b) {
+            } else if (line.get("id") instanceof String id && UuidV7.isValid(id) && line.get("bytes") instanceof String b
+                    && decodes(base64, b)) {
                 group.add(new Entry(id, base64.decode(b)));
+            } else if (line.get("delete") instanceof String id && UuidV7.isValid(id)) {
+                group.add(new Entry(id, null));
             } else {
                 break; // not a line this class writes: nothing from here on is replayed
             }
         }
         return out;
+    }
+
+    private static boolean decodes(Base64.Decoder base64, String b) {
+        try {
+            base64.decode(b);
+            return true;
+        } catch (IllegalArgumentException notBase64) {
+            return false;
+        }
     }
 
     private static int indexOf(byte[] bytes, int from) {

@@ -50,12 +50,30 @@ final class RecordWriter {
     }
 
     private Path bucketDirectory(String id, boolean check) {
+        return bucketDirectory(id, check, false);
+    }
+
+    /**
+     * @param journaled whether the record's batch journal is durable before its file is written: a
+     *     new bucket in an existing {@code data/} is then created without fsyncs (the journal's
+     *     retirement fsyncs {@code data/} and the bucket)
+     */
+    private Path bucketDirectory(String id, boolean check, boolean journaled) {
         String bucket = DocLayout.bucketOf(id);
         Path dir = layout.bucketDir(bucket);
         // A bucket (or data/) that is a link would put the record outside the collection.
         SafePaths.requireNoLinks(files, files.nameOf(dir));
         if (!ensuredBuckets.contains(bucket) || (check && !DocRecovery.isDirectory(files, files.nameOf(dir)))) {
-            AtomicFiles.ensureDirectory(files, files.nameOf(dir));
+            if (journaled && !DocRecovery.isDirectory(files, files.nameOf(dir))
+                    && DocRecovery.isDirectory(files, files.nameOf(layout.dataDir()))) {
+                try {
+                    files.createDirectories(files.nameOf(dir));
+                } catch (java.io.IOException e) {
+                    throw new StorageException("Could not create storage directory: " + dir, e);
+                }
+            } else {
+                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
+            }
             ensuredBuckets.add(bucket);
         }
         return dir;
@@ -114,7 +132,7 @@ final class RecordWriter {
         }
 
         void add(PreparedRecord p) {
-            Path dir = bucketDirectory(p.id(), true);
+            Path dir = bucketDirectory(p.id(), true, journal != null);
             items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
             records.add(p);

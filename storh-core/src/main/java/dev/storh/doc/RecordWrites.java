@@ -64,13 +64,12 @@ final class RecordWrites {
     }
 
     /**
-     * @param ids the records the session writes or deletes: a pending batch journal holding one of
-     *     them is retired first, so that its replay never undoes this write
+     * @param ids the records the session writes: when the pending batch journal holds one of them,
+     *     the session writes through the journal too, so that its replay never undoes this write
      * @return an atomic write session, under the write lock: a failure undoes all of it
      */
     private WriteSession atomicSession(List<String> ids) {
-        journal.retireIfHolds(ids);
-        return new WriteSession(writer, indexes, support, files.begin());
+        return journal.holdsAny(ids) ? journaledSession() : new WriteSession(writer, indexes, support, files.begin());
     }
 
     /** @return an atomic session whose records reach the disk through the batch journal first */
@@ -170,11 +169,14 @@ final class RecordWrites {
         String lower = UuidV7.normalize(id);
         return gate.withJournalLock(() -> {
             Path path = reads.checkedPathForId(lower);
-            journal.retireIfHolds(List.of(lower)); // before the old record is read: a replay may bring it back
+            boolean held = journal.holdsAny(List.of(lower));
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
-            WriteSession session = atomicSession(List.of(lower));
+            WriteSession session = new WriteSession(writer, indexes, support, files.begin());
             boolean deleted;
             try {
+                if (held) {
+                    journal.appendDelete(lower); // a replay of the journal must not bring the record back
+                }
                 // The index changes go first and the unlink last: an index write that fails then
                 // leaves the record file where it was, and an unlink that fails is undone by putting
                 // the index files' bytes back (through the same temp writes and renames that worked).
