@@ -143,9 +143,14 @@ final class RecordWriter {
             return items.size() >= BatchWriter.BATCH_SIZE;
         }
 
-        private void writeJournaled() {
+        /** Writes the group's files (through the journal, or each fsynced) and tells {@link Written} about each. */
+        private void writeGroup() {
             try {
-                BatchWriter.writeJournaled(files, items);
+                if (journal != null) {
+                    BatchWriter.writeJournaled(files, items);
+                } else {
+                    BatchWriter.write(files, items);
+                }
             } catch (RuntimeException e) {
                 records.forEach(r -> written.written(r.id(), null));
                 throw e;
@@ -157,17 +162,11 @@ final class RecordWriter {
             try {
                 if (journal != null && !items.isEmpty()) {
                     journal.append(records);
-                    writeJournaled();
+                    writeGroup();
                 } else if (items.size() == 1) {
                     write(single);
                 } else {
-                    try {
-                        BatchWriter.write(files, items);
-                    } catch (RuntimeException e) {
-                        records.forEach(r -> written.written(r.id(), null));
-                        throw e;
-                    }
-                    records.forEach(r -> written.written(r.id(), r.bytes()));
+                    writeGroup();
                 }
             } finally {
                 items.clear();

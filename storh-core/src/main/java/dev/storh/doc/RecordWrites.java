@@ -183,7 +183,8 @@ final class RecordWrites {
                 if (old != null) {
                     session.deleting(lower, old);
                 }
-                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
+                // A delete the journal holds is durable there: its folder is fsynced when the journal retires.
+                deleted = held ? unlink(files.nameOf(path)) : AtomicFiles.deleteDurably(files, files.nameOf(path));
                 session.finish();
             } catch (IOException | RuntimeException e) {
                 session.abort(e);
@@ -193,5 +194,14 @@ final class RecordWrites {
             }
             return deleted;
         });
+    }
+
+    private boolean unlink(String name) throws IOException {
+        try {
+            files.delete(name);
+            return true;
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return false;
+        }
     }
 }
