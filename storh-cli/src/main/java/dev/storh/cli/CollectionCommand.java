@@ -18,7 +18,7 @@ abstract class CollectionCommand extends StoreCommand {
     }
 
     @Override
-    final Outcome run(Store store, Target target, ProgressListener progress) {
+    final Outcome run(Store<?, ?, ?> store, Target target, ProgressListener progress) {
         return run((DocStore) store, progress);
     }
 

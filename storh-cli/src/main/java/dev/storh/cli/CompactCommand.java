@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 final class CompactCommand extends StoreCommand {
 
     @Override
-    Outcome run(Store store, Target target, ProgressListener progress) {
+    Outcome run(Store<?, ?, ?> store, Target target, ProgressListener progress) {
         CompactReport<?> report = store.compact(progress);
         return Outcome.ok(target.engine().handling().statsAfterCompact() ? store.stats().toMap() : report.toMap());
     }

@@ -92,7 +92,7 @@ enum Engine {
      *     (a log and a queue, as the original does) rather than the compaction's report (a collection)
      * @param opener opens a store of the engine with default options: root, name
      */
-    record Handling(String description, String unit, boolean statsAfterCompact, BiFunction<Path, String, Store> opener) {
+    record Handling(String description, String unit, boolean statsAfterCompact, BiFunction<Path, String, Store<?, ?, ?>> opener) {
 
         /**
          * @param root the storage root
@@ -100,7 +100,7 @@ enum Engine {
          * @return the open store; close it
          * @throws dev.storh.StorageException when the store cannot be opened
          */
-        Store open(Path root, String collection) {
+        Store<?, ?, ?> open(Path root, String collection) {
             return opener.apply(root, collection);
         }
     }

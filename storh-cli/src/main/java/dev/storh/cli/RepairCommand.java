@@ -55,7 +55,7 @@ final class RepairCommand extends StoreCommand {
     }
 
     @Override
-    Outcome run(Store store, Target target, ProgressListener progress) {
+    Outcome run(Store<?, ?, ?> store, Target target, ProgressListener progress) {
         // checkOptions has made sure that a processing timeout comes with a queue
         RepairReport<?> report = (processingTimeout == null) ? store.repair(progress)
                 : ((Queue) store).repair(processingTimeout, progress);

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 final class StatsCommand extends StoreCommand {
 
     @Override
-    Outcome run(Store store, Target target, ProgressListener progress) {
+    Outcome run(Store<?, ?, ?> store, Target target, ProgressListener progress) {
         Map<String, Object> stats = store.stats().toMap();
         // a collection counts its corrupt record files; the other engines have none to count
         return new Outcome(stats, !(stats.get("corrupt") instanceof Number corrupt) || corrupt.longValue() == 0);

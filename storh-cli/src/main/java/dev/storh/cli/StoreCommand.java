@@ -56,7 +56,7 @@ abstract class StoreCommand implements Callable<Integer> {
      * @param progress receives the engine's progress, for the bar
      * @return the report and whether the store is healthy
      */
-    abstract Outcome run(Store store, Target target, ProgressListener progress);
+    abstract Outcome run(Store<?, ?, ?> store, Target target, ProgressListener progress);
 
     @Override
     public final Integer call() {
@@ -66,7 +66,7 @@ abstract class StoreCommand implements Callable<Integer> {
         Outcome outcome;
         try (ProgressBar progress = ProgressBar.start(output.progress, spec.commandLine().getErr(),
                 name + " " + target.label(), target.engine().handling().unit());
-                Store store = target.open()) {
+                Store<?, ?, ?> store = target.open()) {
             outcome = run(store, target, progress);
         }
         if (outcome.report() != null) {

@@ -33,7 +33,7 @@ record Target(Path root, String collection, Engine engine) {
      * @return the open store; close it
      * @throws dev.storh.StorageException when the store cannot be opened
      */
-    Store open() {
+    Store<?, ?, ?> open() {
         return engine.handling().open(root, collection);
     }
 }

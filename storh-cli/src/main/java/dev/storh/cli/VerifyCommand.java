@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 final class VerifyCommand extends StoreCommand {
 
     @Override
-    Outcome run(Store store, Target target, ProgressListener progress) {
+    Outcome run(Store<?, ?, ?> store, Target target, ProgressListener progress) {
         VerifyReport<?> report = store.verify(progress);
         return new Outcome(report.toMap(), report.ok());
     }

@@ -37,6 +37,11 @@ public abstract class Cache {
         }
 
         @Override
+        public void invalidatePrefix(String prefix) {
+            // nothing kept
+        }
+
+        @Override
         public long size() {
             return 0;
         }
@@ -128,6 +133,14 @@ public abstract class Cache {
      */
     public abstract long size();
 
+    /**
+     * Drops every entry whose key starts with {@code prefix} (one collection's entries: its folder
+     * followed by NUL). Walks every key: meant for a store closing, not for hot paths.
+     *
+     * @param prefix the start of the keys to drop
+     */
+    public abstract void invalidatePrefix(String prefix);
+
     /** Holds {@link #standard()}, made on first use. */
     private static final class Standard {
         static final Cache CACHE = memory(STANDARD_MAX_ENTRIES,
@@ -155,6 +168,11 @@ public abstract class Cache {
         @Override
         public void invalidate(String key) {
             cache.invalidate(key);
+        }
+
+        @Override
+        public void invalidatePrefix(String prefix) {
+            cache.asMap().keySet().removeIf(k -> k.startsWith(prefix));
         }
 
         @Override

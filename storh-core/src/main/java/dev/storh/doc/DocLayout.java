@@ -20,6 +20,7 @@ import java.nio.file.Path;
  * &lt;collection&gt;/.storh/indexes/entries.tmp-&lt;hex&gt;/       an index tree being built
  * &lt;collection&gt;/.storh/indexes/entries.old-&lt;hex&gt;/       the replaced tree, deleted after a swap
  * &lt;collection&gt;/.storh/indexes/.manifest.jsonc.&lt;hex&gt;.tmp  a manifest write in progress
+ * &lt;collection&gt;/.storh/sort/.&lt;pid&gt;.&lt;hex&gt;.&lt;n&gt;.tmp        a sorted run of a verify or rebuild in progress
  * &lt;export folder&gt;/.&lt;file&gt;.&lt;writer&gt;.&lt;n&gt;.tmp             a JSONL export in progress
  * </pre>
  *
@@ -82,6 +83,14 @@ public final class DocLayout {
     /** @return {@code .storh/} */
     public Path metaDir() {
         return root.resolve(META);
+    }
+
+    /**
+     * @return {@code .storh/sort/}: scratch files of the external sorts of verify and rebuilds,
+     *     named as owned temp files, so the temp sweep removes them once their process is gone
+     */
+    public Path sortDir() {
+        return metaDir().resolve("sort");
     }
 
     /** @return {@code .storh/write.lock} */

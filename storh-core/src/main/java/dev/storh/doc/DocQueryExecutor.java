@@ -10,6 +10,7 @@ import dev.storh.query.Direction;
 import dev.storh.query.Operator;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.QueryPlan;
+import dev.storh.query.RangeTopK;
 import dev.storh.query.ScanQueryExecutor;
 import dev.storh.query.Values;
 import java.util.ArrayList;
@@ -131,7 +132,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     }
 
     private Candidates candidates(QueryBuilder query, java.util.Map<String, IndexDefinition> defs, boolean limited) {
-        Candidates ordered = orderedRead(query, defs, limited);
+        Candidates ordered = limited ? equalityOrdered(query, defs) : null;
+        if (ordered == null) {
+            ordered = orderedRead(query, defs, limited);
+        }
         if (ordered != null) {
             return ordered;
         }
@@ -192,7 +196,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         boolean ascending = query.direction() == Direction.ASC;
-        List<String> first = ascending ? indexes.rangeSlices(d.field()).ordered(null, true, need(query)) : null;
+        List<String> first = ascending ? indexes.rangeSlices(d.field()).ordered(null, true, need(query))
+                : RangeTopK.descending(indexes.rangeSlices(d.field()), records.count(),
+                        () -> indexes.unindexedIds(d.field()).isEmpty(), need(query));
         if (first != null && first.size() >= query.limit()) {
             return new Candidates(first, true, true); // only numbers, or only strings: they order before the rest
         }
@@ -415,6 +421,25 @@ final class DocQueryExecutor extends ScanQueryExecutor {
     /** @return how many ordered candidates to read for a limited query: a few more than the limit, for records gone meanwhile */
     private static int need(QueryBuilder query) {
         return (int) Math.min(query.limit() + 16, Integer.MAX_VALUE);
+    }
+
+    /** {@code orderBy(f).limit(k)} on a range-indexed {@code f} with one eq condition on an equality index: a walk of f's index. */
+    private Candidates equalityOrdered(QueryBuilder query, java.util.Map<String, IndexDefinition> defs) {
+        if (query.orderField() == null || query.limit() <= 0 || query.limit() > Integer.MAX_VALUE || query.cursor() != null
+                || query.orderPath().isId() || query.orderPath().nested() || query.groups().size() != 1
+                || query.groups().get(0).size() != 1) {
+            return null;
+        }
+        Condition c = query.groups().get(0).get(0);
+        Optional<IndexDefinition> d = supporting(c, defs);
+        IndexDefinition order = defs.get(query.orderField());
+        if (c.operator() != Operator.EQ || d.isEmpty() || !d.get().equality() || order == null || !order.range()
+                || !IndexKeys.isIndexable(c.value()) || indexes.countEqual(d.get(), c.value()) < RangeTopK.FEW) {
+            return null;
+        }
+        List<String> ids = RangeTopK.amongMembers(indexes.rangeSlices(order.field()), indexes.idsEqual(d.get(), c.value()),
+                query.direction() == Direction.ASC, records.count(), need(query));
+        return ids == null ? null : new Candidates(ids, true, true);
     }
 
     /** Index-ordered read: orderBy + limit on the field of the only (range) condition. */

@@ -10,8 +10,8 @@ import dev.storh.doc.index.ReindexReport;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
 import dev.storh.store.CompactReport;
+import dev.storh.store.RecordStore;
 import dev.storh.store.RepairReport;
-import dev.storh.store.Store;
 import dev.storh.store.StoreKind;
 import dev.storh.store.StoreNames;
 import dev.storh.store.VerifyReport;
@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  * {@code .storh} folder that is a link makes the operation fail with a {@link StorageException}
  * naming it; a record file that is a link counts as corrupt. {@link #verify()} reports both.
  */
-public final class DocStore implements Store {
+public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCompact> {
 
     private final String collection;
     private final DocParts parts;
@@ -347,22 +347,14 @@ public final class DocStore implements Store {
      * every process excluded, and only that pass is reported: drift in the report is real. (On a
      * read-only file system, where no lock file can be opened, the unlocked pass is reported.)
      *
-     * @return {@code ok}, {@code errors}, {@code stats}
-     * @throws dev.storh.LockTimeoutException when drift was found and the write lock stayed held
-     *     longer than {@link DocStoreOptions#lockTimeout()}
-     */
-    @Override
-    public VerifyReport<StoreStats> verify() {
-        return verify(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #verify()}, reporting progress as operation {@code "verify"}: record files read of
-     * those listed when the verify began, and their bytes. The second pass that index drift
-     * triggers (under the lock) is not reported: the listener sees one run.
+     * <p>Reports progress as operation {@code "verify"}: record files read of those listed when the verify
+     * began, and their bytes. The second pass that index drift triggers (under the lock) is not reported:
+     * the listener sees one run.
      *
      * @param listener receives the progress; an exception it throws stops the verify
      * @return {@code ok}, {@code errors}, {@code stats}
+     * @throws dev.storh.LockTimeoutException when drift was found and the write lock stayed held
+     *     longer than {@link DocStoreOptions#lockTimeout()}
      */
     @Override
     public VerifyReport<StoreStats> verify(ProgressListener listener) {
@@ -415,21 +407,13 @@ public final class DocStore implements Store {
      * taken), then rebuilds the indexes. Afterwards {@link #verify()} is clean unless new damage
      * happens.
      *
-     * @return quarantined files, removed temp files and the rebuild's counts
-     * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
-     */
-    @Override
-    public RepairReport<DocRepair> repair() {
-        return repair(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #repair()}, reporting progress as operation {@code "repair"}: each record counts twice,
-     * once read in the scan for corrupt files and once in the index rebuild.
+     * <p>Reports progress as operation {@code "repair"}: each record counts twice, once read in the scan
+     * for corrupt files and once in the index rebuild.
      *
      * @param listener receives the progress; an exception it throws stops the repair (files already
      *     quarantined stay there)
      * @return quarantined files, removed temp files and the rebuild's counts
+     * @throws StorageException {@code "Could not quarantine corrupt storage record: <path>"}
      */
     @Override
     public RepairReport<DocRepair> repair(ProgressListener listener) {
@@ -440,16 +424,8 @@ public final class DocStore implements Store {
      * A DocStore keeps one file per record, so there is nothing to compact; reports the record
      * count of a full scan, as the original does.
      *
-     * @return {@code ok} and {@code records}
-     */
-    @Override
-    public CompactReport<DocCompact> compact() {
-        return compact(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #compact()}, reporting progress as operation {@code "compact"}: record files read of
-     * those listed, and their bytes.
+     * <p>Reports progress as operation {@code "compact"}: record files read of those listed, and their
+     * bytes.
      *
      * @param listener receives the progress
      * @return {@code ok} and {@code records}
@@ -460,13 +436,16 @@ public final class DocStore implements Store {
     }
 
     /**
-     * Removes this instance's writer marker and releases its hold on the lock file. Further writes
-     * fail; reads still work.
+     * Removes this instance's writer marker, releases its hold on the lock file and drops the
+     * collection's entries from the record cache (so that a closed store's records do not crowd out
+     * those of the stores still open; another open instance of the collection reads them again).
+     * Further writes fail; reads still work.
      */
     @Override
     public void close() {
         parts.listing.save();
         parts.gate.close();
+        parts.reads.forget();
     }
 
     @Override

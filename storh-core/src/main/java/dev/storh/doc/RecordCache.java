@@ -142,6 +142,15 @@ final class RecordCache {
     }
 
     /**
+     * Drops every entry of this collection from the cache (a closing store's entries would only
+     * crowd out those of the stores still open); a store of the collection still open reads its
+     * records again.
+     */
+    void forget() {
+        cache.invalidatePrefix(prefix);
+    }
+
+    /**
      * Keeps the bytes read (or written) after a look at {@code version}. The settle time counts
      * from {@code seen} or from the file's modification time when the version tells it and it is
      * earlier; an entry whose file was last modified {@link CacheValidation#SETTLE_MILLIS} or more

@@ -58,6 +58,11 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         return RecordFiles.readOrNull(files, checkedPathForId(id));
     }
 
+    /** Drops this collection's entries from the record cache (the store is closing). */
+    void forget() {
+        cache.forget();
+    }
+
     @Override
     public boolean exists(String id) {
         String name = files.nameOf(checkedPathForId(id));

@@ -123,22 +123,7 @@ public final class AtomicFiles {
      * @throws StorageException naming the file
      */
     public static void writeSynced(StoreFiles files, String temp, byte[] bytes) {
-        StoreFiles.Output out;
-        try {
-            out = files.create(temp);
-        } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open temporary storage file for writing: " + files.path(temp)
-                    + ReadOnlyFileSystem.hint(e), e);
-        }
-        String step = "write";
-        try (out) {
-            out.write(bytes);
-            step = "sync";
-            out.sync();
-        } catch (IOException | RuntimeException e) {
-            deleteQuietly(files, temp);
-            throw new StorageException("Could not " + step + " storage file: " + files.path(temp), e);
-        }
+        writeAndSync(files, temp, bytes, false);
     }
 
     /**
@@ -164,18 +149,32 @@ public final class AtomicFiles {
      *     {@code "Could not write storage file: <path>"}
      */
     public static void append(StoreFiles files, String name, byte[] bytes) {
+        writeAndSync(files, name, bytes, true);
+    }
+
+    /**
+     * Opens a file (truncating a temp file, or for appending), writes the bytes and fsyncs it. A
+     * temp file that fails is removed, and its error names the failed step (write or sync); an
+     * appended file is left as it is, and any failure after the open is a write error.
+     */
+    private static void writeAndSync(StoreFiles files, String name, byte[] bytes, boolean append) {
         StoreFiles.Output out;
         try {
-            out = files.append(name);
+            out = append ? files.append(name) : files.create(name);
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not open storage file for appending: " + files.path(name)
-                    + ReadOnlyFileSystem.hint(e), e);
+            String opening = append ? "Could not open storage file for appending: " : "Could not open temporary storage file for writing: ";
+            throw new StorageException(opening + files.path(name) + ReadOnlyFileSystem.hint(e), e);
         }
+        String step = "write";
         try (out) {
             out.write(bytes);
+            step = append ? step : "sync";
             out.sync();
         } catch (IOException | RuntimeException e) {
-            throw new StorageException("Could not write storage file: " + files.path(name), e);
+            if (!append) {
+                deleteQuietly(files, name);
+            }
+            throw new StorageException("Could not " + step + " storage file: " + files.path(name), e);
         }
     }
 

@@ -32,6 +32,8 @@ final class LogContext {
     final LogWriter writer;
     /** This instance's writer marker, {@code .storh/writers/<pid>.<8 hex>}. */
     private final String marker;
+    /** Whether another writer can have changed the files since this instance last caught up. */
+    final OtherWriters writers;
 
     private LogContext(Path dir, String name, StoreFiles files, SegmentedLogOptions options, CollectionLock lock,
             boolean readOnly) {
@@ -40,9 +42,11 @@ final class LogContext {
         this.options = options;
         this.lock = lock;
         this.state = new LogState(files, dir, options.sparseIndexInterval(), readOnly);
+        String prefix = WriterMarkers.newWriterPrefix();
+        this.marker = LogFiles.writerMarker(prefix);
+        this.writers = new OtherWriters(files, readOnly ? null : prefix);
         this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
-                options.durability() == Durability.FSYNC);
-        this.marker = LogFiles.writerMarker(WriterMarkers.newWriterPrefix());
+                options.durability() == Durability.FSYNC, writers);
     }
 
     /**
@@ -121,13 +125,26 @@ final class LogContext {
 
     /**
      * Catches up with other processes when the manifest or the active segment changed behind this
-     * instance's back (W1); costs two {@code stat} calls when nothing changed.
+     * instance's back (W1). Costs one {@code stat} while no other writer is registered
+     * ({@link OtherWriters}), else two when nothing changed.
      */
     void refreshIfStale() {
+        if (state.rebuild) {
+            withLock(() -> state.refresh(false, -1));
+            return;
+        }
+        long folder = writers.folderMillis();
+        if (writers.noneSince(folder)) {
+            return;
+        }
         Segment a = state.active;
-        if (!state.rebuild && Manifest.same(Manifest.stamp(state.files), state.stamp)) {
-            long size = state.size(a.file);
+        Object stamp = Manifest.stamp(state.files);
+        if (Manifest.same(stamp, state.stamp)) {
+            StoreFiles.Entry entry = state.entry(a.file);
+            long size = entry == null ? -1 : entry.size();
             if (size == a.end || writer.isOwnWrite(a.file, size)) {
+                long manifestMillis = stamp instanceof String v ? state.files.modifiedMillis(v) : -1;
+                writers.look(folder, Math.max(manifestMillis, entry == null ? -1 : entry.lastModifiedMillis()));
                 return;
             }
         }

@@ -16,25 +16,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Memory answers only what it can answer exactly: a query with one {@code whereEqual} on a counted
  * value kind, no cursor, no time range and no error handler, while no segment holds a damaged line or
- * bad tail and every segment file is there (a scan would throw or report it). Whether the files are
- * there is known from the modification time of {@code segments/}: when it is the one seen the last time
- * every file was found, nothing was deleted since; otherwise one listing of the folder shows whether
- * each file is still there (a name is checked to be a regular file the first time it is seen). A time is
- * trusted only once it is older than {@value #RACY_MS} ms when read, so that a deletion within the same
- * clock tick as the change before it cannot go unseen. When the counts are not built yet, a count without a
+ * bad tail and every segment file is there (a scan would throw or report it), which {@link SegmentPresence}
+ * tells for one {@code stat} of {@code segments/}. When the counts are not built yet, a count without a
  * limit builds them from the scan it has to make anyway (a snapshot stream, taken without blocking
  * writers); they are installed only if nothing was appended meanwhile. A limited count on unbuilt
  * counts scans as before (it stops early). Thread-safe.
  */
 final class LogCounts {
 
-    /** How old the folder's modification time must be (ms) before it is trusted to show every later change. */
-    static final long RACY_MS = 50;
-
     private final LogState state;
     private final AtomicLong segmentsOpened;
-    /** The modification time of {@code segments/} when every segment file was last found, or -1. */
-    private volatile long presentAtMs = -1;
 
     LogCounts(LogState state, AtomicLong segmentsOpened) {
         this.state = state;
@@ -53,7 +44,7 @@ final class LogCounts {
         }
         String field = eq.get(0).getKey();
         Object value = eq.get(0).getValue();
-        if (!segmentsPresent()) {
+        if (!state.presence.present()) {
             return OptionalLong.empty();
         }
         StateIndex index;
@@ -89,55 +80,11 @@ final class LogCounts {
         return built.count(field, value);
     }
 
-    /** @return whether every segment file of the log is there, as a scan needs */
-    private boolean segmentsPresent() {
-        long now = System.currentTimeMillis();
-        long folder = folderMillis();
-        if (folder >= 0 && folder == presentAtMs) {
-            return true;
-        }
-        List<String> files = new java.util.ArrayList<>();
-        synchronized (state) {
-            state.sealed.forEach(s -> files.add(s.file));
-            files.add(state.active.file);
-        }
-        java.util.Set<String> listed;
-        try {
-            listed = new java.util.HashSet<>(state.files.list(LogFiles.SEGMENTS));
-        } catch (IOException e) {
-            return false;
-        }
-        for (String file : files) {
-            if (!listed.contains(file)) {
-                return false;
-            }
-            if (!state.regularFiles.contains(file)) {
-                if (!state.isFile(LogFiles.segment(file))) {
-                    return false;
-                }
-                state.regularFiles.add(file);
-            }
-        }
-        if (state.regularFiles.size() > 2 * files.size() + 64) {
-            state.regularFiles.retainAll(new java.util.HashSet<>(files)); // names compacted away
-        }
-        if (folder >= 0 && now - folder > RACY_MS) {
-            presentAtMs = folder;
-        }
-        return true;
-    }
-
-    private long folderMillis() {
-        try {
-            return state.files.stat(LogFiles.SEGMENTS).filter(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY)
-                    .map(StoreFiles.Entry::lastModifiedMillis).orElse(-1L);
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
     /** @return whether a segment holds damage a scan would report; call under the state monitor */
     private boolean damaged() {
+        if (!state.mayBeDamaged) {
+            return false;
+        }
         for (Segment s : state.sealed) {
             if (!s.damaged.isEmpty() || s.badTail != null) {
                 return true;

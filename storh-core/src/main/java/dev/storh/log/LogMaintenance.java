@@ -49,8 +49,10 @@ final class LogMaintenance {
                 bytes += state.size(s.file);
             }
             ProgressTracker progress = ProgressTracker.start("compact", state.sealed.size(), bytes, listener);
+            long known = state.presence.beforeOwnChange();
             try {
                 new Compactor(state, log.options.maxSegmentBytes()).run(progress);
+                state.presence.afterOwnChange(known);
             } finally {
                 progress.finish();
             }

@@ -44,10 +44,13 @@ final class LogState {
     /** Bumped by every full rebuild: files may have been replaced, so cached read handles are stale. */
     volatile long generation;
     /**
-     * Segment file names once found to be regular files (by a scan or a count); a listing of
-     * {@code segments/} then tells whether they are still there without looking at each one.
+     * False only while no segment of the picture holds damage ({@link Segment#damaged}, a bad tail):
+     * set by every scan that finds some (only a scan records damage), and set exactly by a full
+     * rebuild when it publishes its picture.
      */
-    final java.util.Set<String> regularFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    volatile boolean mayBeDamaged;
+    /** Whether every segment file of the picture is still there, known from the folder's time. */
+    final SegmentPresence presence = new SegmentPresence(this);
     private long nextSegment = 1;
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();
@@ -72,10 +75,19 @@ final class LogState {
      * @return its size, or -1 when it is missing or unreadable
      */
     long size(String file) {
+        StoreFiles.Entry entry = entry(file);
+        return entry == null ? -1 : entry.size();
+    }
+
+    /**
+     * @param file a file name in {@code segments/}
+     * @return what a {@code stat} tells of it, or {@code null} when it is missing or unreadable
+     */
+    StoreFiles.Entry entry(String file) {
         try {
-            return files.stat(LogFiles.segment(file)).map(StoreFiles.Entry::size).orElse(-1L);
+            return files.stat(LogFiles.segment(file)).orElse(null);
         } catch (IOException e) {
-            return -1;
+            return null;
         }
     }
 
@@ -135,7 +147,12 @@ final class LogState {
         bytesCut += SegmentScanner.scan(this, newActive, built, truncate, true);
         built.endRebuild();
         Object readStamp = Manifest.stamp(files);
+        boolean damage = !newActive.damaged.isEmpty() || newActive.badTail != null;
+        for (Segment s : newSealed) {
+            damage |= !s.damaged.isEmpty() || s.badTail != null;
+        }
         synchronized (this) {
+            mayBeDamaged = damage;
             built.adopt(index);
             sealed = List.copyOf(newSealed);
             active = newActive;
@@ -150,6 +167,8 @@ final class LogState {
         if (fresh) {
             writeManifest();
         }
+        presence.forget();
+        presence.present(); // every file scanned: one listing shows the picture is whole
     }
 
     /**
@@ -277,6 +296,7 @@ final class LogState {
         String indexName = LogFiles.indexName(old.file);
         long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
+        long known = presence.beforeOwnChange();
         try {
             // The idx goes through a synced temp file and a rename, and the new segment is created; one
             // fsync of segments/ then makes both names durable before the manifest below names them.
@@ -292,6 +312,7 @@ final class LogState {
             createIfMissing(fresh.file, false);
             AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
             swapActive(old, fresh, indexName, n);
+            presence.afterOwnChange(known);
         } catch (RuntimeException e) {
             // nothing references them: take them away so a failed roll leaves the folder as it was
             AtomicFiles.deleteQuietly(files, LogFiles.segment(indexName));
@@ -436,7 +457,7 @@ final class LogState {
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not create segment file: " + path(file) + ReadOnlyFileSystem.hint(e), e);
         }
-        regularFiles.add(file);
+        presence.regularFile(file);
         if (sync) {
             AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
         }

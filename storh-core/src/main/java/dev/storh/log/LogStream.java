@@ -176,6 +176,7 @@ final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
             try {
                 channel = state.open(view.file());
             } catch (IOException | RuntimeException e) {
+                state.presence.forget();
                 throw new StorageException("Could not open segment: " + path, e);
             }
             segmentsOpened.incrementAndGet();

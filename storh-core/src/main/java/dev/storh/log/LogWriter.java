@@ -61,6 +61,7 @@ final class LogWriter implements AutoCloseable {
     private final long maxSegmentBytes;
     private final boolean fsync;
     private final GroupCommit<List<Line>> commit;
+    private final OtherWriters writers;
 
     private StoreFiles.Output channel;
     private String channelFile;
@@ -69,8 +70,10 @@ final class LogWriter implements AutoCloseable {
     private volatile String writtenFile;
     private final java.util.concurrent.atomic.AtomicLong syncs = new java.util.concurrent.atomic.AtomicLong();
 
-    LogWriter(LogState state, CollectionLock lock, Duration lockTimeout, long maxSegmentBytes, boolean fsync) {
+    LogWriter(LogState state, CollectionLock lock, Duration lockTimeout, long maxSegmentBytes, boolean fsync,
+            OtherWriters writers) {
         this.state = state;
+        this.writers = writers;
         this.lock = lock;
         this.lockTimeout = lockTimeout;
         this.maxSegmentBytes = maxSegmentBytes;
@@ -197,6 +200,8 @@ final class LogWriter implements AutoCloseable {
     private boolean roll() {
         try {
             state.roll();
+            // caught up under the lock, and the new manifest's time is later than the writers folder's
+            writers.look(writers.folderMillis(), state.stamp instanceof String v ? state.files.modifiedMillis(v) : -1);
             return true;
         } catch (StorageException e) {
             LOG.warn("Could not roll the active segment of log {}; appends go on in it and the next batch tries"

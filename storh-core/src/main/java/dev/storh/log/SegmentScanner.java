@@ -55,12 +55,22 @@ final class SegmentScanner {
      * @throws StorageException {@code "Could not read segment: <path>"} on an I/O error other than a missing file
      */
     static long scan(LogState state, Segment segment, StateIndex index, boolean truncate, boolean rebuilding) {
+        try {
+            return scanFile(state, segment, index, truncate, rebuilding);
+        } finally {
+            if (segment.badTail != null || !segment.damaged.isEmpty()) {
+                state.mayBeDamaged = true;
+            }
+        }
+    }
+
+    private static long scanFile(LogState state, Segment segment, StateIndex index, boolean truncate, boolean rebuilding) {
         Path file = state.path(segment.file);
         int interval = state.interval;
         if (!state.isFile(LogFiles.segment(segment.file))) {
             return 0;
         }
-        state.regularFiles.add(segment.file);
+        state.presence.regularFile(segment.file);
         StoreFiles.Input channel;
         try {
             channel = state.open(segment.file);

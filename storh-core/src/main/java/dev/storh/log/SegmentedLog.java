@@ -56,7 +56,7 @@ import java.util.stream.Stream;
  * {@link StorageException}s naming the id, field or {@code <file>:<offset>}; invalid input is rejected
  * before anything is written.
  */
-public final class SegmentedLog implements RecordStore {
+public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogCompaction> {
 
     private final LogContext log;
     private final LogAppends appends;
@@ -303,22 +303,14 @@ public final class SegmentedLog implements RecordStore {
      * live records, and swaps the manifest (the commit point). A crash before the swap leaves the old
      * manifest in force; the next open deletes the unreferenced output. Appends wait meanwhile.
      *
-     * @return the segments' bytes and count before (after the roll) and after, and the stats after
-     * @throws StorageException {@code "Could not open segment: <path>"}, a corrupt line naming
-     *     {@code <file>:<offset>}, or an I/O error; the log is then unchanged
-     */
-    @Override
-    public CompactReport<LogCompaction> compact() {
-        return compact(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #compact()}, reporting progress as operation {@code "compact"}: sealed segments
-     * rewritten of those sealed when it began, and their bytes.
+     * <p>Reports progress as operation {@code "compact"}: sealed segments rewritten of those sealed when
+     * it began, and their bytes.
      *
      * @param listener receives the progress; an exception it throws stops the compaction and
      *     leaves the log unchanged
-     * @return as {@link #compact()}
+     * @return the segments' bytes and count before (after the roll) and after, and the stats after
+     * @throws StorageException {@code "Could not open segment: <path>"}, a corrupt line naming
+     *     {@code <file>:<offset>}, or an I/O error; the log is then unchanged
      */
     @Override
     public CompactReport<LogCompaction> compact(ProgressListener listener) {
@@ -364,16 +356,8 @@ public final class SegmentedLog implements RecordStore {
      * Checks the log without changing it: rebuilds the state from disk and compares it with
      * this instance's, reads every live record, and gathers the stats. Errors are collected, not thrown.
      *
-     * @return {@code ok} with the errors found and the stats
-     */
-    @Override
-    public VerifyReport<LogStats> verify() {
-        return verify(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #verify()}, reporting progress as operation {@code "verify"}: segments scanned of the
-     * log's segments, and their bytes.
+     * <p>Reports progress as operation {@code "verify"}: segments scanned of the log's segments, and their
+     * bytes.
      *
      * @param listener receives the progress; an exception it throws stops the verify
      * @return {@code ok} with the errors found and the stats
@@ -401,23 +385,14 @@ public final class SegmentedLog implements RecordStore {
      * indexes are rebuilt from the new files and the manifest is rewritten, so other instances rebuild
      * too. Afterwards {@code stream()} and {@code verify()} are clean. Failures are thrown.
      *
+     * <p>Reports progress as operation {@code "repair"}: one item, the log, with the bytes of its segments
+     * (the rebuild reads them all in one go).
+     *
+     * @param listener receives the progress
      * @return {@code ok} (always true), the bytes cut from torn tails, the stats, and one line per
      *     removed stretch naming {@code <path>:<offset>}, its size, its problem and where it was kept
      * @throws StorageException on a lock timeout or an I/O error naming the path; {@code "Cannot repair
      *     log <dir>: the file system is read-only ..."} on a read-only file system
-     */
-    @Override
-    public RepairReport<LogRepair> repair() {
-        return repair(ProgressListener.NONE);
-    }
-
-    /**
-     * {@link #repair()}, reporting progress as operation {@code "repair"}: one item, the log, with
-     * the bytes of its segments (the rebuild reads them all in one go).
-     *
-     * @param listener receives the progress
-     * @return {@code ok}, the bytes cut, the stats and what was removed
-     * @throws StorageException see {@link #repair()}
      */
     @Override
     public RepairReport<LogRepair> repair(ProgressListener listener) {
@@ -458,6 +433,11 @@ public final class SegmentedLog implements RecordStore {
 
     long syncCount() {
         return log.writer.syncCount();
+    }
+
+    /** @return whether a read would look at no file of the log but the writers folder */
+    boolean quiet() {
+        return log.writers.noneSince(log.writers.folderMillis());
     }
 
     /** @throws StorageException when the log is closed */

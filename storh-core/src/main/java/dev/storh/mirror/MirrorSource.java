@@ -3,6 +3,8 @@ package dev.storh.mirror;
 import dev.storh.StorageRecord;
 import dev.storh.doc.DocStore;
 import dev.storh.store.RecordStore;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -72,19 +74,24 @@ public interface MirrorSource {
 
     /**
      * @param store a document store; every stored record is mirrored
-     * @return the store as a mirror source (the store stays open and owned by the caller)
+     * @return the store as a mirror source (the store stays open and owned by the caller); its
+     *     {@link #putAll} is one {@link DocStore#putStream} batch
      */
     static MirrorSource of(DocStore store) {
         Objects.requireNonNull(store, "store");
-        return new DocStoreSource(store);
+        return new StoreSource(store, (rows) -> {
+            List<Map<String, Object>> items = new ArrayList<>(rows.size());
+            rows.forEach((id, data) -> items.add(Map.of("id", id, "data", data)));
+            return store.putStream(items);
+        });
     }
 
     /**
      * @param store a store of records (a segmented log mirrors its live records, not the deleted ones)
      * @return the store as a mirror source (the store stays open and owned by the caller)
      */
-    static MirrorSource of(RecordStore store) {
+    static MirrorSource of(RecordStore<?, ?, ?> store) {
         Objects.requireNonNull(store, "store");
-        return new EngineSource(store::put, store::get, store::delete, store::stream, store::count, store.toString());
+        return new StoreSource(store, null);
     }
 }

@@ -139,7 +139,7 @@ public final class SqlMirror {
      * @return this mirror
      * @see #collection(MirrorSource, String, Schema)
      */
-    public SqlMirror collection(RecordStore store, String name) {
+    public SqlMirror collection(RecordStore<?, ?, ?> store, String name) {
         return collection(MirrorSource.of(store), name, null);
     }
 
@@ -150,7 +150,7 @@ public final class SqlMirror {
      * @return this mirror
      * @see #collection(MirrorSource, String, Schema)
      */
-    public SqlMirror collection(RecordStore store, String name, Schema schema) {
+    public SqlMirror collection(RecordStore<?, ?, ?> store, String name, Schema schema) {
         return collection(MirrorSource.of(store), name, schema);
     }
 

@@ -59,7 +59,7 @@ import java.util.Optional;
  * <b>Errors</b> are {@link StorageException}s naming the id, job index or path; a rejected call
  * writes nothing.
  */
-public final class Queue implements Store {
+public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact> {
 
     private final String name;
     private final Path directory;
@@ -393,18 +393,10 @@ public final class Queue implements Store {
      * (payloads, statuses with their times, pending order), reporting {@code "Log queue state drift."}.
      * Changes nothing on disk.
      *
-     * @return ok, errors, stats
-     * @throws StorageException on lock timeout
-     */
-    @Override
-    public VerifyReport<QueueStats> verify() {
-        return verify(ProgressListener.NONE);
-    }
-
-    /**
      * @param listener receives the progress of operation {@code "verify"} (a snapshot with the log's
      *     bytes, a last one with the events replayed); an exception it throws stops the verify
-     * @return {@link #verify()}'s report
+     * @return ok, errors, stats
+     * @throws StorageException on lock timeout
      */
     @Override
     public VerifyReport<QueueStats> verify(ProgressListener listener) {
@@ -415,16 +407,6 @@ public final class Queue implements Store {
     @Override
     public VerifyReport<QueueStats> health() {
         return verify();
-    }
-
-    /**
-     * {@link #repair(Duration)} with the default processing timeout of one hour.
-     *
-     * @return ok, requeued, and what was removed
-     */
-    @Override
-    public RepairReport<QueueRepair> repair() {
-        return repair(ProgressListener.NONE);
     }
 
     /**
@@ -467,18 +449,10 @@ public final class Queue implements Store {
      * Rewrites {@code queue.log} to the live jobs' events now, whatever its size (see the class
      * comment). Writes automatically do this when the log passes the threshold.
      *
-     * @return sizes before and after, and the events kept
-     * @throws StorageException on I/O failure; the old log then stays in place
-     */
-    @Override
-    public CompactReport<QueueCompact> compact() {
-        return compact(ProgressListener.NONE);
-    }
-
-    /**
      * @param listener receives the progress of operation {@code "compact"} (a snapshot with the log's
      *     bytes, a last one with the events kept and the bytes written)
-     * @return {@link #compact()}'s report
+     * @return sizes before and after, and the events kept
+     * @throws StorageException on I/O failure; the old log then stays in place
      */
     @Override
     public CompactReport<QueueCompact> compact(ProgressListener listener) {

@@ -12,8 +12,12 @@ import dev.storh.StorageRecord;
  * records out and back without knowing the engine.
  * <p>
  * Thread-safe, as every store. Errors are {@link dev.storh.StorageException}s naming the id or path.
+ *
+ * @param <S> the engine's statistics
+ * @param <R> the engine's part of a repair report
+ * @param <C> the engine's part of a compaction report
  */
-public interface RecordStore extends Store {
+public interface RecordStore<S extends Stats, R extends ReportDetails, C extends ReportDetails> extends Store<S, R, C> {
 
     /**
      * Writes a record, replacing the live record with that id.

@@ -13,8 +13,12 @@ import dev.storh.progress.ProgressListener;
  * several processes on the same folder (writes are serialised by the store's lock file).
  * Maintenance methods throw {@link dev.storh.StorageException} (or a subclass) when they cannot
  * finish; a thrown failure leaves the store as it was.
+ *
+ * @param <S> the engine's statistics, in {@link #stats()} and in every verify report
+ * @param <R> the engine's part of a repair report
+ * @param <C> the engine's part of a compaction report
  */
-public interface Store extends AutoCloseable {
+public interface Store<S extends Stats, R extends ReportDetails, C extends ReportDetails> extends AutoCloseable {
 
     /**
      * @return the engine of this store
@@ -34,14 +38,14 @@ public interface Store extends AutoCloseable {
     /**
      * @return current statistics, from one scan of the data files or from counts kept in memory
      */
-    Stats stats();
+    S stats();
 
     /**
      * Reads every data file and checks it; never changes anything.
      *
      * @return the problems found
      */
-    default VerifyReport<? extends Stats> verify() {
+    default VerifyReport<S> verify() {
         return verify(ProgressListener.NONE);
     }
 
@@ -49,19 +53,19 @@ public interface Store extends AutoCloseable {
      * @param listener told about the bytes read so far, from the calling thread
      * @return the problems found
      */
-    VerifyReport<? extends Stats> verify(ProgressListener listener);
+    VerifyReport<S> verify(ProgressListener listener);
 
     /**
      * @return a quicker check than {@link #verify()} where the engine has one; the same shape
      */
-    VerifyReport<? extends Stats> health();
+    VerifyReport<S> health();
 
     /**
      * Takes damaged data out of the store (keeping the bytes beside it) and rebuilds derived files.
      *
      * @return what was removed and rebuilt
      */
-    default RepairReport<?> repair() {
+    default RepairReport<R> repair() {
         return repair(ProgressListener.NONE);
     }
 
@@ -69,14 +73,14 @@ public interface Store extends AutoCloseable {
      * @param listener told about progress, from the calling thread
      * @return what was removed and rebuilt
      */
-    RepairReport<?> repair(ProgressListener listener);
+    RepairReport<R> repair(ProgressListener listener);
 
     /**
      * Rewrites the data files without what no longer counts (deleted records, finished jobs).
      *
      * @return sizes before and after
      */
-    default CompactReport<?> compact() {
+    default CompactReport<C> compact() {
         return compact(ProgressListener.NONE);
     }
 
@@ -84,7 +88,7 @@ public interface Store extends AutoCloseable {
      * @param listener told about progress, from the calling thread
      * @return sizes before and after
      */
-    CompactReport<?> compact(ProgressListener listener);
+    CompactReport<C> compact(ProgressListener listener);
 
     /**
      * Releases the store's files and locks; idempotent. Operations after close throw.

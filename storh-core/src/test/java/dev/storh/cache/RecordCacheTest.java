@@ -150,6 +150,46 @@ class RecordCacheTest {
         }
     }
 
+    /**
+     * Closing a store drops its collection's entries from a shared cache, so a store opened later
+     * keeps its own writes although the closed store's often-read records had filled the cache
+     * (a full frequency-based cache would otherwise turn the new, once-seen entries away).
+     */
+    @Test
+    void closingAStoreDropsItsEntriesSoTheNextStoresWritesAreKept() throws Exception {
+        Cache shared = Cache.memory(100);
+        DocStoreOptions options = DocStoreOptions.builder().cache(shared).cacheValidation(CacheValidation.STAT).build();
+        try (DocStore other = DocStore.open(root, "other", options)) {
+            String kept = other.put(Map.of("v", "kept")).id();
+            try (DocStore first = DocStore.open(root, "first", options)) {
+                for (int i = 0; i < 120; i++) {
+                    String id = first.put(Map.of("v", "first-" + i)).id();
+                    for (int read = 0; read < 4; read++) {
+                        assertThat(first.get(id)).isPresent();
+                    }
+                }
+            }
+            // At most the other collection's one entry is left (the first store's reads may have evicted it).
+            assertThat(shared.size()).as("entries left after the first store closed").isLessThanOrEqualTo(1);
+            assertThat(other.get(kept).orElseThrow().data()).containsEntry("v", "kept");
+            AtomicInteger reads = new AtomicInteger();
+            try (DocStore second = DocStore.open(root, "second", DocStoreOptions.builder().cache(shared)
+                    .cacheValidation(CacheValidation.STAT).files(folder -> new RecordReadCounting(folder, reads)).build())) {
+                second.put(Map.of("v", "first write registers the marker"));
+                Thread.sleep(50); // the writers folder's time lies in an earlier clock tick than the next writes
+                java.util.List<String> ids = new java.util.ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    ids.add(second.put(Map.of("v", "second-" + i)).id());
+                }
+                reads.set(0);
+                for (int i = 0; i < ids.size(); i++) {
+                    assertThat(second.get(ids.get(i)).orElseThrow().data()).containsEntry("v", "second-" + i);
+                }
+                assertThat(reads.get()).as("record reads of gets of the second store's own writes").isZero();
+            }
+        }
+    }
+
     /** A file last modified the settle time or more before it is read settles at its first read. */
     @Test
     void aFileLeftAloneForTheSettleTimeIsTrustedFromItsFirstRead() throws Exception {

@@ -39,6 +39,31 @@ final class LogTestSupport {
         }
     }
 
+    /** Work on a log's files done by another writer. */
+    @FunctionalInterface
+    interface ForeignWrite {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code write} as another writer of the log would make it: with its own marker in
+     * {@code .storh/writers/} (this pid, so no sweep takes it), removed afterwards, as every writer
+     * of a log (the original too) registers one while it writes.
+     *
+     * @param collectionDir the log's folder
+     * @param write the writes, e.g. lines appended to the active segment behind the instance's back
+     */
+    static void asAnotherWriter(Path collectionDir, ForeignWrite write) throws Exception {
+        Path marker = collectionDir.resolve(".storh/writers").resolve(ProcessHandle.current().pid() + ".0f0e0d0c");
+        java.nio.file.Files.createDirectories(marker.getParent());
+        java.nio.file.Files.createFile(marker);
+        try {
+            write.run();
+        } finally {
+            java.nio.file.Files.delete(marker);
+        }
+    }
+
     static SegmentedLogOptions opts(long maxBytes, int interval) {
         return SegmentedLogOptions.builder().maxSegmentBytes(maxBytes).sparseIndexInterval(interval).build();
     }

@@ -28,7 +28,7 @@ class SegmentedLogStoreContractTest {
 
     @Test
     void aLogIsAStoreOfKindLogNamedByItsCollectionPath() {
-        try (Store store = SegmentedLog.open(root, "audit/2026")) {
+        try (Store<?, ?, ?> store = SegmentedLog.open(root, "audit/2026")) {
             assertThat(store.kind()).isEqualTo(StoreKind.LOG);
             assertThat(store.kind().label()).isEqualTo("log");
             assertThat(store.name()).isEqualTo("audit/2026");

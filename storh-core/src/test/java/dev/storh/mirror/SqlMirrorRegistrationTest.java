@@ -209,7 +209,7 @@ class SqlMirrorRegistrationTest {
     @Test
     void anyRecordStoreOfTheContractIsMirroredAndPulledBack() throws SQLException {
         try (SegmentedLog log = SegmentedLog.open(root, "audit/events")) {
-            RecordStore store = log; // only the contract is known to the mirror
+            RecordStore<?, ?, ?> store = log; // only the contract is known to the mirror
             String kept = store.put(map("kind", "a"), null).id();
             String gone = store.put(map("kind", "b"), null).id();
             store.delete(gone);

@@ -26,7 +26,7 @@ class QueueStoreContractTest {
     @Test
     void aQueueIsAStoreOfKindQueueWithItsReportsInTheirJsonShape() {
         try (Queue queue = Queue.open(root, "jobs", QueueOptions.builder().lockTimeout(Duration.ofSeconds(5)).build())) {
-            Store store = queue;
+            Store<?, ?, ?> store = queue;
             assertThat(store.kind()).isEqualTo(StoreKind.QUEUE);
             assertThat(store.name()).isEqualTo("jobs");
             assertThat(store.directory()).isEqualTo(root.toAbsolutePath().normalize().resolve("jobs"));

@@ -46,7 +46,7 @@ final class CrashChecks {
                 CrashWorkload.defineIndexes(docs);
             }
             try {
-                for (Path opened : Stream.<dev.storh.store.Store>of(docs, log, queue).filter(java.util.Objects::nonNull)
+                for (Path opened : Stream.<dev.storh.store.Store<?, ?, ?>>of(docs, log, queue).filter(java.util.Objects::nonNull)
                         .map(dev.storh.store.Store::directory).toList()) {
                     try (Stream<Path> files = Files.walk(opened)) {
                         files.map(Path::toString).filter(p -> p.contains(".tmp"))

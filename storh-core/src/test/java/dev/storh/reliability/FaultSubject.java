@@ -32,7 +32,7 @@ abstract class FaultSubject implements AutoCloseable {
 
     final Path root;
     FailingFiles seam;
-    Store store;
+    Store<?, ?, ?> store;
     /** The ids of the last {@link WritePath#STREAM} write, in input order. */
     List<String> streamed = List.of();
 
@@ -57,7 +57,7 @@ abstract class FaultSubject implements AutoCloseable {
     }
 
     /** @return the store, opened over a fresh {@link #seam} */
-    abstract Store openStore();
+    abstract Store<?, ?, ?> openStore();
 
     /** Writes the state every case starts from (and damage when the path is a repair). */
     abstract void settle(WritePath path) throws IOException;
@@ -172,7 +172,7 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        Store openStore() {
+        Store<?, ?, ?> openStore() {
             DocStore docs = DocStore.open(root, "docs", Seams.docOptions(dir -> seam = FailingFiles.at(dir)));
             docs.indexes().field("kind").field("u").unique().field("r").range().sync();
             return docs;
@@ -250,7 +250,7 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        Store openStore() {
+        Store<?, ?, ?> openStore() {
             return SegmentedLog.open(root, "events", Seams.logOptions(dir -> seam = FailingFiles.at(dir)));
         }
 
@@ -341,7 +341,7 @@ abstract class FaultSubject implements AutoCloseable {
         }
 
         @Override
-        Store openStore() {
+        Store<?, ?, ?> openStore() {
             return Queue.open(root, "jobs", Seams.queueOptions(dir -> seam = FailingFiles.at(dir)));
         }
 

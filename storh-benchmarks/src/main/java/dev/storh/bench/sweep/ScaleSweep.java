@@ -30,15 +30,18 @@ import java.util.stream.Stream;
  * with {@code limit(10)}, count (first after the start, then warm), stream, verify, reindex, and
  * the peak heap of each step, at one collection size. The collection is generated once into
  * {@code <dir>/<records>/} (record files written directly, then three indexes built) and reused by
- * later runs. Run each size in a fresh JVM, under the heap to prove:
+ * later runs. Each size runs in a fresh JVM, under the heap to prove. The whole sweep, one child
+ * JVM per size under {@code -Xmx256m} (generation in a child of its own), printing the Markdown
+ * table:
  *
  * <pre>
- * java -Xmx256m -cp storh-benchmarks/target/storh-benchmarks.jar dev.storh.bench.sweep.ScaleSweep \
- *     --records=100000 --dir=/tmp/storh-sweep
+ * java -cp storh-benchmarks/target/storh-benchmarks.jar dev.storh.bench.sweep.ScaleSweep \
+ *     --sizes=10000,100000,1000000 --dir=/tmp/storh-sweep
  * </pre>
  *
- * Prints one Markdown table row (and the header with {@code --header}); times in milliseconds
- * unless a unit is named.
+ * One size in this JVM: {@code java -Xmx256m -cp … ScaleSweep --records=100000 --dir=/tmp/storh-sweep}
+ * prints one row (and the header with {@code --header}). Times in milliseconds unless a unit is
+ * named; a step that runs out of heap shows {@code OOM}.
  */
 public final class ScaleSweep {
 
@@ -71,18 +74,31 @@ public final class ScaleSweep {
         Path dir = Path.of("/tmp/storh-sweep");
         boolean header = false;
         boolean generateOnly = false;
+        String sizes = null;
+        boolean putStream = false;
+        String heap = "256m";
         for (String a : args) {
-            if (a.startsWith("--records=")) {
+            if (a.startsWith("--sizes=")) {
+                sizes = a.substring("--sizes=".length());
+            } else if (a.startsWith("--heap=")) {
+                heap = a.substring("--heap=".length());
+            } else if (a.startsWith("--records=")) {
                 records = Integer.parseInt(a.substring("--records=".length()));
             } else if (a.startsWith("--dir=")) {
                 dir = Path.of(a.substring("--dir=".length()));
             } else if (a.equals("--header")) {
                 header = true;
+            } else if (a.equals("--put-stream")) {
+                putStream = true;
             } else if (a.equals("--generate-only")) {
                 generateOnly = true;
             } else {
                 throw new IllegalArgumentException("Unknown argument: " + a);
             }
+        }
+        if (sizes != null) {
+            sweepInChildren(sizes, dir, heap, putStream);
+            return;
         }
         Path root = dir.resolve(Integer.toString(records));
         if (!Files.exists(root.resolve(COLLECTION).resolve(DocLayout.DATA))) {
@@ -93,11 +109,55 @@ public final class ScaleSweep {
         }
         ScaleSweep sweep = new ScaleSweep();
         sweep.run(root, records);
+        if (putStream) {
+            sweep.putStream(dir.resolve(records + "-put"), records);
+        }
         if (header) {
             System.out.println("| " + String.join(" | ", sweep.row.keySet()) + " |");
             System.out.println("|" + " ---: |".repeat(sweep.row.size()));
         }
         System.out.println("| " + String.join(" | ", sweep.row.values()) + " |");
+    }
+
+    /**
+     * Runs each size in a child JVM under {@code -Xmx<heap>} (generating it first in a child with
+     * 1 GiB when missing) and prints the table: the header once, one row per size.
+     */
+    private static void sweepInChildren(String sizes, Path dir, String heap, boolean putStream)
+            throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        boolean first = true;
+        for (String size : sizes.split(",")) {
+            List<String> common = List.of("-cp", cp, ScaleSweep.class.getName(), "--records=" + size.trim(), "--dir=" + dir);
+            List<String> generate = new ArrayList<>(List.of(java, "-Xmx1g"));
+            generate.addAll(common);
+            generate.add("--generate-only");
+            run(generate, false);
+            List<String> sweep = new ArrayList<>(List.of(java, "-Xmx" + heap));
+            sweep.addAll(common);
+            if (first) {
+                sweep.add("--header");
+            }
+            if (putStream) {
+                sweep.add("--put-stream");
+            }
+            first = false;
+            run(sweep, true);
+        }
+    }
+
+    private static void run(List<String> command, boolean printRows) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        int rc = p.waitFor();
+        if (printRows) {
+            System.out.print(out);
+            System.out.flush();
+        }
+        if (rc != 0) {
+            throw new IllegalStateException("exit " + rc + ": " + String.join(" ", command));
+        }
     }
 
     /** Writes {@code n} record files directly (no fsync: a benchmark fixture), then builds three indexes. */
@@ -155,6 +215,10 @@ public final class ScaleSweep {
             repeated("range", 20, () -> store.query().where("publishedAt").between(mid, mid + 100).get().size());
             repeated("orderBy limit 10", 3,
                     () -> store.query().orderBy("publishedAt", Direction.ASC).limit(10).get().size());
+            repeated("orderBy desc limit 10", 3,
+                    () -> store.query().orderBy("publishedAt", Direction.DESC).limit(10).get().size());
+            repeated("eq orderBy limit 10", 3, () -> store.query().where("kind").eq("page")
+                    .orderBy("publishedAt", Direction.DESC).limit(10).get().size());
             timed("stream", () -> {
                 try (Stream<StorageRecord> all = store.stream()) {
                     return all.count();
@@ -165,6 +229,31 @@ public final class ScaleSweep {
         }
         row.put("heap MiB (sum of pool peaks)", Long.toString(peakBytes >> 20));
         row.put("max heap MiB", Long.toString(Runtime.getRuntime().maxMemory() >> 20));
+    }
+
+    /**
+     * An indexed import: {@code putStream} of {@code n} generated records into an empty collection
+     * with the sweep's three indexes (deleted first when a previous run left it).
+     */
+    private void putStream(Path root, int n) throws Exception {
+        if (Files.exists(root)) {
+            try (Stream<Path> all = Files.walk(root)) {
+                all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        try (DocStore store = DocStore.open(root, COLLECTION)) {
+            store.indexes().field("kind").index().field("bucket").index().field("publishedAt").range().sync();
+            Iterable<Map<String, Object>> items = () -> java.util.stream.IntStream.range(0, n).mapToObj(i -> {
+                Map<String, Object> fields = new LinkedHashMap<>();
+                fields.put("kind", KINDS[i % KINDS.length]);
+                fields.put("bucket", (long) (i % 10));
+                fields.put("publishedAt", START + i);
+                fields.put("title", "Record number " + i);
+                return fields;
+            }).iterator();
+            timed("putStream (indexed)", () -> store.putStream(items));
+        }
+        row.put("heap MiB with putStream", Long.toString(peakBytes >> 20));
     }
 
     /** Every {@code n / GETS}-th id of the listing: spread over the whole collection. */

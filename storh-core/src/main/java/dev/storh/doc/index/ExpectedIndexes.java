@@ -1,106 +1,157 @@
 package dev.storh.doc.index;
 
-import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
-import dev.storh.fs.SyncPool;
+import dev.storh.json.CanonicalJson;
 import dev.storh.query.Values;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The index content that a set of records implies: built by a full scan, then either written as a
- * fresh {@code entries/} folder (rebuild) or compared with the files on disk (verify).
+ * fresh {@code entries/} folder (rebuild) or compared with the files on disk (verify). The rows go
+ * through an external sort ({@link SortedRows}), so the memory held does not grow with the number
+ * of records: a rebuild sorts them by index and key and writes each file as its rows come
+ * ({@link IndexTreeWriter}); a verify also sorts the files' content, by index and id, and compares
+ * the two one id at a time. Only the ids of records whose range field holds a list or an object
+ * are kept in memory. Not thread-safe: one pass uses one.
  */
-final class ExpectedIndexes {
+final class ExpectedIndexes implements AutoCloseable {
 
-    private record Bucket(Object value, TreeSet<String> ids) {
+    /** Separates the parts of a row; no key or record id holds it. */
+    static final char SEP = '\u0001';
+
+    /** One index the rows are for: an equality field, a compound pair or a range field. */
+    record Slot(String tag, String kind, String label, IndexDefinition def, IndexDefinition[] pair) {
+        boolean range() {
+            return kind.equals("range");
+        }
     }
 
-    private final List<IndexDefinition> definitions;
-    private final List<IndexDefinition[]> pairs;
-    private final Map<String, TreeMap<String, Bucket>> equality = new LinkedHashMap<>();
-    private final Map<String, TreeMap<String, TreeSet<String>>> compound = new LinkedHashMap<>();
-    private final Map<String, Map<String, Object>> range = new LinkedHashMap<>();
+    private final List<Slot> slots = new ArrayList<>();
     private final Map<String, TreeSet<String>> unindexed = new LinkedHashMap<>();
     private final PathIndexes.Expected paths;
-
-    ExpectedIndexes(List<IndexDefinition> definitions) {
-        this(definitions, IndexUpdates.compoundPairs(definitions), List.of());
-    }
+    private final SortedRows rows;
+    private final boolean build;
 
     /**
-     * @param definitions the original's definitions
-     * @param pathDefinitions the path indexes to build or compare too
+     * @param budgetChars characters of rows held before a sorted run is written ({@link SortedRows})
      */
-    ExpectedIndexes(List<IndexDefinition> definitions, List<PathIndexDefinition> pathDefinitions) {
-        this(definitions, IndexUpdates.compoundPairs(definitions), pathDefinitions);
-    }
-
-    /**
-     * @param definitions the definitions to build
-     * @param pairs the compound pairs to build (each of two equality definitions)
-     */
-    ExpectedIndexes(List<IndexDefinition> definitions, List<IndexDefinition[]> pairs, List<PathIndexDefinition> pathDefinitions) {
-        this.definitions = definitions;
-        this.pairs = pairs;
+    ExpectedIndexes(StoreFiles files, String scratchDir, long budgetChars, boolean build, List<IndexDefinition> definitions,
+            List<IndexDefinition[]> pairs, List<PathIndexDefinition> pathDefinitions) {
+        this.build = build;
         this.paths = new PathIndexes.Expected(pathDefinitions);
+        this.rows = new SortedRows(files, scratchDir, budgetChars);
         for (IndexDefinition d : definitions) {
             if (d.range()) {
-                range.put(d.field(), new HashMap<>());
                 unindexed.put(d.field(), new TreeSet<>());
             } else {
-                equality.put(d.field(), new TreeMap<>());
+                slots.add(new Slot(tag(slots.size()), "equality", d.field(), d, null));
             }
         }
         for (IndexDefinition[] p : pairs) {
-            compound.put(label(p), new TreeMap<>());
+            slots.add(new Slot(tag(slots.size()), "compound", label(p), null, p));
+        }
+        for (IndexDefinition d : definitions) {
+            if (d.range()) {
+                slots.add(new Slot(tag(slots.size()), "range", d.field(), d, null));
+            }
         }
     }
 
-    private static String label(IndexDefinition[] p) {
+    /**
+     * @param files the collection's byte seam
+     * @param scratchDir where sort runs go (a seam name), {@code null} to sort in memory
+     * @param definitions the definitions to build
+     * @param pairs the compound pairs to build (each of two equality definitions)
+     * @param pathDefinitions the path indexes to build
+     * @return an empty set of rows to fill with {@link #add}, then {@link #writeTo}
+     */
+    static ExpectedIndexes forBuild(StoreFiles files, String scratchDir, List<IndexDefinition> definitions,
+            List<IndexDefinition[]> pairs, List<PathIndexDefinition> pathDefinitions) {
+        return new ExpectedIndexes(files, scratchDir, SortedRows.BUDGET_CHARS, true, definitions, pairs, pathDefinitions);
+    }
+
+    /**
+     * @param files the collection's byte seam
+     * @param scratchDir where sort runs go (a seam name), {@code null} to sort in memory
+     * @param definitions the original's definitions (the compound pairs follow from them)
+     * @param pathDefinitions the path indexes to compare too
+     * @return an empty set of rows to fill with {@link #add}, then {@link #compareWith}
+     */
+    static ExpectedIndexes forVerify(StoreFiles files, String scratchDir, List<IndexDefinition> definitions,
+            List<PathIndexDefinition> pathDefinitions) {
+        return new ExpectedIndexes(files, scratchDir, SortedRows.BUDGET_CHARS, false, definitions, IndexUpdates.compoundPairs(definitions),
+                pathDefinitions);
+    }
+
+    private static String tag(int n) {
+        return String.format(java.util.Locale.ROOT, "%04d", n);
+    }
+
+    static String label(IndexDefinition[] p) {
         return p[0].field() + "\t" + p[1].field();
+    }
+
+    /** @return how many sorted runs were written to the scratch folder so far */
+    int runs() {
+        return rows.runs();
     }
 
     void add(StorageRecord r) {
         paths.add(r);
         Map<String, Object> data = r.data();
-        for (IndexDefinition d : definitions) {
-            if (!data.containsKey(d.field())) {
-                continue;
-            }
-            if (!IndexKeys.isIndexable(data.get(d.field()))) {
-                if (d.range()) {
-                    unindexed.get(d.field()).add(r.id());
+        for (Slot s : slots) {
+            if (s.pair() != null) {
+                Object l = data.get(s.pair()[0].field());
+                Object rr = data.get(s.pair()[1].field());
+                if (data.containsKey(s.pair()[0].field()) && data.containsKey(s.pair()[1].field()) && IndexKeys.isIndexable(l)
+                        && IndexKeys.isIndexable(rr)) {
+                    String key = IndexKeys.compoundKey(Values.normalise(l), Values.normalise(rr));
+                    rows.add(build ? s.tag() + SEP + key + SEP + r.id() : expectedRow(s, r.id(), key));
                 }
                 continue;
             }
-            Object v = Values.normalise(data.get(d.field()));
-            if (d.range()) {
-                range.get(d.field()).put(r.id(), v);
+            String field = s.def().field();
+            if (!data.containsKey(field)) {
+                continue;
+            }
+            if (!IndexKeys.isIndexable(data.get(field))) {
+                if (s.range()) {
+                    unindexed.get(field).add(r.id());
+                }
+                continue;
+            }
+            Object v = Values.normalise(data.get(field));
+            if (s.range()) {
+                rows.add(build ? s.tag() + SEP + RangeFiles.sortRow(r.id(), v) : expectedRow(s, r.id(), rangeGroup(v)));
             } else {
-                equality.get(d.field()).computeIfAbsent(IndexKeys.valueKey(v), k -> new Bucket(v, new TreeSet<>()))
-                        .ids().add(r.id());
+                String key = IndexKeys.valueKey(v);
+                rows.add(build ? s.tag() + SEP + key + SEP + r.id() + SEP + CanonicalJson.compactText(v)
+                        : expectedRow(s, r.id(), key));
             }
         }
-        for (IndexDefinition[] p : pairs) {
-            Object l = data.get(p[0].field());
-            Object rr = data.get(p[1].field());
-            if (data.containsKey(p[0].field()) && data.containsKey(p[1].field()) && IndexKeys.isIndexable(l)
-                    && IndexKeys.isIndexable(rr)) {
-                compound.get(label(p)).computeIfAbsent(IndexKeys.compoundKey(Values.normalise(l), Values.normalise(rr)),
-                        k -> new TreeSet<>()).add(r.id());
-            }
-        }
+    }
+
+    /** @return the key a range entry is compared under: its range key and its value key */
+    static String rangeGroup(Object v) {
+        return IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v);
+    }
+
+    private static String expectedRow(Slot s, String id, String key) {
+        return s.tag() + SEP + escape(id) + SEP + "E" + SEP + key;
+    }
+
+    /** @return the id with no {@link #SEP} in it (a damaged index file may hold anything) */
+    static String escape(String id) {
+        return id.indexOf(SEP) < 0 ? id : id.replace(SEP, '\u0000');
     }
 
     /**
@@ -110,33 +161,8 @@ final class ExpectedIndexes {
      * @param entries the folder
      */
     void writeTo(StoreFiles files, Path entries) {
-        List<Runnable> valueFiles = new ArrayList<>();
-        equality.forEach((field, buckets) -> {
-            Path dir = IndexLayout.equalityDir(entries, field);
-            if (!buckets.isEmpty()) {
-                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
-            }
-            buckets.forEach((key, b) -> valueFiles.add(() -> AtomicFiles.writeAtomic(files,
-                    files.nameOf(IndexLayout.valueFile(dir, key)), EqualityFiles.encode(field, key, b.value(), b.ids()))));
-        });
-        for (IndexDefinition[] p : pairs) {
-            TreeMap<String, TreeSet<String>> buckets = compound.get(label(p));
-            Path dir = IndexLayout.compoundDir(entries, p[0].field(), p[1].field());
-            if (!buckets.isEmpty()) {
-                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
-            }
-            buckets.forEach((key, ids) -> valueFiles.add(() -> AtomicFiles.writeAtomic(files,
-                    files.nameOf(IndexLayout.valueFile(dir, key)), EqualityFiles.encode(label(p), key, null, ids))));
-        }
-        SyncPool.forEach(valueFiles, Runnable::run); // a new tree: its files are written side by side
-        range.forEach((field, state) -> {
-            RangeFiles rf = new RangeFiles(files, entries, field);
-            if (!state.isEmpty()) {
-                AtomicFiles.ensureDirectory(files, files.nameOf(rf.main().getParent()));
-                rf.writeMain(state);
-            }
-            rf.writeUnindexed(unindexed.get(field));
-        });
+        new IndexTreeWriter(files, entries, slots, rows).write();
+        unindexed.forEach((field, ids) -> new RangeFiles(files, entries, field).writeUnindexed(ids));
         paths.writeTo(files, entries);
     }
 
@@ -148,38 +174,78 @@ final class ExpectedIndexes {
     List<String> compareWith(StoreFiles files, Path entries) {
         List<String> errors = new ArrayList<>();
         Set<String> mismatches = new TreeSet<>();
-        equality.forEach((field, buckets) -> {
-            Map<String, Set<String>> actual = readValueFiles(files, IndexLayout.equalityDir(entries, field), field, true, errors);
-            Map<String, Set<String>> wanted = new TreeMap<>();
-            buckets.forEach((k, b) -> wanted.put(k, b.ids()));
-            diff(wanted, actual, "equality", field + " ", mismatches);
-        });
-        for (IndexDefinition[] p : pairs) {
-            Map<String, Set<String>> actual = readValueFiles(files, IndexLayout.compoundDir(entries, p[0].field(), p[1].field()),
-                    label(p), false, errors);
-            diff(new TreeMap<>(compound.get(label(p))), actual, "compound", label(p) + " ", mismatches);
+        IndexFileRows actual = new IndexFileRows(files, entries, rows, errors);
+        for (Slot s : slots) {
+            actual.add(s);
+            if (s.range()) {
+                RangeFiles rangeFiles = new RangeFiles(files, entries, s.label());
+                Set<String> listed = rangeFiles.readUnindexed();
+                if (listed == null && present(files, rangeFiles.unindexed())) {
+                    errors.add("Unreadable index file: " + rangeFiles.unindexed());
+                }
+                if (listed != null && !listed.equals(unindexed.get(s.label()))) {
+                    mismatches.add("Index mismatch (range): " + s.label() + " lists and objects");
+                }
+            }
         }
-        range.forEach((field, state) -> {
-            Map<String, Object> actualState = new RangeFiles(files, entries, field).load(errors);
-            Map<String, Set<String>> wanted = new TreeMap<>();
-            state.forEach((id, v) -> wanted.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
-                    k -> new TreeSet<>()).add(id));
-            Map<String, Set<String>> actual = new TreeMap<>();
-            actualState.forEach((id, v) -> actual.computeIfAbsent(IndexKeys.rangeKey(v) + " " + IndexKeys.valueKey(v),
-                    k -> new TreeSet<>()).add(id));
-            diff(wanted, actual, "range", field + " ", mismatches);
-            RangeFiles rangeFiles = new RangeFiles(files, entries, field);
-            Set<String> listed = rangeFiles.readUnindexed();
-            if (listed == null && present(files, rangeFiles.unindexed())) {
-                errors.add("Unreadable index file: " + rangeFiles.unindexed());
-            }
-            if (listed != null && !listed.equals(unindexed.get(field))) {
-                mismatches.add("Index mismatch (range): " + field + " lists and objects");
-            }
-        });
+        compare(rows.sorted(), mismatches);
         errors.addAll(mismatches);
         errors.addAll(paths.compareWith(files, entries));
         return errors;
+    }
+
+    /**
+     * Walks rows sorted by index and id: for each, the keys the records imply against the keys the
+     * files hold; every key in one set and not the other is a mismatch.
+     */
+    private void compare(Iterator<String> sorted, Set<String> out) {
+        String group = null;
+        Set<String> wanted = new TreeSet<>();
+        Set<String> listed = new TreeSet<>();
+        String[] replayed = {null};
+        while (true) {
+            String row = sorted.hasNext() ? sorted.next() : null;
+            int idEnd = row == null ? -1 : row.indexOf(SEP, 5);
+            String rowGroup = row == null ? null : row.substring(0, idEnd);
+            if (group != null && !group.equals(rowGroup)) {
+                Slot s = slots.get(Integer.parseInt(group.substring(0, 4)));
+                if (replayed[0] != null) {
+                    listed.add(replayed[0]);
+                }
+                for (String key : wanted) {
+                    if (!listed.contains(key)) {
+                        out.add(mismatch(s, key));
+                    }
+                }
+                for (String key : listed) {
+                    if (!wanted.contains(key)) {
+                        out.add(mismatch(s, key));
+                    }
+                }
+                wanted.clear();
+                listed.clear();
+                replayed[0] = null;
+            }
+            if (row == null) {
+                return;
+            }
+            group = rowGroup;
+            int tagEnd = row.indexOf(SEP, idEnd + 1);
+            char tag = row.charAt(idEnd + 1);
+            String payload = row.substring(tagEnd + 1);
+            if (tag == 'E') {
+                wanted.add(payload);
+            } else if (tag == 'A') {
+                listed.add(payload);
+            } else {
+                // a range line's change, in file order: the last one says where the id is
+                replayed[0] = payload.startsWith("+") ? payload.substring(1) : null;
+            }
+        }
+    }
+
+    private static String mismatch(Slot s, String key) {
+        return "Index mismatch (" + s.kind() + "): " + s.label() + " " + key;
     }
 
     /** @return whether the file is there (a missing list of unindexed ids is no damage: the original writes none) */
@@ -191,58 +257,9 @@ final class ExpectedIndexes {
         }
     }
 
-    private static void diff(Map<String, ? extends Set<String>> wanted, Map<String, Set<String>> actual, String kind,
-            String prefix, Set<String> out) {
-        Set<String> keys = new TreeSet<>(wanted.keySet());
-        keys.addAll(actual.keySet());
-        for (String key : keys) {
-            Set<String> w = wanted.containsKey(key) ? wanted.get(key) : Set.of();
-            Set<String> a = actual.getOrDefault(key, Set.of());
-            if (!w.equals(a)) {
-                out.add("Index mismatch (" + kind + "): " + prefix + key);
-            }
-        }
-    }
-
-    private static Map<String, Set<String>> readValueFiles(StoreFiles files, Path dir, String expectedField, boolean checkKey,
-            List<String> errors) {
-        Map<String, Set<String>> actual = new TreeMap<>();
-        try {
-            for (Path file : IndexBytes.list(files, dir, "*.jsonc")) {
-                if (file.getFileName().toString().startsWith(".")) {
-                    continue;
-                }
-                EqualityFiles.Entry e;
-                try {
-                    e = EqualityFiles.read(files, file);
-                } catch (StorageException ex) {
-                    errors.add("Unreadable index file: " + file + " (" + ex.getMessage() + ")");
-                    continue;
-                }
-                if (e == null) {
-                    continue;
-                }
-                if (e.field() == null || e.key() == null) {
-                    errors.add("Malformed index file: " + file);
-                    continue;
-                }
-                if (!e.field().equals(expectedField)) {
-                    errors.add("Index field mismatch: " + file);
-                    continue;
-                }
-                if (checkKey && (!IndexKeys.isIndexable(Values.normalise(e.value()))
-                        || !e.key().equals(IndexKeys.valueKey(Values.normalise(e.value()))))) {
-                    errors.add("Index key mismatch: " + file);
-                    continue;
-                }
-                if (!(e.count() instanceof Long c) || c != e.ids().size()) {
-                    errors.add("Index count mismatch: " + file);
-                }
-                actual.computeIfAbsent(e.key(), k -> new TreeSet<>()).addAll(e.ids());
-            }
-        } catch (IOException e) {
-            errors.add("Unreadable index file: " + dir + " (" + e.getMessage() + ")");
-        }
-        return actual;
+    /** Deletes the sort's run files. */
+    @Override
+    public void close() {
+        rows.close();
     }
 }

@@ -1,6 +1,7 @@
 package dev.storh.doc.index;
 
 import dev.storh.fs.StoreFiles;
+import dev.storh.json.Jsonc;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,6 +33,21 @@ final class IndexBytes {
         try {
             return files.readAll(files.nameOf(file));
         } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @param files the collection's byte seam
+     * @param file a JSONC file holding one object (a manifest)
+     * @return the decoded object, or {@code null} when the file is missing, cannot be read or does
+     *     not hold a JSON object
+     */
+    static Map<String, Object> readObjectOrNull(StoreFiles files, Path file) {
+        try {
+            byte[] bytes = readOrNull(files, file);
+            return bytes == null ? null : Jsonc.decodeObject(bytes);
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }

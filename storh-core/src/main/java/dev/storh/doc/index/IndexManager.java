@@ -475,8 +475,10 @@ public final class IndexManager {
      */
     public List<String> verify(Stream<StorageRecord> recordsOnDisk) {
         List<IndexDefinition> defs = definitions();
-        ExpectedIndexes expected = new ExpectedIndexes(defs, pathDefinitions());
-        recordsOnDisk.forEach(expected::add);
-        return expected.compareWith(files, entries());
+        try (ExpectedIndexes expected = ExpectedIndexes.forVerify(files, files.nameOf(layout.sortDir()), defs,
+                pathDefinitions())) {
+            recordsOnDisk.forEach(expected::add);
+            return expected.compareWith(files, entries());
+        }
     }
 }

@@ -3,8 +3,6 @@ package dev.storh.doc.index;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
-import dev.storh.json.Jsonc;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,14 +53,8 @@ final class IndexManifest {
      * @return definitions sorted by field name; empty when the file is missing or unreadable
      */
     static List<IndexDefinition> read(StoreFiles files, Path manifest) {
-        Map<String, Object> doc;
-        try {
-            byte[] bytes = IndexBytes.readOrNull(files, manifest);
-            if (bytes == null) {
-                return List.of();
-            }
-            doc = Jsonc.decodeObject(bytes);
-        } catch (IOException | RuntimeException e) {
+        Map<String, Object> doc = IndexBytes.readObjectOrNull(files, manifest);
+        if (doc == null) {
             return List.of();
         }
         TreeMap<String, IndexDefinition> byName = new TreeMap<>(dev.storh.query.Values::compareUtf8);
@@ -87,12 +79,8 @@ final class IndexManifest {
      *     {@code null} when absent, not a string, or the file is missing or unreadable
      */
     static String layout(StoreFiles files, Path manifest) {
-        try {
-            byte[] bytes = IndexBytes.readOrNull(files, manifest);
-            return bytes != null && Jsonc.decodeObject(bytes).get("layout") instanceof String s ? s : null;
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        Map<String, Object> doc = IndexBytes.readObjectOrNull(files, manifest);
+        return doc != null && doc.get("layout") instanceof String s ? s : null;
     }
 
     /**

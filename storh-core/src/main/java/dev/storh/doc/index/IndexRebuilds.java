@@ -69,8 +69,8 @@ final class IndexRebuilds {
         Path building = layout.indexEntriesBuilding(suffix);
         long scanned = 0;
         List<String> skipped = new ArrayList<>();
-        try {
-            ExpectedIndexes expected = new ExpectedIndexes(defs, pathDefs);
+        try (ExpectedIndexes expected = ExpectedIndexes.forBuild(files, files.nameOf(layout.sortDir()), defs,
+                IndexUpdates.compoundPairs(defs), pathDefs)) {
             try (Stream<StorageRecord> all = records.records(skipUnreadable ? (id, e) -> skipped.add(e.getMessage()) : null)) {
                 Iterator<StorageRecord> it = all.iterator();
                 while (it.hasNext()) {
@@ -111,8 +111,8 @@ final class IndexRebuilds {
         }
         cleanLeftovers();
         Path building = layout.indexEntriesBuilding(HexFormat.of().formatHex(randomBytes()));
-        try {
-            ExpectedIndexes expected = new ExpectedIndexes(changed, newPairs, List.of());
+        try (ExpectedIndexes expected = ExpectedIndexes.forBuild(files, files.nameOf(layout.sortDir()), changed, newPairs,
+                List.of())) {
             try (Stream<StorageRecord> all = records.records(null)) {
                 all.forEach(expected::add);
             }

@@ -170,7 +170,7 @@ final class IndexUpdates {
             rf.appendDelta(lines);
             long deltaBytes = rf.deltaBytes();
             if (deltaBytes > (1 << 20) && deltaBytes > rf.mainBytes() / 4) {
-                swap.swapping(() -> rf.writeMain(rf.load(null))); // fold the delta (W5)
+                swap.swapping(rf::fold); // fold the delta (W5), streamed
             }
             reads.forget(field);
         });

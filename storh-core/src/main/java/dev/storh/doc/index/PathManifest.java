@@ -3,9 +3,7 @@ package dev.storh.doc.index;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
-import dev.storh.json.Jsonc;
 import dev.storh.query.FieldPath;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,14 +47,8 @@ final class PathManifest {
      * @return the definitions; empty when the file is missing or unreadable
      */
     static List<PathIndexDefinition> read(StoreFiles files, Path manifest) {
-        Map<String, Object> doc;
-        try {
-            byte[] bytes = IndexBytes.readOrNull(files, manifest);
-            if (bytes == null) {
-                return List.of();
-            }
-            doc = Jsonc.decodeObject(bytes);
-        } catch (IOException | RuntimeException e) {
+        Map<String, Object> doc = IndexBytes.readObjectOrNull(files, manifest);
+        if (doc == null) {
             return List.of();
         }
         List<PathIndexDefinition> out = new ArrayList<>();

@@ -88,6 +88,11 @@ final class RangeDelta {
         return touched.containsKey(id);
     }
 
+    /** @return whether the delta changes nothing (there is none, or it is empty) */
+    boolean isEmpty() {
+        return touched.isEmpty();
+    }
+
     /** @return the ids the delta leaves with a value, with those values */
     List<Entry> adds() {
         return adds;

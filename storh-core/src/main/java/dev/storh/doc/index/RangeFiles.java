@@ -141,44 +141,63 @@ final class RangeFiles {
     Map<String, Object> load(List<String> errors) {
         // about 130 bytes a line in the main file: sized once instead of growing through every doubling
         Map<String, Object> state = new java.util.HashMap<>((int) Math.min(1 << 24, mainBytes() / 75 + 16));
-        replay(main, state, errors);
-        replay(delta, state, errors);
+        LineSink apply = line -> {
+            if (line != null) {
+                for (String id : line.ids()) {
+                    state.put(id, line.value());
+                }
+                line.remove().forEach(state::remove);
+            }
+        };
+        forEachLine(main, apply, errors);
+        forEachLine(delta, apply, errors);
         return state;
     }
 
-    private void replay(Path file, Map<String, Object> state, List<String> errors) {
-        byte[] bytes;
-        try {
-            bytes = IndexBytes.readOrNull(files, file);
-            if (bytes == null) {
-                return;
+    /** Receives the lines of a range file in order. */
+    interface LineSink {
+        /** @param line a decoded line, or {@code null} for a malformed one (already reported) */
+        void accept(Line line);
+    }
+
+    /**
+     * Reads a range file line by line, holding one read buffer and one line.
+     *
+     * @param file the main file or the delta; a missing file has no lines
+     * @param sink receives each line
+     * @param errors receives problems per line and an unreadable file ({@code null} to skip bad lines silently)
+     */
+    void forEachLine(Path file, LineSink sink, List<String> errors) {
+        try (java.io.InputStream in = new java.io.BufferedInputStream(files.open(files.nameOf(file)), StreamedFile.BUFFER)) {
+            byte[] line = new byte[512];
+            int length = 0;
+            for (int b = in.read(); ; b = in.read()) {
+                if (b == '\n' || b < 0) {
+                    if (length > 0) {
+                        Line decoded = lineAt(line, 0, length);
+                        if (decoded == null && errors != null) {
+                            errors.add("Malformed range index line: " + file);
+                        } else if (decoded != null && errors != null && !decoded.key().equals(IndexKeys.rangeKey(decoded.value()))) {
+                            errors.add("Range index key mismatch: " + file);
+                        }
+                        sink.accept(decoded);
+                    }
+                    length = 0;
+                    if (b < 0) {
+                        return;
+                    }
+                    continue;
+                }
+                if (length == line.length) {
+                    line = java.util.Arrays.copyOf(line, length * 2);
+                }
+                line[length++] = (byte) b;
             }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // no lines
         } catch (IOException e) {
             if (errors != null) {
                 errors.add("Unreadable range index file: " + file + " (" + e.getMessage() + ")");
-            }
-            return;
-        }
-        int start = 0;
-        for (int i = 0; i <= bytes.length; i++) {
-            if (i == bytes.length || bytes[i] == '\n') {
-                if (i > start) {
-                    Line line = lineAt(bytes, start, i - start);
-                    if (line == null) {
-                        if (errors != null) {
-                            errors.add("Malformed range index line: " + file);
-                        }
-                    } else {
-                        if (errors != null && !line.key().equals(IndexKeys.rangeKey(line.value()))) {
-                            errors.add("Range index key mismatch: " + file);
-                        }
-                        for (String id : line.ids()) {
-                            state.put(id, line.value());
-                        }
-                        line.remove().forEach(state::remove);
-                    }
-                }
-                start = i + 1;
             }
         }
     }
@@ -249,24 +268,142 @@ final class RangeFiles {
         Comparator<byte[]> bytewise = java.util.Arrays::compareUnsigned;
         rows.sort(Comparator.comparing(Sorted::rangeKey).thenComparing(Sorted::valueKey)
                 .thenComparing(Sorted::line, bytewise));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        List<Object> points = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            if (i % STRIDE == 0) {
+        try (MainWriter writer = new MainWriter()) {
+            rows.forEach(r -> writer.add(r.rangeKey(), r.line()));
+            writer.finish();
+        }
+    }
+
+    /**
+     * @param id a record id
+     * @param value its indexable value
+     * @return the sort row of its main-file line: range key, value key and the line, apart by
+     *     {@link ExpectedIndexes#SEP}, so that rows sort in the main file's order
+     */
+    static String sortRow(String id, Object value) {
+        String rangeKey = IndexKeys.rangeKey(value);
+        return rangeKey + ExpectedIndexes.SEP + IndexKeys.valueKey(value) + ExpectedIndexes.SEP
+                + new String(encodeLine(rangeKey, value, 1, List.of(id), List.of()), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param row a row of {@link #sortRow}, from {@code from} on
+     * @param from where the row's range key starts
+     * @param writer receives its line
+     */
+    static void addSortRow(String row, int from, MainWriter writer) {
+        int rangeEnd = row.indexOf(ExpectedIndexes.SEP, from);
+        int valueEnd = row.indexOf(ExpectedIndexes.SEP, rangeEnd + 1);
+        writer.add(row.substring(from, rangeEnd), row.substring(valueEnd + 1).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Folds the delta into a new main file (as {@link #writeMain} of {@link #load} does), holding
+     * only the delta's changes and the sort's buffer: the main file's entries of ids the delta does
+     * not touch and the delta's last value of every id it adds go through an external sort, whose
+     * runs are temp files of the range folder. Main files as storh and the original write them (one
+     * id a line, no removals) fold exactly; one with removals is folded in memory instead.
+     */
+    void fold() {
+        fold(SortedRows.BUDGET_CHARS);
+    }
+
+    /** {@link #fold()} with another sort budget ({@link SortedRows}). */
+    void fold(long budgetChars) {
+        Map<String, Object> changed = new java.util.HashMap<>();
+        Object removed = new Object();
+        forEachLine(delta, line -> {
+            if (line != null) {
+                line.ids().forEach(id -> changed.put(id, line.value()));
+                line.remove().forEach(id -> changed.put(id, removed));
+            }
+        }, null);
+        boolean[] removals = {false};
+        try (SortedRows rows = new SortedRows(files, files.nameOf(main.getParent()), budgetChars)) {
+            forEachLine(main, line -> {
+                if (line != null) {
+                    removals[0] |= !line.remove().isEmpty();
+                    for (String id : line.ids()) {
+                        if (!changed.containsKey(id)) {
+                            rows.add(sortRow(id, line.value()));
+                        }
+                    }
+                }
+            }, null);
+            if (removals[0]) {
+                rows.close();
+                writeMain(load(null));
+                return;
+            }
+            changed.forEach((id, value) -> {
+                if (value != removed) {
+                    rows.add(sortRow(id, value));
+                }
+            });
+            try (MainWriter writer = new MainWriter()) {
+                for (java.util.Iterator<String> it = rows.sorted(); it.hasNext();) {
+                    addSortRow(it.next(), 0, writer);
+                }
+                writer.finish();
+            }
+        }
+    }
+
+    /**
+     * Writes a new main file from lines given in file order (range key, value key, then the line's
+     * bytes), with a checkpoint every {@link #STRIDE} lines, holding one buffer and the
+     * checkpoints: into a temp file renamed over the main file by {@link #finish()}, which then
+     * writes the checkpoints and removes the delta. Closed unfinished, it leaves the files as they were.
+     */
+    final class MainWriter implements AutoCloseable {
+        private final String temp = files.nameOf(main.resolveSibling("." + main.getFileName() + "."
+                + Long.toHexString(System.nanoTime()) + dev.storh.doc.DocLayout.TEMP_SUFFIX));
+        private final StreamedFile out;
+        private final List<Object> points = new ArrayList<>();
+        private long lines;
+
+        MainWriter() {
+            AtomicFiles.ensureDirectory(files, files.nameOf(main.getParent()));
+            out = new StreamedFile(files, temp);
+        }
+
+        /**
+         * @param rangeKey the line's range key
+         * @param line the encoded line, with its newline
+         */
+        void add(String rangeKey, byte[] line) {
+            if (lines++ % STRIDE == 0) {
                 Map<String, Object> point = new LinkedHashMap<>();
-                point.put("key", rows.get(i).rangeKey());
-                point.put("offset", (long) out.size());
+                point.put("key", rangeKey);
+                point.put("offset", out.position());
                 points.add(point);
             }
-            out.writeBytes(rows.get(i).line());
+            out.write(line);
         }
-        Map<String, Object> idx = new LinkedHashMap<>();
-        idx.put("stride", (long) STRIDE);
-        idx.put("checkpoints", points);
-        AtomicFiles.writeAtomic(files, files.nameOf(main), out.toByteArray());
-        AtomicFiles.writeAtomic(files, files.nameOf(checkpoints), CanonicalJson.encodeCompact(idx));
-        AtomicFiles.deleteQuietly(files, files.nameOf(delta));
-        AtomicFiles.syncDirectory(files, files.nameOf(delta.getParent()));
+
+        /** Puts the new main file in place (or removes the files when no line was added). */
+        void finish() {
+            if (lines == 0) {
+                out.close();
+                AtomicFiles.deleteQuietly(files, files.nameOf(checkpoints));
+                AtomicFiles.deleteQuietly(files, files.nameOf(main));
+                AtomicFiles.deleteQuietly(files, files.nameOf(delta));
+                return;
+            }
+            out.finish();
+            AtomicFiles.moveAtomic(files, temp, files.nameOf(main));
+            Map<String, Object> idx = new LinkedHashMap<>();
+            idx.put("stride", (long) STRIDE);
+            idx.put("checkpoints", points);
+            AtomicFiles.writeAtomic(files, files.nameOf(checkpoints), CanonicalJson.encodeCompact(idx));
+            AtomicFiles.deleteQuietly(files, files.nameOf(delta));
+            AtomicFiles.syncDirectory(files, files.nameOf(delta.getParent()));
+        }
+
+        @Override
+        public void close() {
+            out.close();
+        }
     }
 
     static byte[] utf8(String s) {

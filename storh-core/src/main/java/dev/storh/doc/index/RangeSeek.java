@@ -176,6 +176,18 @@ final class RangeSeek {
         return delta;
     }
 
+    /**
+     * @return how many entries the files hold, from the checkpoints alone: only with no delta, and
+     *     taking every stride but the last to hold {@link RangeFiles#STRIDE} lines, as storh and the
+     *     original write them; {@code -1} when there is a delta
+     */
+    long plainEntries() {
+        if (!delta.isEmpty()) {
+            return -1;
+        }
+        return keys.length == 0 ? 0 : (long) (keys.length - 1) * RangeFiles.STRIDE + chunk(keys.length - 1).size();
+    }
+
     /** @return the key of the first line of stride {@code i}; {@code null} past the last */
     String firstKey(int i) {
         return i < keys.length ? keys[i] : null;

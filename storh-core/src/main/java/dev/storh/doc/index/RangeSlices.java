@@ -111,6 +111,18 @@ public final class RangeSlices {
     }
 
     /**
+     * @return how many entries the range index holds, read from its checkpoints and last stride
+     *     alone (see {@link RangeSeek#plainEntries}); {@code null} when the strides cannot tell
+     *     (a delta, or files not provably in value order)
+     */
+    public Long plainEntries() {
+        return reads.withSeek(field, seek -> {
+            long n = seek.plainEntries();
+            return n < 0 ? null : n;
+        });
+    }
+
+    /**
      * @param c a range condition
      * @param limit stop counting there
      * @return the number of scalar values matching it, at most {@code limit}; {@code null} when the

@@ -20,6 +20,7 @@ import dev.storh.doc.index.IndexManager;
 import dev.storh.log.SegmentedLogOptions;
 import dev.storh.queue.QueueOptions;
 import dev.storh.spring.boot.stores.StorhStoreOptions;
+import dev.storh.spring.data.core.IndexLayouts;
 
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.StringUtils;
@@ -27,7 +28,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * {@link StorhStoreOptions} from {@link StorhProperties}: {@code storh.cache},
- * {@code storh.collections.<name>}, {@code storh.logs.<name>}, {@code storh.queues.<name>}.
+ * {@code storh.collections.<name>} (its index layout through {@link IndexLayouts}),
+ * {@code storh.logs.<name>}, {@code storh.queues.<name>}.
  * {@link #validate()} checks every value at startup and throws an
  * {@link InvalidStorhPropertyException} naming the first bad property. The shared cache of
  * {@code storh.cache} is created once, here, and used by every collection without its own.
@@ -143,6 +145,8 @@ class StorhPropertiesStoreOptions implements StorhStoreOptions {
     @Override
     public void prepare(String collection, DocStore store) {
         StorhCollectionProperties settings = this.properties.collections().get(collection);
+        StorhCollectionProperties.IndexLayout layout = (settings != null) ? settings.indexLayout() : null;
+        IndexLayouts.prepare(store, (layout != null) ? layout == StorhCollectionProperties.IndexLayout.VALUE_DELTAS : null);
         if (settings == null || settings.indexes().isEmpty()) {
             return;
         }

@@ -15,20 +15,13 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * this registry (so each collection is opened once, by the registry the operations use), adds the application's own
  * {@link SegmentedLog} and {@link Queue} beans, and opens every {@code storh.collections.<name>}
  * (defining its indexes), so all of them show in health, metrics and the endpoint from startup.
+ *
+ * @param stores the registry to complete
+ * @param properties the bound {@code storh.*} properties
+ * @param beanFactory where the application's operations, logs and queues are found
  */
-class StorhStoresInitializer implements SmartInitializingSingleton {
-
-    private final StorhStores stores;
-
-    private final StorhProperties properties;
-
-    private final ListableBeanFactory beanFactory;
-
-    StorhStoresInitializer(StorhStores stores, StorhProperties properties, ListableBeanFactory beanFactory) {
-        this.stores = stores;
-        this.properties = properties;
-        this.beanFactory = beanFactory;
-    }
+record StorhStoresInitializer(StorhStores stores, StorhProperties properties, ListableBeanFactory beanFactory)
+        implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {

@@ -40,7 +40,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
     private final boolean owned;
 
-    private volatile Store contract;
+    private volatile Store<?, ?, ?> contract;
 
     private final AtomicReference<VerifyResult> lastVerify = new AtomicReference<>();
 
@@ -54,7 +54,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
      * @param contract the engine as the core store contract, which the maintenance operations
      * go through
      */
-    StorhStore(StoreType type, String name, boolean owned, Store contract) {
+    StorhStore(StoreType type, String name, boolean owned, Store<?, ?, ?> contract) {
         this.type = type;
         this.name = name;
         this.owned = owned;
@@ -87,7 +87,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
      * @return the engine as the store contract: a {@code DocStore}, {@code SegmentedLog} (for a
      * partitioned log, the partition in use) or {@code Queue}
      */
-    public Store engine() {
+    public Store<?, ?, ?> engine() {
         return this.contract;
     }
 
@@ -96,7 +96,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
      * partition; callers that already hold the old engine keep using it.
      * @param next the engine from now on
      */
-    void replaceEngine(Store next) {
+    void replaceEngine(Store<?, ?, ?> next) {
         this.contract = next;
     }
 

@@ -333,7 +333,7 @@ public class StorhStores implements AutoCloseable {
      * Registers an engine opened elsewhere, unless the same instance is registered under the name.
      * @param store wraps the engine; called under the open lock once the name is known to be free
      */
-    private void registerExternal(String name, Store engine, StoreType type, Supplier<StorhStore> store) {
+    private void registerExternal(String name, Store<?, ?, ?> engine, StoreType type, Supplier<StorhStore> store) {
         synchronized (this.openLock) {
             StorhStore existing = this.stores.get(name);
             if (existing != null && existing.engine() == engine) {
@@ -348,7 +348,7 @@ public class StorhStores implements AutoCloseable {
      * Opens an engine this registry owns on a claimed folder and registers it; when opening or
      * preparing fails, the engine is closed again and the folder released.
      */
-    private <E extends Store> E openOwned(StoreType type, String name, Supplier<E> open, Consumer<E> prepare,
+    private <E extends Store<?, ?, ?>> E openOwned(StoreType type, String name, Supplier<E> open, Consumer<E> prepare,
             Function<E, StorhStore> wrap) {
         Path folder = claim(type, name);
         E engine = null;

@@ -1,18 +1,23 @@
 package dev.storh.spring.data.core;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.TreeSet;
 
 import dev.storh.StorageRecord;
 import dev.storh.doc.index.IndexDefinition;
 import dev.storh.doc.index.IndexKeys;
 import dev.storh.doc.index.IndexManager;
+import dev.storh.doc.index.RangeSlices;
 import dev.storh.doc.index.RangeView;
 import dev.storh.query.Condition;
 import dev.storh.query.Direction;
+import dev.storh.query.FieldPath;
 import dev.storh.query.Operator;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.Values;
@@ -24,19 +29,25 @@ import dev.storh.spring.transaction.CollectionAccess;
  * index, for queries whose one condition group holds an {@code eq} or {@code in} on an indexed
  * top-level property (a derived {@code findByCategory(category, pageable)} sorted by a
  * range-indexed {@code name}), which core would answer by reading and sorting every match. The
- * candidates are the ids the equality indexes give for those conditions; the range view is walked
- * in sort order, one run of equal values at a time, and each candidate it reaches is read and
- * re-checked against the whole query, until the first {@code n} matches and those tied with the
- * last of them are found.
+ * candidates are the ids the equality indexes give for those conditions. Ascending, the range
+ * index is read stride by stride from its start ({@link RangeSlices#ordered}, never the whole
+ * file), more ids each time until enough candidates were among them; otherwise (and when the
+ * strides cannot be read in order) the range view is walked, one run of equal values at a time.
+ * Each candidate reached is read and re-checked against the whole
+ * query, until the first {@code n} matches and those tied with the last of them are found.
  * <p>
  * The read declines ({@code null}) whenever its answer could differ from the full sort: inside a
  * transaction (whose writes the indexes do not hold), with a cursor, when a record's value is no
- * longer the one its range entry holds, when a match holds a value that is neither a number nor a
- * string (such values sort after all numbers and strings and are not in the view), ascending when
- * fewer than {@code n} matches were found and some candidate was not in the view, descending
- * unless the view holds every record of the collection. Stateless.
+ * longer where its range entry puts it, when a match holds a value that is neither a number nor a
+ * string (such values sort after all numbers and strings and are not in the index) unless the
+ * whole index was read, ascending through the view when fewer than {@code n} matches were found
+ * and some candidate was not in the view, descending unless the view holds every record of the
+ * collection. Stateless.
  */
 final class RangeOrderedReads {
+
+    /** What {@link #seekWalk} answers when the strides cannot be read in order: the view is walked instead. */
+    private static final List<StorageRecord> SEEK_CANNOT = Collections.unmodifiableList(new ArrayList<>());
 
     private RangeOrderedReads() {
     }
@@ -59,10 +70,117 @@ final class RangeOrderedReads {
         }
         String field = first.path().segments().get(0);
         Optional<IndexDefinition> order = indexes.definition(field);
-        Set<String> candidates = candidates(indexes, core.groups().get(0));
+        Candidates candidates = candidates(indexes, core.groups().get(0));
         if (order.isEmpty() || !order.get().range() || candidates == null) {
             return null;
         }
+        boolean ascending = first.direction() == Direction.ASC;
+        if (ascending) {
+            List<StorageRecord> sought = seekWalk(core, store, indexes.rangeSlices(field), orders, candidates, n);
+            if (sought != SEEK_CANNOT) {
+                return sought;
+            }
+        }
+        return viewWalk(core, store, indexes, field, orders, candidates, n);
+    }
+
+    /**
+     * Ascending, through the range index's strides ({@link RangeSlices#ordered}): the first
+     * {@code need} ids in value order, the candidates among them read in turn, {@code need}
+     * grown (at least doubled, more when few of the ids read were candidates) until the first
+     * {@code n} matches and the run tied with the last of them are known.
+     * When the whole index was walked, the candidates it does not hold (no number and no string
+     * there: they sort after all of it) are read and sorted after it.
+     *
+     * @return the matches as {@link #firstMatches} gives them; {@code null} when the answer could
+     * differ from a full sort; {@link #SEEK_CANNOT} when the strides cannot be read in order
+     */
+    private static List<StorageRecord> seekWalk(QueryBuilder core, CollectionAccess store, RangeSlices slices,
+            List<SortKey> orders, Candidates candidates, long n) {
+        FieldPath path = orders.get(0).path();
+        long need = Math.min(Integer.MAX_VALUE, 8 * n + 256);
+        Map<String, Optional<StorageRecord>> read = new HashMap<>();
+        while (true) {
+            List<String> ids = slices.ordered(null, true, (int) need);
+            if (ids == null) {
+                return SEEK_CANNOT;
+            }
+            List<StorageRecord> found = new ArrayList<>();
+            Object boundary = null;
+            Object previous = null;
+            for (String id : ids) {
+                if (!candidates.contains(id)) {
+                    continue;
+                }
+                StorageRecord record = read.computeIfAbsent(id, store::get).orElse(null);
+                if (record == null) {
+                    continue; // deleted since the strides were read
+                }
+                Object value = RecordQueries.valueOf(record, path);
+                if (!(value instanceof Number || value instanceof String)
+                        || previous != null && Values.compare(previous, value) > 0) {
+                    return null; // changed since the strides were read
+                }
+                previous = value;
+                if (boundary != null && Values.compare(value, boundary) != 0) {
+                    return sorted(found, orders); // past the run tied with the n-th match
+                }
+                if (core.matches(record.id(), record.data())) {
+                    found.add(record);
+                    boundary = (found.size() == n) ? value : boundary;
+                }
+            }
+            if (ids.size() < need) {
+                return (found.size() >= n) ? sorted(found, orders) : withUnheld(core, store, orders, candidates, read, found);
+            }
+            if (need == Integer.MAX_VALUE) {
+                return null;
+            }
+            // the candidates' share of what was read so far, with room: at least twice as many ids
+            long share = need * (n + 1) / Math.max(1, read.size()) * 3 / 2;
+            need = Math.min(Integer.MAX_VALUE, Math.max(2 * need, share));
+        }
+    }
+
+    /**
+     * @return the matches found in the walked index followed by the matching candidates the index
+     * does not hold, sorted; {@code null} when one of those holds a number or a string after all
+     */
+    private static List<StorageRecord> withUnheld(QueryBuilder core, CollectionAccess store, List<SortKey> orders,
+            Candidates candidates, Map<String, Optional<StorageRecord>> read, List<StorageRecord> found) {
+        for (String id : candidates) {
+            if (read.containsKey(id)) {
+                continue;
+            }
+            Optional<StorageRecord> record = store.get(id);
+            if (record.isEmpty()) {
+                continue;
+            }
+            Object value = RecordQueries.valueOf(record.get(), orders.get(0).path());
+            if (value instanceof Number || value instanceof String) {
+                return null; // written since the strides were read
+            }
+            if (core.matches(record.get().id(), record.get().data())) {
+                found.add(record.get());
+            }
+        }
+        return sorted(found, orders);
+    }
+
+    private static List<StorageRecord> sorted(List<StorageRecord> found, List<SortKey> orders) {
+        found.sort(RecordQueries.comparator(orders));
+        return found;
+    }
+
+    /**
+     * Through the whole range view (kept in memory by core until the files change): ascending,
+     * or descending when the view holds every record of the collection.
+     *
+     * @return the matches as {@link #firstMatches} gives them, or {@code null}
+     */
+    private static List<StorageRecord> viewWalk(QueryBuilder core, CollectionAccess store, IndexManager indexes,
+            String field, List<SortKey> orders, Candidates candidates, long n) {
+        SortKey first = orders.get(0);
         RangeView view = indexes.rangeView(field);
         boolean ascending = first.direction() == Direction.ASC;
         if (!ascending && (view.size() != store.count() || !indexes.unindexedIds(field).isEmpty())) {
@@ -95,8 +213,7 @@ final class RangeOrderedReads {
         if (found.size() < n && ascending && seen < candidates.size()) {
             return null; // some candidates are not in the view: they may match, and sort after it
         }
-        found.sort(RecordQueries.comparator(orders));
-        return found;
+        return sorted(found, orders);
     }
 
     /**
@@ -104,8 +221,8 @@ final class RangeOrderedReads {
      * conditions on indexed top-level properties (intersected; each a superset of the matches), or
      * {@code null} when the group has none
      */
-    private static Set<String> candidates(IndexManager indexes, List<Condition> group) {
-        Set<String> candidates = null;
+    private static Candidates candidates(IndexManager indexes, List<Condition> group) {
+        List<String> candidates = null;
         for (Condition c : group) {
             if (c.path().isId() || c.path().nested() || c.ignoreCase()
                     || (c.operator() != Operator.EQ && c.operator() != Operator.IN)
@@ -116,18 +233,53 @@ final class RangeOrderedReads {
             if (d.isEmpty()) {
                 continue;
             }
-            Set<String> ids = new HashSet<>();
+            List<String> ids = new ArrayList<>();
             for (Object value : c.values()) {
                 ids.addAll(indexes.idsEqual(d.get(), value));
             }
-            if (candidates == null) {
-                candidates = ids;
+            ids = ascending(ids);
+            if (candidates != null) {
+                Candidates both = new Candidates(ids);
+                ids = new ArrayList<>();
+                for (String id : candidates) {
+                    if (both.contains(id)) {
+                        ids.add(id);
+                    }
+                }
             }
-            else {
-                candidates.retainAll(ids);
+            candidates = ids;
+        }
+        return (candidates == null) ? null : new Candidates(candidates);
+    }
+
+    /** @return the ids ascending without repeats: the list itself when it already is */
+    private static List<String> ascending(List<String> ids) {
+        for (int i = 1; i < ids.size(); i++) {
+            if (ids.get(i - 1).compareTo(ids.get(i)) >= 0) {
+                return new ArrayList<>(new TreeSet<>(ids));
             }
         }
-        return candidates;
+        return ids;
+    }
+
+    /**
+     * Candidate ids, ascending without repeats, looked up by binary search (no hashing of ids
+     * just read from an index file).
+     */
+    private record Candidates(List<String> ids) implements Iterable<String> {
+
+        boolean contains(String id) {
+            return Collections.binarySearch(this.ids, id) >= 0;
+        }
+
+        int size() {
+            return this.ids.size();
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return this.ids.iterator();
+        }
     }
 
     /** @return the run of equal values starting at {@code from}: its first and one-past-last positions */

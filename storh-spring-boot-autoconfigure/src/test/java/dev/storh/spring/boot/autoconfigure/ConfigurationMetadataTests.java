@@ -27,7 +27,8 @@ class ConfigurationMetadataTests {
         }
         for (String name : List.of("storh.root", "storh.namespace", "storh.cache.max-entries", "storh.cache.validation",
                 "storh.collections.*.indexes[].field", "storh.collections.*.indexes[].unique",
-                "storh.collections.*.indexes[].range", "storh.logs.*.max-segment-bytes", "storh.logs.*.retention",
+                "storh.collections.*.indexes[].range", "storh.collections.*.index-layout",
+                "storh.logs.*.max-segment-bytes", "storh.logs.*.retention",
                 "storh.logs.*.partition", "storh.logs.*.sparse-index-interval", "storh.queues.*.processing-timeout",
                 "storh.verify.cron", "storh.maintenance.retention-interval", "storh.maintenance.requeue-interval",
                 "storh.maintenance.partition-check-interval")) {
@@ -50,6 +51,7 @@ class ConfigurationMetadataTests {
         assertThat(hints.get("storh.logs.*.partition")).containsExactly("none", "daily", "monthly");
         assertThat(hints.get("storh.cache.validation")).containsExactly("stat", "hash", "trust");
         assertThat(hints.get("storh.collections.*.cache.validation")).containsExactly("stat", "hash", "trust");
+        assertThat(hints.get("storh.collections.*.index-layout")).containsExactly("original", "value-deltas");
     }
 
     @Test

@@ -1,21 +1,22 @@
 package dev.storh.mirror;
 
 import dev.storh.StorageRecord;
-import dev.storh.doc.DocStore;
-import java.util.ArrayList;
-import java.util.List;
+import dev.storh.store.RecordStore;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 /**
- * A document store as a {@link MirrorSource} (see {@link MirrorSource#of(DocStore)}): the record
- * operations of the store, and {@link #putAll} as one {@link DocStore#putStream} batch. Thread-safe
- * as the store is.
+ * A store of the store contract as a {@link MirrorSource} (see {@link MirrorSource#of}): the record
+ * operations of the store, and {@link #putAll} as the store's own batch write when it has one.
+ * Thread-safe as the store is.
  *
  * @param store the store, owned by the caller
+ * @param batch writes rows (id to data, in order) as one batch and returns how many were written,
+ *     or {@code null} to put them one at a time
  */
-record DocStoreSource(DocStore store) implements MirrorSource {
+record StoreSource(RecordStore<?, ?, ?> store, ToLongFunction<Map<String, Map<String, Object>>> batch) implements MirrorSource {
 
     @Override
     public StorageRecord put(Map<String, ?> data, String id) {
@@ -24,9 +25,7 @@ record DocStoreSource(DocStore store) implements MirrorSource {
 
     @Override
     public long putAll(Map<String, Map<String, Object>> rows) {
-        List<Map<String, Object>> items = new ArrayList<>(rows.size());
-        rows.forEach((id, data) -> items.add(Map.of("id", id, "data", data)));
-        return store.putStream(items);
+        return batch == null ? MirrorSource.super.putAll(rows) : batch.applyAsLong(rows);
     }
 
     @Override
