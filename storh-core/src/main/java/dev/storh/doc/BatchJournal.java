@@ -44,6 +44,9 @@ final class BatchJournal {
     /** The journal's size past which a batch retires it before it appends. */
     static final long RETIRE_BYTES = 64L * 1024 * 1024;
 
+    /** How many records one {@link #syncAhead} step fsyncs. */
+    static final int AHEAD_STEP = 64;
+
     /**
      * One committed entry of the journal: a record's id and its file's bytes, or a delete.
      *
@@ -62,6 +65,12 @@ final class BatchJournal {
     private final Set<String> pendingIds = new java.util.HashSet<>();
     private long ownSize = -1;
     private volatile boolean recovering;
+    /** This instance's journal bytes {@code [0, syncedTo)} are durable in their record files and folders. */
+    private long syncedTo;
+    /** The records of {@code [syncedTo, aheadEnd)} that {@link #syncAhead} works through, {@code aheadNext} first. */
+    private List<Entry> aheadWork = List.of();
+    private long aheadEnd;
+    private int aheadNext;
 
     /**
      * @param files the collection's byte seam (an undoable one: an append is cut back by an undo)
@@ -173,32 +182,16 @@ final class BatchJournal {
     /**
      * Makes every committed record of the journal durable, then empties the journal.
      *
-     * @return how many records the journal named
+     * @return how many records it made durable (those {@link #syncAhead} did are not counted)
      * @throws StorageException naming a record, folder or the journal that could not be made
      *     durable; the journal then stays as it was
      */
     int retire() {
-        List<Entry> entries = read();
-        Map<String, Entry> last = new LinkedHashMap<>();
-        entries.forEach(e -> last.put(e.id(), e));
-        List<Entry> records = new ArrayList<>(last.values());
-        SyncPool.forEach(records, e -> {
-            if (e.bytes() == null) {
-                deleted(e);
-            } else {
-                makeDurable(e);
-            }
-        });
-        Set<String> folders = new LinkedHashSet<>();
-        records.forEach(e -> folders.add(files.nameOf(layout.bucketDir(DocLayout.bucketOf(e.id())))));
-        if (!folders.isEmpty()) {
-            folders.add(files.nameOf(layout.dataDir())); // a batch may have created buckets without fsyncs
-        }
-        SyncPool.forEach(new ArrayList<>(folders), folder -> {
-            if (DocRecovery.isDirectory(files, folder)) { // a folder removed behind the store's back holds nothing to sync
-                AtomicFiles.syncDirectory(files, folder);
-            }
-        });
+        // What syncAhead made durable is skipped while the file is as this instance left it.
+        long from = !recovering && syncedTo > 0 && size() == ownSize ? syncedTo : 0;
+        List<Entry> records = lastOfEach(read(from));
+        SyncPool.forEach(records, this::makeDurable);
+        syncFolders(records);
         long size = size();
         if (size > 0 || (pending && size == 0)) { // an emptied journal whose fsync failed is fsynced again
             try (StoreFiles.Output o = files.append(name)) {
@@ -213,7 +206,82 @@ final class BatchJournal {
         pending = false;
         pendingIds.clear();
         ownSize = 0;
+        resetAhead();
         return records.size();
+    }
+
+    /**
+     * One step of making this instance's pending journal durable ahead of its retirement, so that
+     * the retirement (under one hold of the write lock) has little left to do: the first call reads
+     * what was appended since the last step, each call then fsyncs up to {@link #AHEAD_STEP} of
+     * those records' files, and the last one their folders. Call under the write lock, releasing it
+     * between steps so that writers get in. Does nothing to a journal another instance changed or
+     * while an open recovers (the retirement does all of it then). A failure is left to the
+     * retirement, which reports it.
+     *
+     * @return whether nothing is left to sync ahead
+     */
+    boolean syncAhead() {
+        long size = size();
+        if (!pending || recovering || size != ownSize) {
+            return true;
+        }
+        try {
+            if (aheadEnd <= syncedTo) {
+                if (size <= syncedTo) {
+                    return true;
+                }
+                aheadWork = lastOfEach(read(syncedTo));
+                aheadEnd = size;
+                aheadNext = 0;
+            }
+            if (aheadNext < aheadWork.size()) {
+                List<Entry> step = aheadWork.subList(aheadNext, Math.min(aheadWork.size(), aheadNext + AHEAD_STEP));
+                SyncPool.forEach(step, this::makeDurable);
+                aheadNext += step.size();
+                return false;
+            }
+            syncFolders(aheadWork);
+            syncedTo = aheadEnd;
+            aheadWork = List.of();
+            return syncedTo >= size;
+        } catch (StorageException notSynced) {
+            resetAhead();
+            return true;
+        }
+    }
+
+    /** @return whether this instance's journal holds more than a quarter of {@link #RETIRE_BYTES} not synced ahead */
+    boolean wantsSyncAhead() {
+        return pending && ownSize - syncedTo > RETIRE_BYTES / 4;
+    }
+
+    private void resetAhead() {
+        syncedTo = 0;
+        aheadWork = List.of();
+        aheadEnd = 0;
+        aheadNext = 0;
+    }
+
+    /** @return the last entry of each id, in journal order */
+    private static List<Entry> lastOfEach(List<Entry> entries) {
+        Map<String, Entry> last = new LinkedHashMap<>();
+        entries.forEach(e -> last.put(e.id(), e));
+        return new ArrayList<>(last.values());
+    }
+
+    /** Fsyncs the bucket folders of the entries and {@code data/} (a batch may have created buckets without fsyncs). */
+    private void syncFolders(List<Entry> records) {
+        Set<String> folders = new LinkedHashSet<>();
+        records.forEach(e -> folders.add(files.nameOf(layout.bucketDir(DocLayout.bucketOf(e.id())))));
+        if (!folders.isEmpty()) {
+            folders.add(files.nameOf(layout.dataDir()));
+        }
+        SyncPool.forEach(new ArrayList<>(folders), folder -> {
+            if (DocRecovery.isDirectory(files, folder)) { // a folder removed behind the store's back holds nothing to sync
+                AtomicFiles.syncDirectory(files, folder);
+            }
+        });
     }
 
     /**
@@ -239,8 +307,15 @@ final class BatchJournal {
         }
     }
 
-    /** Fsyncs a record file holding the journal's bytes; writes it again from the journal when recovering. */
+    /**
+     * Fsyncs a record file holding the journal's bytes; writes it again from the journal when
+     * recovering (a delete: removes it again when recovering).
+     */
     private void makeDurable(Entry e) {
+        if (e.bytes() == null) {
+            deleted(e);
+            return;
+        }
         Path target = layout.recordFile(e.id());
         String targetName = files.nameOf(target);
         byte[] now = readOrNull(targetName);
@@ -276,12 +351,21 @@ final class BatchJournal {
      * @throws StorageException {@code "Could not read batch journal: <path>"}
      */
     List<Entry> read() {
-        byte[] bytes = readOrNull(name);
-        if (bytes == null) {
-            if (size() > 0) {
-                throw new StorageException("Could not read batch journal: " + files.path(name));
-            }
+        return read(0);
+    }
+
+    /**
+     * @param from where a group starts: the journal's bytes before it are not read
+     * @return the committed records from there on, in order
+     */
+    private List<Entry> read(long from) {
+        byte[] bytes;
+        try (InputStream in = files.open(name, from)) {
+            bytes = in.readAllBytes();
+        } catch (NoSuchFileException absent) {
             return List.of();
+        } catch (IOException e) {
+            throw new StorageException("Could not read batch journal: " + files.path(name), e);
         }
         List<Entry> out = new ArrayList<>();
         List<Entry> group = new ArrayList<>();

@@ -55,6 +55,7 @@ final class RecordWrites {
             indexes.syncDeferred();
         });
         gate.beforeDirectWrites(journal::retireIfRecovering);
+        gate.syncAheadInSteps(journal::syncAhead); // the checkpoint's retire then holds the lock only briefly
     }
 
     /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */
@@ -138,12 +139,15 @@ final class RecordWrites {
         for (Map<String, ?> item : items) {
             prepared.add(preparer.prepareItem(item));
         }
-        gate.withJournalLock(() -> {
+        boolean large = gate.withJournalLock(() -> {
             WriteSession session = journaledSession();
             session.putAll(prepared);
             session.finish();
-            return null;
+            return journal.wantsSyncAhead();
         });
+        if (large) {
+            gate.syncAheadSoon(); // between batches, so that retiring the journal at its size limit is cheap
+        }
         List<StorageRecord> records = new ArrayList<>(prepared.size());
         prepared.forEach(p -> records.add(p.record()));
         return records;

@@ -7,7 +7,11 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.FailingFiles;
 import dev.storh.fs.FailingFiles.Point;
+import dev.storh.fs.ForwardingFiles;
+import dev.storh.fs.ForwardingOutput;
 import dev.storh.fs.FramedLine;
+import dev.storh.fs.LocalFiles;
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +21,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -218,6 +225,62 @@ class BatchJournalTest {
             store.close(); // retires the journal
             assertThat(Files.size(journal)).isZero();
             assertThat(Files.readAllBytes(file)).isEqualTo(foreign);
+        }
+    }
+
+    @Test
+    void aWriterWaitsForOneStepOfTheIdleRetireNotForAllOfItAndEachRecordIsFsyncedOnce() throws Exception {
+        SlowRecordSyncs[] seam = new SlowRecordSyncs[1];
+        try (DocStore store = DocStore.open(root, "docs",
+                DocStoreOptions.builder().files(dir -> seam[0] = new SlowRecordSyncs(LocalFiles.at(dir))).build())) {
+            store.putMany(rows(1000, "a"));
+            assertThat(seam[0].synced).as("a batch fsyncs no record file").hasValue(0);
+            // The idle checkpoint (5 s after the last write) starts making the journal's records durable.
+            assertThat(seam[0].first.await(60, TimeUnit.SECONDS)).as("the idle checkpoint began").isTrue();
+            store.put(Map.of("kind", "w"));
+            int whenThePutReturned = seam[0].synced.get();
+            assertThat(whenThePutReturned).as("record fsyncs done before a put that came during the retire returned")
+                    .isLessThan(1000);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (Files.size(journal(store)) > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(Files.size(journal(store))).as("retired at the next idle checkpoint").isZero();
+            assertThat(seam[0].synced).as("each record of the batch fsynced once, the steps' work not done again")
+                    .hasValue(1000);
+            assertThat(store.count()).isEqualTo(1001);
+        }
+    }
+
+    /** Counts the fsyncs of record files (not of temp files), each slowed down, as on a slow disk. */
+    private static final class SlowRecordSyncs extends ForwardingFiles {
+        final AtomicInteger synced = new AtomicInteger();
+        final CountDownLatch first = new CountDownLatch(1);
+
+        SlowRecordSyncs(StoreFiles files) {
+            super(files);
+        }
+
+        @Override
+        public Output append(String name) throws IOException {
+            Output out = super.append(name);
+            String leaf = name.substring(name.lastIndexOf('/') + 1);
+            if (!name.startsWith(DocLayout.DATA + "/") || leaf.startsWith(".")) {
+                return out;
+            }
+            return new ForwardingOutput(out) {
+                @Override
+                public void sync() throws IOException {
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    super.sync();
+                    synced.incrementAndGet();
+                    first.countDown();
+                }
+            };
         }
     }
 }

@@ -163,8 +163,8 @@ class StraceOrderTest {
     }
 
     /**
-     * @return whether the rename puts a record file in place after the collection's batch journal was
-     *     written and then fsynced (the journal holds the record durably; its file may follow lazily)
+     * @return whether the rename puts a record file in place after the collection's batch journal's
+     *     last write before it was fsynced (the journal holds the record durably; its file may follow lazily)
      */
     private static boolean journaledBefore(List<Call> ok, Call rename) {
         String to = rename.strings().get(1);
@@ -172,7 +172,7 @@ class StraceOrderTest {
             return false;
         }
         String journal = to.substring(0, to.indexOf("/data/")) + "/.storh/batch-journal";
-        Call write = first(ok, c -> c.isWrite() && journal.equals(c.fdPath()) && c.end() < rename.start());
+        Call write = last(ok, c -> c.isWrite() && journal.equals(c.fdPath()) && c.end() < rename.start());
         return write != null && first(ok, c -> c.isSync() && journal.equals(c.fdPath()) && c.start() > write.end()
                 && c.end() < rename.start()) != null;
     }
