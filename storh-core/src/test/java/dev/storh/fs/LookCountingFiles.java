@@ -9,13 +9,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A local seam that counts, per name, every look at a file's metadata ({@code stat}, {@code version},
- * {@code identity}, {@code identified}) and every size asked of an open output: what a write path
- * costs besides its write and its fsync.
+ * {@code identity}, {@code identified}), every size asked of an open output and every write call
+ * per name: what a write path costs besides its writes and its fsyncs.
  */
 public final class LookCountingFiles extends ForwardingFiles {
 
     private final Map<String, AtomicInteger> looks = new ConcurrentHashMap<>();
     private final AtomicInteger handleSizes = new AtomicInteger();
+    private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
 
     /**
      * @param folder the seam's root
@@ -40,10 +41,18 @@ public final class LookCountingFiles extends ForwardingFiles {
         return handleSizes.get();
     }
 
+    /** @return write calls per name of outputs opened since the last {@link #reset} */
+    public Map<String, Integer> writes() {
+        Map<String, Integer> copy = new java.util.TreeMap<>();
+        writes.forEach((name, count) -> copy.put(name, count.get()));
+        return copy;
+    }
+
     /** Forgets what was counted. */
     public void reset() {
         looks.clear();
         handleSizes.set(0);
+        writes.clear();
     }
 
     @Override
@@ -72,8 +81,22 @@ public final class LookCountingFiles extends ForwardingFiles {
 
     @Override
     public Output append(String name) throws IOException {
-        Output out = files.append(name);
+        return counted(name, files.append(name));
+    }
+
+    @Override
+    public Output create(String name) throws IOException {
+        return counted(name, files.create(name));
+    }
+
+    private Output counted(String name, Output out) {
         return new ForwardingOutput(out) {
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                writes.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+                out.write(bytes, offset, length);
+            }
+
             @Override
             public long size() throws IOException {
                 handleSizes.incrementAndGet();
