@@ -195,6 +195,13 @@ public final class LocalFiles implements StoreFiles {
     }
 
     @Override
+    public Identified identified(String name) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes attrs =
+                Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class);
+        return new Identified(attrs.fileKey(), attrs.size());
+    }
+
+    @Override
     public Input openInput(String name) throws IOException {
         FileChannel channel = FileChannel.open(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
         return new Input() {
