@@ -2,9 +2,12 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.doc.index.IndexManager;
+import dev.storh.doc.index.IndexTrust;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.MetaLayout;
 import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
+import dev.storh.fs.WritersFolder;
 import dev.storh.observe.Observed;
 import dev.storh.observe.StoreObserver;
 import dev.storh.observe.StoreOperation;
@@ -30,7 +33,7 @@ final class DocParts {
     final RecordReads reads;
     final RecordWrites writes;
     final IndexManager indexes;
-    final DocQueryExecutor executor;
+    final QueryExecutor executor;
     final JsonlTransfer jsonl;
     final DocUpkeep upkeep;
     final ListingCache listing;
@@ -70,13 +73,15 @@ final class DocParts {
             listing.invalidate(DocLayout.bucketOf(id));
         };
         this.reads = new RecordReads(files, layout, cache, listing);
+        IndexTrust trust = new IndexTrust(new WritersFolder(files, MetaLayout.WRITERS, WriterQuiet.ownMarkers(writerPrefix)),
+                gate::writes);
         this.indexes = new IndexManager(files, collectionRoot, gate::withWriteLock, onUnreadable -> reads.stream(
-                onUnreadable == null ? RecordQuery.all() : RecordQuery.all().continueOnError(onUnreadable)));
+                onUnreadable == null ? RecordQuery.all() : RecordQuery.all().continueOnError(onUnreadable)), trust);
         RecordWriter writer = new RecordWriter(files, layout, writerPrefix, written);
         this.journal = new BatchJournal(files, layout, writer.temps());
         this.writes = new RecordWrites(preparer, gate, writer, indexes, reads, undoable, invalidate, journal);
         this.jsonl = new JsonlTransfer(store, preparer, writes::session, writerPrefix);
-        this.executor = new DocQueryExecutor(reads, indexes);
+        this.executor = new TrustedQueries(new DocQueryExecutor(reads, indexes), trust);
         this.upkeep = new DocUpkeep(files, layout, gate, indexes, reads);
     }
 

@@ -56,6 +56,10 @@ final class WriteGate {
     private final AtomicBoolean syncAheadScheduled = new AtomicBoolean();
     private final AtomicBoolean checkpointScheduled = new AtomicBoolean();
     private volatile long lastWriteNanos;
+    /** Entries and exits of the outermost lock hold: odd while this instance writes (see {@link #writes()}). */
+    private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+    /** How deep the holding thread has entered the lock (guarded by the lock). */
+    private int depth;
 
     /**
      * @param files the collection's byte seam
@@ -100,10 +104,12 @@ final class WriteGate {
             if (!markerRegistered) {
                 registerMarker();
             }
-            if (direct && outermost) {
-                beforeDirectWrites.run();
-            }
-            return action.get();
+            return held(() -> {
+                if (direct && outermost) {
+                    beforeDirectWrites.run();
+                }
+                return action.get();
+            });
         } finally {
             l.unlock();
         }
@@ -117,6 +123,29 @@ final class WriteGate {
         } finally {
             waiting.decrementAndGet();
         }
+    }
+
+    /** Runs an action while the lock is held, counting the outermost hold in {@link #writes()}. */
+    private <T> T held(Supplier<T> action) {
+        if (depth++ == 0) {
+            writes.incrementAndGet();
+        }
+        try {
+            return action.get();
+        } finally {
+            if (--depth == 0) {
+                writes.incrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * @return how many times this instance has taken or released its write lock (outermost holds):
+     *     odd while a write is under way; index state checked while it stays even and unchanged is
+     *     still what this instance's files hold, as far as its own writes go
+     */
+    long writes() {
+        return writes.get();
     }
 
     /**
@@ -135,7 +164,10 @@ final class WriteGate {
             return false;
         }
         try {
-            action.run();
+            held(() -> {
+                action.run();
+                return null;
+            });
             return true;
         } finally {
             l.unlock();
@@ -157,7 +189,7 @@ final class WriteGate {
         }
         take(l);
         try {
-            return locked.get();
+            return held(locked);
         } finally {
             l.unlock();
         }

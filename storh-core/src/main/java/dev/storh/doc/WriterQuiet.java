@@ -2,8 +2,7 @@ package dev.storh.doc;
 
 import dev.storh.fs.MetaLayout;
 import dev.storh.fs.StoreFiles;
-import java.io.IOException;
-import java.util.List;
+import dev.storh.fs.WritersFolder;
 
 /**
  * Tells the record cache whether a record file this instance has just written can be trusted on its
@@ -21,21 +20,22 @@ import java.util.List;
  */
 final class WriterQuiet {
 
-    private final StoreFiles files;
-    private final String ownMarker;
-    private volatile Listing last = new Listing(-1, false);
-
-    /** What the folder listed at one modification time. */
-    private record Listing(long modifiedMillis, boolean onlyOwn) {
-    }
+    private final WritersFolder writers;
 
     /**
      * @param files the collection's seam
      * @param writerPrefix this instance's writer prefix (its marker's name)
      */
     WriterQuiet(StoreFiles files, String writerPrefix) {
-        this.files = files;
-        this.ownMarker = writerPrefix;
+        this.writers = new WritersFolder(files, MetaLayout.WRITERS, ownMarkers(writerPrefix));
+    }
+
+    /**
+     * @param writerPrefix an instance's writer prefix (its marker's name)
+     * @return whether a marker name is that instance's, or the index-drift marker of pid 0 (no writer's)
+     */
+    static java.util.function.Predicate<String> ownMarkers(String writerPrefix) {
+        return n -> n.equals(writerPrefix) || n.startsWith("0.");
     }
 
     /**
@@ -45,16 +45,7 @@ final class WriterQuiet {
      *     it, else -1
      */
     long markFor(long writtenMillis) {
-        long modified = folderModified();
-        if (writtenMillis < 0 || modified < 0 || writtenMillis <= modified) {
-            return -1;
-        }
-        Listing listing = last;
-        if (listing.modifiedMillis() != modified) {
-            listing = new Listing(modified, onlyOwn());
-            last = listing;
-        }
-        return listing.onlyOwn() ? modified : -1;
+        return writers.quietMark(writers.modifiedMillis(), writtenMillis);
     }
 
     /**
@@ -62,24 +53,6 @@ final class WriterQuiet {
      * @return whether the writers folder still has that modification time (no writer registered since)
      */
     boolean unchanged(long mark) {
-        return mark >= 0 && folderModified() == mark;
-    }
-
-    private long folderModified() {
-        try {
-            return files.stat(MetaLayout.WRITERS).filter(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY)
-                    .map(StoreFiles.Entry::lastModifiedMillis).orElse(-1L);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private boolean onlyOwn() {
-        try {
-            List<String> names = files.list(MetaLayout.WRITERS);
-            return names.stream().allMatch(n -> n.equals(ownMarker) || n.startsWith("0."));
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        return writers.unchanged(mark);
     }
 }

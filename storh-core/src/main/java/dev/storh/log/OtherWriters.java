@@ -1,8 +1,7 @@
 package dev.storh.log;
 
 import dev.storh.fs.StoreFiles;
-import java.io.IOException;
-import java.util.List;
+import dev.storh.fs.WritersFolder;
 
 /**
  * Tells a log's readers, for one {@code stat} of {@code .storh/writers/}, that no other writer can
@@ -21,16 +20,10 @@ import java.util.List;
  */
 final class OtherWriters {
 
-    /** What the folder listed at one modification time. */
-    private record Listing(long modifiedMillis, boolean onlyOwn) {
-    }
-
     private final StoreFiles files;
-    /** This instance's marker name in the folder, or {@code null} when it registers none (read-only). */
-    private final String ownMarker;
+    private final WritersFolder writers;
     /** The folder's modification time while no other writer is registered, or -1. */
     private volatile long quietAt = -1;
-    private volatile Listing last = new Listing(-1, false);
 
     /**
      * @param files the log's byte seam
@@ -38,7 +31,7 @@ final class OtherWriters {
      */
     OtherWriters(StoreFiles files, String ownMarker) {
         this.files = files;
-        this.ownMarker = ownMarker;
+        this.writers = new WritersFolder(files, LogFiles.WRITERS, n -> n.equals(ownMarker));
     }
 
     /**
@@ -66,29 +59,11 @@ final class OtherWriters {
      *     {@code folder}, so the listing, taken after it, is final for that time
      */
     void look(long folder, long seenMillis) {
-        if (folder < 0 || seenMillis <= folder) {
-            quietAt = -1;
-            return;
-        }
-        Listing listing = last;
-        if (listing.modifiedMillis() != folder) {
-            listing = new Listing(folder, onlyOwn());
-            last = listing;
-        }
-        quietAt = listing.onlyOwn() ? folder : -1;
+        quietAt = writers.quietMark(folder, seenMillis);
     }
 
     /** Forgets the mark: the next read looks at the files again. */
     void forget() {
         quietAt = -1;
-    }
-
-    private boolean onlyOwn() {
-        try {
-            List<String> names = files.list(LogFiles.WRITERS);
-            return names.stream().allMatch(n -> n.equals(ownMarker));
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
     }
 }

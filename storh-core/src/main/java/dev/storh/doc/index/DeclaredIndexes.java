@@ -30,17 +30,23 @@ final class DeclaredIndexes {
     private volatile IndexManifest.Stamp stamp;
     private volatile String layout;
     private volatile Boolean pendingValueDeltas;
+    private final IndexTrust trust;
+    /** Whether {@link #definitions} may be used without a look at the manifest (see {@link IndexTrust}). */
+    private volatile IndexTrust.Vouch vouched = IndexTrust.Vouch.NONE;
 
     /**
      * @param files the collection's byte seam
      * @param manifest the manifest path
+     * @param trust when the definitions last read may be used without a look at the manifest
      */
-    DeclaredIndexes(StoreFiles files, Path manifest) {
+    DeclaredIndexes(StoreFiles files, Path manifest, IndexTrust trust) {
         this.files = files;
         this.manifest = manifest;
+        this.trust = trust;
         this.stamp = IndexManifest.stamp(files, manifest);
-        this.definitions = IndexManifest.read(files, manifest);
-        this.layout = IndexManifest.layout(files, manifest);
+        IndexManifest.Contents contents = IndexManifest.readContents(files, manifest);
+        this.definitions = contents.definitions();
+        this.layout = contents.layout();
         definitions.forEach(d -> pending.put(d.field(), d));
     }
 
@@ -80,14 +86,20 @@ final class DeclaredIndexes {
 
     /** @return the definitions in force, re-read when the manifest changed on disk */
     List<IndexDefinition> current() {
+        IndexTrust.Look look = trust.look();
+        if (trust.holds(vouched, look)) {
+            return definitions;
+        }
         IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
         if (!IndexManifest.sameStamp(now, stamp)) {
-            List<IndexDefinition> defs = IndexManifest.read(files, manifest);
+            IndexManifest.Contents contents = IndexManifest.readContents(files, manifest);
+            List<IndexDefinition> defs = contents.definitions();
             defs.forEach(this::define);
             definitions = defs;
-            layout = IndexManifest.layout(files, manifest);
+            layout = contents.layout();
             stamp = now;
         }
+        vouched = trust.vouch(look, now.version() == null ? -1 : files.modifiedMillis(now.version()));
         return definitions;
     }
 

@@ -75,18 +75,19 @@ public final class IndexManager {
      * @param collectionRoot the collection folder
      * @param locker runs actions under the collection write lock
      * @param records streams the collection's records from disk, in id order
+     * @param trust when index state checked before may be read without looking at its files again
      */
-    public IndexManager(dev.storh.fs.StoreFiles files, Path collectionRoot, Locker locker, RecordSource records) {
+    public IndexManager(dev.storh.fs.StoreFiles files, Path collectionRoot, Locker locker, RecordSource records, IndexTrust trust) {
         this.files = files;
         this.layout = dev.storh.doc.DocLayout.of(collectionRoot);
         this.locker = locker;
         IndexSwap swap = new IndexSwap();
-        this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records);
+        this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records, trust);
         this.deferred = new DeferredSyncs(files);
         this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
         this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
-        this.declared = new DeclaredIndexes(files, layout.indexManifest());
+        this.declared = new DeclaredIndexes(files, layout.indexManifest(), trust);
     }
 
     /**

@@ -53,7 +53,29 @@ final class IndexManifest {
      * @return definitions sorted by field name; empty when the file is missing or unreadable
      */
     static List<IndexDefinition> read(StoreFiles files, Path manifest) {
+        return definitionsOf(IndexBytes.readObjectOrNull(files, manifest));
+    }
+
+    /**
+     * A manifest read once.
+     *
+     * @param definitions as {@link #read} gives them
+     * @param layout as {@link #layout} gives it
+     */
+    record Contents(List<IndexDefinition> definitions, String layout) {
+    }
+
+    /**
+     * @param files the byte seam of the collection
+     * @param manifest the manifest path
+     * @return its definitions and layout, from one read of the file
+     */
+    static Contents readContents(StoreFiles files, Path manifest) {
         Map<String, Object> doc = IndexBytes.readObjectOrNull(files, manifest);
+        return new Contents(definitionsOf(doc), layoutOf(doc));
+    }
+
+    private static List<IndexDefinition> definitionsOf(Map<String, Object> doc) {
         if (doc == null) {
             return List.of();
         }
@@ -79,7 +101,10 @@ final class IndexManifest {
      *     {@code null} when absent, not a string, or the file is missing or unreadable
      */
     static String layout(StoreFiles files, Path manifest) {
-        Map<String, Object> doc = IndexBytes.readObjectOrNull(files, manifest);
+        return layoutOf(IndexBytes.readObjectOrNull(files, manifest));
+    }
+
+    private static String layoutOf(Map<String, Object> doc) {
         return doc != null && doc.get("layout") instanceof String s ? s : null;
     }
 

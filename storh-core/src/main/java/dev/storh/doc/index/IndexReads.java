@@ -27,9 +27,15 @@ final class IndexReads {
     private final Map<String, Counted> counts = new ConcurrentHashMap<>();
     private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
     private final Map<String, Seeking> seeks = new ConcurrentHashMap<>();
+    private final Map<String, RangeFiles> rangeFiles = new ConcurrentHashMap<>();
+    private final IndexTrust trust;
 
-    /** A seek over a field's range files as they were (its stamps), or {@code null} when they are not provably in order. */
-    private record Seeking(IndexManifest.Stamp main, IndexManifest.Stamp delta, IndexManifest.Stamp checkpoints, RangeSeek seek) {
+    /**
+     * A seek over a field's range files as they were (its stamps), or {@code null} when they are not
+     * provably in order, and whether it may be used without looking at them ({@link IndexTrust}).
+     */
+    private record Seeking(IndexManifest.Stamp main, IndexManifest.Stamp delta, IndexManifest.Stamp checkpoints, RangeSeek seek,
+            IndexTrust.Vouch vouch) {
     }
 
     /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
@@ -39,11 +45,11 @@ final class IndexReads {
      * The count of a value file as of a version ({@code null}: the file was absent), with the file's
      * storage name, so that a repeated count costs one metadata read and no path arithmetic.
      */
-    private record Counted(Path file, String name, String version, long count) {
+    private record Counted(Path file, String name, String version, long count, IndexTrust.Vouch vouch) {
     }
 
-    /** What a file held when it had a version ({@link StoreFiles#version}). */
-    private record Versioned<T>(String version, T value) {
+    /** What a file held when it had a version ({@link StoreFiles#version}), and whether it may be used without a look. */
+    private record Versioned<T>(String version, T value, IndexTrust.Vouch vouch) {
     }
 
     private static final class CachedRange {
@@ -51,6 +57,8 @@ final class IndexReads {
         final IndexManifest.Stamp delta;
         final Map<String, Object> state;
         volatile RangeView view;
+        /** Whether the state may be used without a look at the files ({@link IndexTrust}). */
+        volatile IndexTrust.Vouch vouch = IndexTrust.Vouch.NONE;
 
         CachedRange(IndexManifest.Stamp main, IndexManifest.Stamp delta, Map<String, Object> state) {
             this.main = main;
@@ -65,8 +73,11 @@ final class IndexReads {
      * @param swap the swap lock shared with writes and rebuilds
      * @param locker runs actions under the collection write lock
      * @param records the collection's records
+     * @param trust when state checked before may be used without looking at its files again
      */
-    IndexReads(StoreFiles files, Path entries, IndexSwap swap, IndexManager.Locker locker, IndexManager.RecordSource records) {
+    IndexReads(StoreFiles files, Path entries, IndexSwap swap, IndexManager.Locker locker, IndexManager.RecordSource records,
+            IndexTrust trust) {
+        this.trust = trust;
         this.files = files;
         this.entries = entries;
         this.swap = swap;
@@ -139,7 +150,7 @@ final class IndexReads {
      *     write lock and kept; on a store that cannot be written it is computed for this call only.
      */
     java.util.Set<String> unindexedIds(String field) {
-        RangeFiles rf = new RangeFiles(files, entries, field);
+        RangeFiles rf = rangeFiles(field);
         java.util.Set<String> known = swap.reading(() -> cachedUnindexed(field, rf));
         if (known != null) {
             return known;
@@ -161,19 +172,30 @@ final class IndexReads {
 
     /** The list of {@code rf}, read again only when its version changed; {@code null} when missing. */
     private java.util.Set<String> cachedUnindexed(String field, RangeFiles rf) {
+        IndexTrust.Look look = trust.look();
+        Versioned<java.util.Set<String>> cached = unindexed.get(field);
+        if (cached != null && trust.holds(cached.vouch(), look)) {
+            return cached.value();
+        }
         String version = IndexBytes.version(files, rf.unindexed());
         if (version == null) {
             return null;
         }
-        Versioned<java.util.Set<String>> cached = unindexed.get(field);
+        IndexTrust.Vouch vouch = trust.vouch(look, files.modifiedMillis(version));
         if (cached != null && cached.version().equals(version)) {
+            unindexed.put(field, new Versioned<>(version, cached.value(), vouch));
             return cached.value();
         }
         java.util.Set<String> ids = rf.readUnindexed(); // read after the version: a newer file is read again next time
         if (ids != null) {
-            unindexed.put(field, new Versioned<>(version, java.util.Collections.unmodifiableSet(ids)));
+            unindexed.put(field, new Versioned<>(version, java.util.Collections.unmodifiableSet(ids), vouch));
         }
         return ids;
+    }
+
+    /** @return the names of a field's range files, computed once */
+    private RangeFiles rangeFiles(String field) {
+        return rangeFiles.computeIfAbsent(field, f -> new RangeFiles(files, entries, f));
     }
 
     private java.util.Set<String> scanUnindexed(String field) {
@@ -215,7 +237,11 @@ final class IndexReads {
      * @param lookup what names the file in the cache (its kind, fields and key)
      */
     private long countFile(String lookup, java.util.function.Supplier<Path> locate, String key) {
+        IndexTrust.Look look = trust.look();
         Counted cached = counts.get(lookup);
+        if (cached != null && trust.holds(cached.vouch(), look)) {
+            return cached.count();
+        }
         Path file = cached != null ? cached.file() : locate.get();
         String name = cached != null ? cached.name() : files.nameOf(file);
         String version;
@@ -225,7 +251,9 @@ final class IndexReads {
         } catch (java.io.IOException e) {
             version = null;
         }
+        IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
         if (cached != null && java.util.Objects.equals(cached.version(), version)) {
+            counts.put(lookup, new Counted(file, name, version, cached.count(), vouch));
             return cached.count();
         }
         long count = 0;
@@ -240,7 +268,7 @@ final class IndexReads {
         if (counts.size() >= MAX_COUNTS) {
             counts.clear();
         }
-        counts.put(lookup, new Counted(file, name, version, count)); // read after the version: a newer file is read again
+        counts.put(lookup, new Counted(file, name, version, count, vouch)); // read after the version: a newer file is read again
         return count;
     }
 
@@ -342,22 +370,43 @@ final class IndexReads {
     }
 
     private RangeSeek seekUnlocked(String field) {
-        RangeFiles rf = new RangeFiles(files, entries, field);
+        IndexTrust.Look look = trust.look();
+        CachedRange cached = rangeCache.get(field);
+        if (cached != null && cached.view != null && trust.holds(cached.vouch, look)) {
+            return null; // answered from memory
+        }
+        Seeking seen = seeks.get(field);
+        if (seen != null && trust.holds(seen.vouch(), look)) {
+            return seen.seek() == null || seen.seek().broken() ? null : seen.seek();
+        }
+        RangeFiles rf = rangeFiles(field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
         IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
-        CachedRange cached = rangeCache.get(field);
         if (cached != null && cached.view != null && IndexManifest.sameStamp(cached.main, mainStamp)
                 && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
             return null; // answered from memory
         }
         IndexManifest.Stamp pointsStamp = IndexManifest.stamp(files, rf.checkpoints());
-        Seeking seen = seeks.get(field);
+        IndexTrust.Vouch vouch = trust.vouch(look, latest(mainStamp, deltaStamp, pointsStamp));
         if (seen == null || !IndexManifest.sameStamp(seen.main(), mainStamp) || !IndexManifest.sameStamp(seen.delta(), deltaStamp)
                 || !IndexManifest.sameStamp(seen.checkpoints(), pointsStamp)) {
-            seen = new Seeking(mainStamp, deltaStamp, pointsStamp, RangeSeek.open(files, rf)); // read after the stamps
-            seeks.put(field, seen);
+            seen = new Seeking(mainStamp, deltaStamp, pointsStamp, RangeSeek.open(files, rf), vouch); // read after the stamps
+        } else {
+            seen = new Seeking(mainStamp, deltaStamp, pointsStamp, seen.seek(), vouch);
         }
+        seeks.put(field, seen);
         return seen.seek() == null || seen.seek().broken() ? null : seen.seek();
+    }
+
+    /** @return the latest modification time the stamps' versions carry, or -1 */
+    private long latest(IndexManifest.Stamp... stamps) {
+        long latest = -1;
+        for (IndexManifest.Stamp stamp : stamps) {
+            if (stamp.version() != null) {
+                latest = Math.max(latest, files.modifiedMillis(stamp.version()));
+            }
+        }
+        return latest;
     }
 
     private CachedRange cachedRange(String field) {
@@ -365,16 +414,23 @@ final class IndexReads {
     }
 
     private CachedRange cachedRangeUnlocked(String field) {
-        RangeFiles rf = new RangeFiles(files, entries, field);
+        IndexTrust.Look look = trust.look();
+        CachedRange cached = rangeCache.get(field);
+        if (cached != null && trust.holds(cached.vouch, look)) {
+            return cached;
+        }
+        RangeFiles rf = rangeFiles(field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
         IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
-        CachedRange cached = rangeCache.get(field);
+        IndexTrust.Vouch vouch = trust.vouch(look, latest(mainStamp, deltaStamp));
         if (cached != null && IndexManifest.sameStamp(cached.main, mainStamp)
                 && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
+            cached.vouch = vouch;
             return cached;
         }
         Map<String, Object> state = java.util.Collections.unmodifiableMap(rf.load(null));
         CachedRange fresh = new CachedRange(mainStamp, deltaStamp, state);
+        fresh.vouch = vouch;
         rangeCache.put(field, fresh);
         return fresh;
     }
