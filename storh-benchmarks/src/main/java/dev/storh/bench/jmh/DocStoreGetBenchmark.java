@@ -11,14 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code DocStore.get(id)} of random ids among {@code records}, without a cache, and through a
@@ -29,10 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocStoreGetBenchmark
  * </pre>
  */
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-public class DocStoreGetBenchmark extends StorhBenchmark {
+public class DocStoreGetBenchmark extends ShortBenchmark {
 
     @Param("10000")
     public int records;

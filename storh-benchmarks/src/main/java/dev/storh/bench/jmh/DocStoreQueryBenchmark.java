@@ -32,10 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocStoreQueryBenchmark
  * </pre>
  */
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 3)
-public class DocStoreQueryBenchmark extends StorhBenchmark {
+public class DocStoreQueryBenchmark extends LargeBenchmark {
 
     @Param("100000")
     public int records;

@@ -60,8 +60,7 @@ public class StorhListenerEndpointRegistrar {
         catch (IllegalArgumentException ex) {
             throw new IllegalStateException(where + ": " + ex.getMessage(), ex);
         }
-        StorhListenerMethodInvoker invoker = new StorhListenerMethodInvoker(endpoint.bean(), endpoint.method(),
-                this.mapper);
+        StorhListenerMethodInvoker invoker = new StorhListenerMethodInvoker(endpoint, this.mapper);
         Queue queue = this.queues.apply(endpoint.queue());
         Queue deadLetters = this.queues.apply(settings.deadLetterQueueFor(endpoint.queue()));
         StorhListenerContainer container = new StorhListenerContainer(endpoint.id(), endpoint.queue(), queue,

@@ -37,20 +37,19 @@ final class StorhListenerMethodInvoker {
     private final JavaType[] types;
 
     /**
-     * @param bean the target bean
-     * @param method the annotated method (of the bean's class or a proxy's interface)
+     * @param endpoint the target bean and its annotated method (of the bean's class or a proxy's
+     * interface)
      * @param mapper converts payloads
      * @throws IllegalStateException naming the method when it has more than one payload parameter
      */
-    StorhListenerMethodInvoker(Object bean, Method method, JsonMapper mapper) {
-        Assert.notNull(bean, "'bean' must not be null");
-        Assert.notNull(method, "'method' must not be null");
+    StorhListenerMethodInvoker(StorhListenerEndpoint endpoint, JsonMapper mapper) {
+        Assert.notNull(endpoint, "'endpoint' must not be null");
         Assert.notNull(mapper, "'mapper' must not be null");
-        this.bean = bean;
-        this.method = method;
+        this.bean = endpoint.bean();
+        this.method = endpoint.method();
         this.mapper = mapper;
-        Class<?>[] parameters = method.getParameterTypes();
-        Type[] generic = method.getGenericParameterTypes();
+        Class<?>[] parameters = this.method.getParameterTypes();
+        Type[] generic = this.method.getGenericParameterTypes();
         this.kinds = new Kind[parameters.length];
         this.types = new JavaType[parameters.length];
         boolean payload = false;
@@ -63,7 +62,7 @@ final class StorhListenerMethodInvoker {
             }
             else {
                 if (payload) {
-                    throw new IllegalStateException("@StorhListener method " + describe(method)
+                    throw new IllegalStateException("@StorhListener method " + describe(this.method)
                             + " has more than one payload parameter; use one payload type, plus QueueJob or "
                             + "StorageRecord parameters");
                 }
@@ -72,7 +71,7 @@ final class StorhListenerMethodInvoker {
                 this.types[i] = mapper.constructType(generic[i]);
             }
         }
-        ReflectionUtils.makeAccessible(method);
+        ReflectionUtils.makeAccessible(this.method);
     }
 
     /**

@@ -1,21 +1,17 @@
 package dev.storh.bench.jmh.doc;
 
 import dev.storh.StorageRecord;
-import dev.storh.bench.jmh.StorhBenchmark;
+import dev.storh.bench.jmh.ShortBenchmark;
 import dev.storh.doc.DocStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The indexed queries of the harness's {@code doc} section on its rows ({@code kind} page/post,
@@ -27,10 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -cp storh-benchmarks/target/storh-benchmarks.jar org.openjdk.jmh.Main DocQueryFixedCostBenchmark
  * </pre>
  */
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-public class DocQueryFixedCostBenchmark extends StorhBenchmark {
+public class DocQueryFixedCostBenchmark extends ShortBenchmark {
 
     private static final long START = 1_700_000_000_000L;
 

@@ -1,19 +1,15 @@
 package dev.storh.bench.jmh.doc;
 
-import dev.storh.bench.jmh.StorhBenchmark;
+import dev.storh.bench.jmh.LargeBenchmark;
 import dev.storh.doc.DocStore;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one {@code put} of a new record and of one {@code delete}, with four indexes
@@ -28,10 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *     -p shared=1000,100000 -p layout=original,deltas
  * </pre>
  */
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 3)
-public class DocWriteScalingBenchmark extends StorhBenchmark {
+public class DocWriteScalingBenchmark extends LargeBenchmark {
 
     @Param({"1000", "100000"})
     public int shared;

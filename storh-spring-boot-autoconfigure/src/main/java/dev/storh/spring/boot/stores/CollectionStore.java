@@ -10,20 +10,17 @@ import dev.storh.doc.DocStore;
  */
 public final class CollectionStore extends StorhStore {
 
-    private final DocStore store;
-
     private volatile Snapshot snapshot;
 
     CollectionStore(String name, DocStore store, boolean owned) {
         super(StoreType.COLLECTION, name, owned, store);
-        this.store = store;
     }
 
     /**
      * @return the DocStore
      */
     public DocStore docStore() {
-        return this.store;
+        return (DocStore) engine();
     }
 
     /**
@@ -33,7 +30,7 @@ public final class CollectionStore extends StorhStore {
      * @return the record files per bucket
      */
     public BucketSizes bucketSizes() {
-        BucketSizes sizes = BucketSizes.ofIds(this.store.ids());
+        BucketSizes sizes = BucketSizes.ofIds(docStore().ids());
         this.snapshot = new Snapshot(sizes, System.nanoTime());
         return sizes;
     }
@@ -54,7 +51,7 @@ public final class CollectionStore extends StorhStore {
 
     @Override
     Map<String, Object> doReindex() {
-        return this.store.reindex().toMap();
+        return docStore().reindex().toMap();
     }
 
     private record Snapshot(BucketSizes sizes, long nanos) {

@@ -10,13 +10,10 @@ import dev.storh.store.RepairReport;
  */
 public final class QueueStore extends StorhStore {
 
-    private final Queue queue;
-
     private final Duration processingTimeout;
 
     QueueStore(String name, Queue queue, Duration processingTimeout, boolean owned) {
         super(StoreType.QUEUE, name, owned, queue);
-        this.queue = queue;
         this.processingTimeout = processingTimeout;
     }
 
@@ -24,7 +21,7 @@ public final class QueueStore extends StorhStore {
      * @return the queue
      */
     public Queue queue() {
-        return this.queue;
+        return (Queue) engine();
     }
 
     /**
@@ -36,7 +33,7 @@ public final class QueueStore extends StorhStore {
 
     @Override
     RepairReport<?> repairEngine() {
-        return this.queue.repair(this.processingTimeout);
+        return queue().repair(this.processingTimeout);
     }
 
     @Override

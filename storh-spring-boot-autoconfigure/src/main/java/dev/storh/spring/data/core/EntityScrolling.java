@@ -25,20 +25,12 @@ import org.springframework.util.Assert;
  * records around it changed; ties of the sort are broken by ascending id. Scrolling in id order
  * alone, forwards, follows core's id cursor and reads only the window; any other keyset scroll
  * reads and sorts every match. Thread-safe.
+ *
+ * @param converter the template's converter: entity metadata and keyset values
+ * @param queries runs the queries
+ * @param events turns each record read into its entity, with the after-convert event
  */
-final class EntityScrolling {
-
-    private final StorhEntityConverter converter;
-
-    private final RecordQueries queries;
-
-    private final EntityEvents events;
-
-    EntityScrolling(StorhEntityConverter converter, RecordQueries queries, EntityEvents events) {
-        this.converter = converter;
-        this.queries = queries;
-        this.events = events;
-    }
+record EntityScrolling(StorhEntityConverter converter, RecordQueries queries, EntityEvents events) {
 
     /**
      * @param query criteria, sort, and the window size as its limit (none: the rest of the matches)
