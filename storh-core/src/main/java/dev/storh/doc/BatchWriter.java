@@ -41,6 +41,40 @@ final class BatchWriter {
             return;
         }
         writeTempsInParallel(files, items);
+        renameInOrder(files, items);
+        Set<Path> folders = new LinkedHashSet<>();
+        items.forEach(item -> folders.add(item.target().getParent()));
+        folders.forEach(folder -> AtomicFiles.syncDirectory(files, files.nameOf(folder)));
+    }
+
+    /**
+     * Writes the files of a batch whose bytes a journal already holds durably
+     * ({@link BatchJournal}): temp files without fsync, renamed in order, no folder fsync; the
+     * journal's retirement makes them durable later.
+     *
+     * @param items files whose folders exist, temp and target in the same folder
+     * @throws StorageException naming the failing file; no temp file of the batch is left behind
+     */
+    static void writeJournaled(StoreFiles files, List<Item> items) {
+        try {
+            SyncPool.forEach(items, item -> writeUnsynced(files, files.nameOf(item.temp()), item.bytes()));
+        } catch (StorageException e) {
+            items.forEach(item -> AtomicFiles.deleteQuietly(files, files.nameOf(item.temp())));
+            throw e;
+        }
+        renameInOrder(files, items);
+    }
+
+    private static void writeUnsynced(StoreFiles files, String temp, byte[] bytes) {
+        try (StoreFiles.Output out = files.create(temp)) {
+            out.write(bytes);
+        } catch (IOException | RuntimeException e) {
+            AtomicFiles.deleteQuietly(files, temp);
+            throw new StorageException("Could not write storage file: " + files.path(temp), e);
+        }
+    }
+
+    private static void renameInOrder(StoreFiles files, List<Item> items) {
         int renamed = 0;
         try {
             for (Item item : items) {
@@ -56,9 +90,6 @@ final class BatchWriter {
                 AtomicFiles.deleteQuietly(files, files.nameOf(items.get(i).temp()));
             }
         }
-        Set<Path> folders = new LinkedHashSet<>();
-        items.forEach(item -> folders.add(item.target().getParent()));
-        folders.forEach(folder -> AtomicFiles.syncDirectory(files, files.nameOf(folder)));
     }
 
     private static void writeTempsInParallel(StoreFiles files, List<Item> items) {

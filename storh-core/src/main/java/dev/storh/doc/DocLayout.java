@@ -89,6 +89,11 @@ public record DocLayout(Path root) {
         return metaDir().resolve(LOCK);
     }
 
+    /** @return {@code .storh/batch-journal}: the records of batches not yet durable in their own files (see {@link BatchJournal}) */
+    public Path batchJournal() {
+        return metaDir().resolve("batch-journal");
+    }
+
     /** @return {@code .storh/writers/} */
     public Path writersDir() {
         return MetaLayout.writersDirectory(root);

@@ -34,6 +34,7 @@ final class DocParts {
     final JsonlTransfer jsonl;
     final DocUpkeep upkeep;
     final ListingCache listing;
+    private final BatchJournal journal;
     private final StoreFiles parentFiles;
     private final StoreObserver observer;
     private final String collection;
@@ -71,8 +72,9 @@ final class DocParts {
         this.reads = new RecordReads(files, layout, cache, listing);
         this.indexes = new IndexManager(files, collectionRoot, gate::withWriteLock, onUnreadable -> reads.stream(
                 onUnreadable == null ? RecordQuery.all() : RecordQuery.all().continueOnError(onUnreadable)));
-        this.writes = new RecordWrites(preparer, gate, new RecordWriter(files, layout, writerPrefix, written),
-                indexes, reads, undoable, invalidate);
+        RecordWriter writer = new RecordWriter(files, layout, writerPrefix, written);
+        this.journal = new BatchJournal(files, layout, writer.temps());
+        this.writes = new RecordWrites(preparer, gate, writer, indexes, reads, undoable, invalidate, journal);
         this.jsonl = new JsonlTransfer(store, preparer, writes::session, writerPrefix);
         this.executor = new DocQueryExecutor(reads, indexes);
         this.upkeep = new DocUpkeep(files, layout, gate, indexes, reads);
@@ -124,7 +126,13 @@ final class DocParts {
      */
     RecoveryReport recover(Schema schema) {
         AtomicFiles.ensureStoreFolder(parentFiles, layout.root().getFileName().toString(), files);
-        RecoveryReport report = DocRecovery.recover(files, layout, indexes, gate);
+        RecoveryReport report;
+        journal.recovering(true); // a journal retired during the open is a crashed writer's: its lost writes come back
+        try {
+            report = DocRecovery.recover(files, layout, indexes, gate);
+        } finally {
+            journal.recovering(false);
+        }
         if (schema != null) {
             indexes.applySchema(schema).sync();
         }

@@ -36,12 +36,17 @@ final class DocRecovery {
         Path collectionRoot = layout.root();
         if (!isDirectory(files, files.nameOf(layout.writersDir()))) {
             // First open, or a collection written before markers: sweep everything once.
-            return new RecoveryReport(false, WriterMarkers.recoverOnOpen(files).removedTempFiles(), null);
+            RecoveryReport first = new RecoveryReport(false, WriterMarkers.recoverOnOpen(files).removedTempFiles(), null);
+            replayJournal(files, layout, gate);
+            return first;
         }
         List<String> stale = WriterMarkers.staleMarkers(files);
         if (stale.isEmpty() || !indexes.active()) {
             WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
                     : WriterMarkers.recoverOnOpen(files);
+            if (!stale.isEmpty()) {
+                replayJournal(files, layout, gate);
+            }
             if (indexes.hasLeftovers()) {
                 gate.ifFreeNow(() -> cleanIndexFolderQuietly(files, layout, indexes));
             }
@@ -58,6 +63,21 @@ final class DocRecovery {
             WriterMarkers.removeMarkers(files, stale);
             return new RecoveryReport(true, removed, rebuilt);
         });
+    }
+
+    /**
+     * A crashed writer may have left a batch journal whose records are not all in their files yet:
+     * taking the write lock retires it (the gate does that before any direct write), before the
+     * open answers. With indexes and a crashed writer, the rebuild's lock does it first.
+     */
+    private static void replayJournal(StoreFiles files, DocLayout layout, WriteGate gate) {
+        try {
+            if (files.stat(files.nameOf(layout.batchJournal())).map(e -> e.size() > 0).orElse(false)) {
+                gate.withWriteLock(() -> null);
+            }
+        } catch (java.io.IOException e) {
+            throw new StorageException("Could not read batch journal: " + layout.batchJournal(), e);
+        }
     }
 
     private static void cleanIndexFolderQuietly(StoreFiles files, DocLayout layout, IndexManager indexes) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Writes record files into their buckets: temp file
@@ -49,12 +50,30 @@ final class RecordWriter {
     }
 
     private Path bucketDirectory(String id, boolean check) {
+        return bucketDirectory(id, check, false);
+    }
+
+    /**
+     * @param journaled whether the record's batch journal is durable before its file is written: a
+     *     new bucket in an existing {@code data/} is then created without fsyncs (the journal's
+     *     retirement fsyncs {@code data/} and the bucket)
+     */
+    private Path bucketDirectory(String id, boolean check, boolean journaled) {
         String bucket = DocLayout.bucketOf(id);
         Path dir = layout.bucketDir(bucket);
         // A bucket (or data/) that is a link would put the record outside the collection.
         SafePaths.requireNoLinks(files, files.nameOf(dir));
         if (!ensuredBuckets.contains(bucket) || (check && !DocRecovery.isDirectory(files, files.nameOf(dir)))) {
-            AtomicFiles.ensureDirectory(files, files.nameOf(dir));
+            if (journaled && !DocRecovery.isDirectory(files, files.nameOf(dir))
+                    && DocRecovery.isDirectory(files, files.nameOf(layout.dataDir()))) {
+                try {
+                    files.createDirectories(files.nameOf(dir));
+                } catch (java.io.IOException e) {
+                    throw new StorageException("Could not create storage directory: " + dir, e);
+                }
+            } else {
+                AtomicFiles.ensureDirectory(files, files.nameOf(dir));
+            }
             ensuredBuckets.add(bucket);
         }
         return dir;
@@ -84,7 +103,21 @@ final class RecordWriter {
     }
 
     Batch batch() {
-        return new Batch();
+        return new Batch(null);
+    }
+
+    /**
+     * @param journal where each group of the batch's records is made durable first, with one
+     *     fdatasync, before its files are written without fsyncs ({@link BatchWriter#writeJournaled})
+     * @return a batch written through the journal
+     */
+    Batch batch(BatchJournal journal) {
+        return new Batch(journal);
+    }
+
+    /** @return the temp file a record of this bucket folder is written through */
+    Function<Path, Path> temps() {
+        return this::tempPath;
     }
 
     /** Bulk rows written by {@link BatchWriter} in groups of up to {@link BatchWriter#BATCH_SIZE}. */
@@ -92,9 +125,14 @@ final class RecordWriter {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private final List<PreparedRecord> records = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private PreparedRecord single;
+        private final BatchJournal journal;
+
+        private Batch(BatchJournal journal) {
+            this.journal = journal;
+        }
 
         void add(PreparedRecord p) {
-            Path dir = bucketDirectory(p.id(), true);
+            Path dir = bucketDirectory(p.id(), true, journal != null);
             items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
             records.add(p);
@@ -105,18 +143,30 @@ final class RecordWriter {
             return items.size() >= BatchWriter.BATCH_SIZE;
         }
 
+        /** Writes the group's files (through the journal, or each fsynced) and tells {@link Written} about each. */
+        private void writeGroup() {
+            try {
+                if (journal != null) {
+                    BatchWriter.writeJournaled(files, items);
+                } else {
+                    BatchWriter.write(files, items);
+                }
+            } catch (RuntimeException e) {
+                records.forEach(r -> written.written(r.id(), null));
+                throw e;
+            }
+            records.forEach(r -> written.written(r.id(), r.bytes()));
+        }
+
         void flush() {
             try {
-                if (items.size() == 1) {
+                if (journal != null && !items.isEmpty()) {
+                    journal.append(records);
+                    writeGroup();
+                } else if (items.size() == 1) {
                     write(single);
                 } else {
-                    try {
-                        BatchWriter.write(files, items);
-                    } catch (RuntimeException e) {
-                        records.forEach(r -> written.written(r.id(), null));
-                        throw e;
-                    }
-                    records.forEach(r -> written.written(r.id(), r.bytes()));
+                    writeGroup();
                 }
             } finally {
                 items.clear();

@@ -28,6 +28,7 @@ final class RecordWrites {
     private final UndoFiles files;
     private final Invalidation invalidate;
     private final WriteSession.Support support;
+    private final BatchJournal journal;
     private final GroupCommit<PendingPut> puts = new GroupCommit<>(this::writePuts, BatchWriter.BATCH_SIZE);
 
     /** Drops what the caches hold for a record id. */
@@ -39,7 +40,7 @@ final class RecordWrites {
     }
 
     RecordWrites(RecordPreparer preparer, WriteGate gate, RecordWriter writer, IndexManager indexes, RecordReads reads,
-            UndoFiles files, Invalidation invalidate) {
+            UndoFiles files, Invalidation invalidate, BatchJournal journal) {
         this.preparer = preparer;
         this.gate = gate;
         this.writer = writer;
@@ -47,18 +48,34 @@ final class RecordWrites {
         this.reads = reads;
         this.files = files;
         this.invalidate = invalidate;
+        this.journal = journal;
         this.support = new WriteSession.Support(reads::readFromDisk, invalidate, gate::markIndexDrift, gate::wrote);
-        gate.syncBeforeRelease(() -> indexes.syncDeferred());
+        gate.syncBeforeRelease(() -> {
+            journal.retireIfPending(); // the records first: the marker goes only once they are durable
+            indexes.syncDeferred();
+        });
+        gate.beforeDirectWrites(journal::retireIfRecovering);
+        gate.syncAheadInSteps(journal::syncAhead); // the checkpoint's retire then holds the lock only briefly
     }
 
     /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */
     WriteSession session() {
+        journal.retireIfPending();
         return new WriteSession(writer, indexes, support, null);
     }
 
-    /** @return an atomic write session, under the write lock: a failure undoes all of it */
-    private WriteSession atomicSession() {
-        return new WriteSession(writer, indexes, support, files.begin());
+    /**
+     * @param ids the records the session writes: when the pending batch journal holds one of them,
+     *     the session writes through the journal too, so that its replay never undoes this write
+     * @return an atomic write session, under the write lock: a failure undoes all of it
+     */
+    private WriteSession atomicSession(List<String> ids) {
+        return journal.holdsAny(ids) ? journaledSession() : new WriteSession(writer, indexes, support, files.begin());
+    }
+
+    /** @return an atomic session whose records reach the disk through the batch journal first */
+    private WriteSession journaledSession() {
+        return new WriteSession(writer.batch(journal), indexes, support, files.begin());
     }
 
     StorageRecord put(Map<String, ?> data, String id) {
@@ -66,7 +83,7 @@ final class RecordWrites {
         if (gate.heldByCurrentThread()) {
             // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
             // whose leader would need the lock this thread holds.
-            WriteSession session = atomicSession();
+            WriteSession session = atomicSession(List.of(prepared.id()));
             try {
                 session.put(prepared);
             } catch (RuntimeException e) {
@@ -100,8 +117,8 @@ final class RecordWrites {
      * own fails its caller only; an I/O failure undoes the batch and fails every caller.
      */
     private void writePuts(List<PendingPut> batch) {
-        gate.withWriteLock(() -> {
-            WriteSession session = atomicSession();
+        gate.withJournalLock(() -> {
+            WriteSession session = atomicSession(batch.stream().map(p -> p.record.id()).toList());
             for (PendingPut p : batch) {
                 try {
                     session.put(p.record);
@@ -122,12 +139,15 @@ final class RecordWrites {
         for (Map<String, ?> item : items) {
             prepared.add(preparer.prepareItem(item));
         }
-        gate.withWriteLock(() -> {
-            WriteSession session = atomicSession();
+        boolean large = gate.withJournalLock(() -> {
+            WriteSession session = journaledSession();
             session.putAll(prepared);
             session.finish();
-            return null;
+            return journal.wantsSyncAhead();
         });
+        if (large) {
+            gate.syncAheadSoon(); // between batches, so that retiring the journal at its size limit is cheap
+        }
         List<StorageRecord> records = new ArrayList<>(prepared.size());
         prepared.forEach(p -> records.add(p.record()));
         return records;
@@ -151,19 +171,24 @@ final class RecordWrites {
 
     boolean delete(String id) {
         String lower = UuidV7.normalize(id);
-        return gate.withWriteLock(() -> {
+        return gate.withJournalLock(() -> {
             Path path = reads.checkedPathForId(lower);
+            boolean held = journal.holdsAny(List.of(lower));
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
-            WriteSession session = atomicSession();
+            WriteSession session = new WriteSession(writer, indexes, support, files.begin());
             boolean deleted;
             try {
+                if (held) {
+                    journal.appendDelete(lower); // a replay of the journal must not bring the record back
+                }
                 // The index changes go first and the unlink last: an index write that fails then
                 // leaves the record file where it was, and an unlink that fails is undone by putting
                 // the index files' bytes back (through the same temp writes and renames that worked).
                 if (old != null) {
                     session.deleting(lower, old);
                 }
-                deleted = AtomicFiles.deleteDurably(files, files.nameOf(path));
+                // A delete the journal holds is durable there: its folder is fsynced when the journal retires.
+                deleted = held ? unlink(files.nameOf(path)) : AtomicFiles.deleteDurably(files, files.nameOf(path));
                 session.finish();
             } catch (IOException | RuntimeException e) {
                 session.abort(e);
@@ -173,5 +198,14 @@ final class RecordWrites {
             }
             return deleted;
         });
+    }
+
+    private boolean unlink(String name) throws IOException {
+        try {
+            files.delete(name);
+            return true;
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return false;
+        }
     }
 }

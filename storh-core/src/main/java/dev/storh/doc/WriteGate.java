@@ -50,6 +50,10 @@ final class WriteGate {
     private volatile boolean markerRegistered;
     private volatile boolean closed;
     private volatile Runnable syncLazyWrites = () -> { };
+    private volatile Runnable beforeDirectWrites = () -> { };
+    private volatile java.util.function.BooleanSupplier syncAheadStep = () -> true;
+    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicBoolean syncAheadScheduled = new AtomicBoolean();
     private final AtomicBoolean checkpointScheduled = new AtomicBoolean();
     private volatile long lastWriteNanos;
 
@@ -72,9 +76,22 @@ final class WriteGate {
      * registering this instance's writer marker (once). Re-entrant.
      */
     <T> T withWriteLock(Supplier<T> action) {
+        return locked(action, true);
+    }
+
+    /**
+     * {@link #withWriteLock} without the hook of {@link #beforeDirectWrites}: for record writes, which
+     * look at the batch journal themselves.
+     */
+    <T> T withJournalLock(Supplier<T> action) {
+        return locked(action, false);
+    }
+
+    private <T> T locked(Supplier<T> action, boolean direct) {
         requireFolder();
+        boolean outermost = !heldByCurrentThread();
         CollectionLock l = lock();
-        l.lock(lockTimeout);
+        take(l);
         try {
             // Writes go to data/ and .storh/: never through a link that may leave the collection.
             SafePaths.requireNoLinks(files, files.nameOf(layout.dataDir()));
@@ -83,9 +100,22 @@ final class WriteGate {
             if (!markerRegistered) {
                 registerMarker();
             }
+            if (direct && outermost) {
+                beforeDirectWrites.run();
+            }
             return action.get();
         } finally {
             l.unlock();
+        }
+    }
+
+    /** Takes the lock, counted as waiting meanwhile (a {@link #syncAheadInSteps} run then lets it in). */
+    private void take(CollectionLock l) {
+        waiting.incrementAndGet();
+        try {
+            l.lock(lockTimeout);
+        } finally {
+            waiting.decrementAndGet();
         }
     }
 
@@ -125,7 +155,7 @@ final class WriteGate {
         } catch (StorageException cannotLock) {
             return unlocked.get();
         }
-        l.lock(lockTimeout);
+        take(l);
         try {
             return locked.get();
         } finally {
@@ -207,6 +237,55 @@ final class WriteGate {
         this.syncLazyWrites = sync;
     }
 
+    /**
+     * @param retire run under the write lock (after the marker is registered) when a thread takes it
+     *     through {@link #withWriteLock}, not already holding it: the batch journal's replay while an
+     *     open recovers
+     */
+    void beforeDirectWrites(Runnable retire) {
+        this.beforeDirectWrites = retire;
+    }
+
+    /**
+     * @param step one step of the work a checkpoint can do ahead of itself without holding the
+     *     lock throughout (the batch journal's fsyncs, {@link BatchJournal#syncAhead}); run under
+     *     the lock, it returns whether nothing is left
+     */
+    void syncAheadInSteps(java.util.function.BooleanSupplier step) {
+        this.syncAheadStep = step;
+    }
+
+    /** Runs the steps of {@link #syncAheadInSteps} soon on the checkpoint thread, between writes. */
+    void syncAheadSoon() {
+        if (syncAheadScheduled.compareAndSet(false, true)) {
+            CHECKPOINTS.execute(() -> {
+                syncAheadScheduled.set(false);
+                syncAhead();
+            });
+        }
+    }
+
+    /**
+     * Runs the steps of {@link #syncAheadInSteps}, each under the lock when it is free, until
+     * nothing is left, and stops as soon as a thread of this instance waits for the lock or a write
+     * ended meanwhile: a writer waits for one step at most.
+     *
+     * @return whether nothing is left
+     */
+    private boolean syncAhead() {
+        long since = lastWriteNanos;
+        boolean[] done = {false};
+        while (!closed && waiting.get() == 0 && lastWriteNanos == since) {
+            if (!ifFreeNow(() -> done[0] = syncAheadStep.getAsBoolean())) {
+                return false;
+            }
+            if (done[0]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Notes a write that ended: an idle checkpoint follows once no write came for {@link #IDLE_CHECKPOINT}. */
     void wrote() {
         lastWriteNanos = System.nanoTime();
@@ -227,7 +306,7 @@ final class WriteGate {
         long idle = System.nanoTime() - lastWriteNanos;
         if (idle < IDLE_CHECKPOINT.toNanos()) {
             scheduleCheckpoint(IDLE_CHECKPOINT.toNanos() - idle); // written to since: wait for the rest
-        } else if (!ifFreeNow(this::checkpoint) && !closed) {
+        } else if ((!syncAhead() || !ifFreeNow(this::checkpoint)) && !closed) {
             scheduleCheckpoint(IDLE_CHECKPOINT.toNanos()); // busy: try again later
         }
     }

@@ -65,7 +65,17 @@ final class WriteSession {
      * @param undo the undo log of an atomic session, {@code null} for a streaming one
      */
     WriteSession(RecordWriter writer, IndexManager indexes, Support support, UndoFiles.Undo undo) {
-        this.batch = writer.batch();
+        this(writer.batch(), indexes, support, undo);
+    }
+
+    /**
+     * @param batch where the records go: a plain batch, or one written through the batch journal
+     * @param indexes the collection's indexes
+     * @param support reads, cache invalidation and the drift mark
+     * @param undo the undo log of an atomic session, {@code null} for a streaming one
+     */
+    WriteSession(RecordWriter.Batch batch, IndexManager indexes, Support support, UndoFiles.Undo undo) {
+        this.batch = batch;
         this.indexes = indexes;
         this.indexedKeys = indexes.indexedKeys();
         this.support = support;

@@ -1,0 +1,430 @@
+package dev.storh.doc;
+
+import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.FramedLine;
+import dev.storh.fs.StoreFiles;
+import dev.storh.fs.SyncPool;
+import dev.storh.id.UuidV7;
+import dev.storh.json.Jsonc;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The batch journal of a collection, {@code .storh/batch-journal} (see docs/batch-journal.md): a
+ * {@link DocStore#putMany} writes its records to this one file with one {@code fdatasync} before
+ * it writes any record file, then writes the record files without fsyncs. The journal stays
+ * pending (non-empty) until it is <em>retired</em>: every record it names is made durable (its
+ * file fsynced, or written again from the journal when it does not hold the journal's bytes, as
+ * after a power cut), then each bucket folder, then the journal is cut to nothing and fsynced.
+ *
+ * <p>A put or delete of an id the journal holds, and a streaming write (any ids), retire a pending
+ * journal first (so a later write of the same id is never overwritten by a replay), as do the idle
+ * checkpoint, close and an open that finds a crashed writer's marker (which writes again what a
+ * power cut lost). A retire outside recovery leaves a record file that no longer holds the
+ * journal's bytes as it is: a program that does not know the journal changed it. A batch is one group of framed lines ending with a
+ * commit line; a group without its commit line (a torn append) is ignored. Callers hold the
+ * collection write lock. Thread-safe under that lock.
+ */
+final class BatchJournal {
+
+    /** The journal's size past which a batch retires it before it appends. */
+    static final long RETIRE_BYTES = 64L * 1024 * 1024;
+
+    /** How many records one {@link #syncAhead} step fsyncs. */
+    static final int AHEAD_STEP = 64;
+
+    /**
+     * One committed entry of the journal: a record's id and its file's bytes, or a delete.
+     *
+     * @param id the record id
+     * @param bytes the record file's bytes, or {@code null} for a delete
+     */
+    record Entry(String id, byte[] bytes) {
+    }
+
+    private final StoreFiles files;
+    private final DocLayout layout;
+    private final String name;
+    private final Function<Path, Path> tempFor;
+    private boolean known;
+    private volatile boolean pending;
+    private final Set<String> pendingIds = new java.util.HashSet<>();
+    private long ownSize = -1;
+    private volatile boolean recovering;
+    /** This instance's journal bytes {@code [0, syncedTo)} are durable in their record files and folders. */
+    private long syncedTo;
+    /** The records of {@code [syncedTo, aheadEnd)} that {@link #syncAhead} works through, {@code aheadNext} first. */
+    private List<Entry> aheadWork = List.of();
+    private long aheadEnd;
+    private int aheadNext;
+
+    /**
+     * @param files the collection's byte seam (an undoable one: an append is cut back by an undo)
+     * @param layout the collection's layout
+     * @param tempFor the temp file to write a record of a bucket folder through
+     */
+    BatchJournal(StoreFiles files, DocLayout layout, Function<Path, Path> tempFor) {
+        this.files = files;
+        this.layout = layout;
+        this.name = files.nameOf(layout.batchJournal());
+        this.tempFor = tempFor;
+    }
+
+    /**
+     * Appends a batch and makes it durable with one {@code fdatasync} (the first append of an
+     * instance that creates the file also fsyncs {@code .storh/}).
+     *
+     * @param records the batch's records, in order (a later one of the same id wins)
+     * @throws StorageException {@code "Could not write batch journal: <path>"}; the undo of the
+     *     write cuts the file back
+     */
+    void append(List<PreparedRecord> records) {
+        if (pending && size() > RETIRE_BYTES) {
+            retire();
+        }
+        List<Entry> entries = new ArrayList<>(records.size());
+        records.forEach(p -> entries.add(new Entry(p.id(), p.bytes())));
+        write(entries);
+    }
+
+    /**
+     * Appends the delete of a record the journal holds, with one {@code fdatasync}, so that a
+     * replay does not bring the record back (call inside the delete's undo: a failed delete cuts
+     * it back).
+     *
+     * @param id the record's id
+     * @throws StorageException {@code "Could not write batch journal: <path>"}
+     */
+    void appendDelete(String id) {
+        write(List.of(new Entry(id, null)));
+    }
+
+    private void write(List<Entry> records) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Base64.Encoder base64 = Base64.getEncoder();
+        for (Entry p : records) {
+            String json = p.bytes() == null ? "{\"delete\":\"" + p.id() + "\"}"
+                    : "{\"id\":\"" + p.id() + "\",\"bytes\":\"" + base64.encodeToString(p.bytes()) + "\"}";
+            out.writeBytes(FramedLine.encode(json.getBytes(StandardCharsets.UTF_8)));
+        }
+        out.writeBytes(FramedLine.encode(("{\"commit\":" + records.size() + "}").getBytes(StandardCharsets.UTF_8)));
+        boolean created = !known && size() < 0;
+        pending = true;
+        try (StoreFiles.Output o = files.append(name)) {
+            o.write(out.toByteArray());
+            o.syncData();
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not write batch journal: " + files.path(name), e);
+        }
+        if (created) {
+            AtomicFiles.syncDirectory(files, AtomicFiles.parentName(name));
+        }
+        known = true;
+        records.forEach(p -> pendingIds.add(p.id().toLowerCase(java.util.Locale.ROOT)));
+        ownSize = size();
+    }
+
+    /**
+     * @param ids record ids a direct write changes
+     * @return whether this instance's pending journal holds one of them (a write of it then goes
+     *     through the journal too); a journal another instance wrote is retired first, and then
+     *     holds nothing
+     */
+    boolean holdsAny(java.util.Collection<String> ids) {
+        long size = size();
+        if (size <= 0 && !pending) {
+            return false;
+        }
+        if (size != ownSize) {
+            retire();
+            return false;
+        }
+        return ids.stream().anyMatch(id -> pendingIds.contains(id.toLowerCase(java.util.Locale.ROOT)));
+    }
+
+
+    /**
+     * @return whether a journal holds records not yet retired: this instance's, or those another
+     *     instance left (one stat when this instance has none)
+     */
+    boolean pending() {
+        return pending || size() > 0;
+    }
+
+    /** Retires a pending journal while an open recovers from a crashed writer ({@link #recovering}). */
+    void retireIfRecovering() {
+        if (recovering) {
+            retireIfPending();
+        }
+    }
+
+    /** Retires the journal when it is pending ({@link #pending()}). */
+    void retireIfPending() {
+        if (pending()) {
+            retire();
+        }
+    }
+
+    /**
+     * Makes every committed record of the journal durable, then empties the journal.
+     *
+     * @return how many records it made durable (those {@link #syncAhead} did are not counted)
+     * @throws StorageException naming a record, folder or the journal that could not be made
+     *     durable; the journal then stays as it was
+     */
+    int retire() {
+        // What syncAhead made durable is skipped while the file is as this instance left it.
+        long from = !recovering && syncedTo > 0 && size() == ownSize ? syncedTo : 0;
+        List<Entry> records = lastOfEach(read(from));
+        SyncPool.forEach(records, this::makeDurable);
+        syncFolders(records);
+        long size = size();
+        if (size > 0 || (pending && size == 0)) { // an emptied journal whose fsync failed is fsynced again
+            try (StoreFiles.Output o = files.append(name)) {
+                if (size > 0) {
+                    o.truncate(0);
+                }
+                o.sync();
+            } catch (IOException | RuntimeException e) {
+                throw new StorageException("Could not empty batch journal: " + files.path(name), e);
+            }
+        }
+        pending = false;
+        pendingIds.clear();
+        ownSize = 0;
+        resetAhead();
+        return records.size();
+    }
+
+    /**
+     * One step of making this instance's pending journal durable ahead of its retirement, so that
+     * the retirement (under one hold of the write lock) has little left to do: the first call reads
+     * what was appended since the last step, each call then fsyncs up to {@link #AHEAD_STEP} of
+     * those records' files, and the last one their folders. Call under the write lock, releasing it
+     * between steps so that writers get in. Does nothing to a journal another instance changed or
+     * while an open recovers (the retirement does all of it then). A failure is left to the
+     * retirement, which reports it.
+     *
+     * @return whether nothing is left to sync ahead
+     */
+    boolean syncAhead() {
+        long size = size();
+        if (!pending || recovering || size != ownSize) {
+            return true;
+        }
+        try {
+            if (aheadEnd <= syncedTo) {
+                if (size <= syncedTo) {
+                    return true;
+                }
+                aheadWork = lastOfEach(read(syncedTo));
+                aheadEnd = size;
+                aheadNext = 0;
+            }
+            if (aheadNext < aheadWork.size()) {
+                List<Entry> step = aheadWork.subList(aheadNext, Math.min(aheadWork.size(), aheadNext + AHEAD_STEP));
+                SyncPool.forEach(step, this::makeDurable);
+                aheadNext += step.size();
+                return false;
+            }
+            syncFolders(aheadWork);
+            syncedTo = aheadEnd;
+            aheadWork = List.of();
+            return syncedTo >= size;
+        } catch (StorageException notSynced) {
+            resetAhead();
+            return true;
+        }
+    }
+
+    /** @return whether this instance's journal holds more than a quarter of {@link #RETIRE_BYTES} not synced ahead */
+    boolean wantsSyncAhead() {
+        return pending && ownSize - syncedTo > RETIRE_BYTES / 4;
+    }
+
+    private void resetAhead() {
+        syncedTo = 0;
+        aheadWork = List.of();
+        aheadEnd = 0;
+        aheadNext = 0;
+    }
+
+    /** @return the last entry of each id, in journal order */
+    private static List<Entry> lastOfEach(List<Entry> entries) {
+        Map<String, Entry> last = new LinkedHashMap<>();
+        entries.forEach(e -> last.put(e.id(), e));
+        return new ArrayList<>(last.values());
+    }
+
+    /** Fsyncs the bucket folders of the entries and {@code data/} (a batch may have created buckets without fsyncs). */
+    private void syncFolders(List<Entry> records) {
+        Set<String> folders = new LinkedHashSet<>();
+        records.forEach(e -> folders.add(files.nameOf(layout.bucketDir(DocLayout.bucketOf(e.id())))));
+        if (!folders.isEmpty()) {
+            folders.add(files.nameOf(layout.dataDir()));
+        }
+        SyncPool.forEach(new ArrayList<>(folders), folder -> {
+            if (DocRecovery.isDirectory(files, folder)) { // a folder removed behind the store's back holds nothing to sync
+                AtomicFiles.syncDirectory(files, folder);
+            }
+        });
+    }
+
+    /**
+     * @param crashed whether the open found a crashed writer: a retire then writes every record
+     *     whose file does not hold the journal's bytes again from the journal (a lost write);
+     *     otherwise such a file was changed by a program that does not know the journal, and is
+     *     left as it is
+     */
+    void recovering(boolean crashed) {
+        this.recovering = crashed;
+    }
+
+    /** A record the journal deleted: its file is removed again when recovering (a power cut lost the unlink). */
+    private void deleted(Entry e) {
+        if (recovering) {
+            try {
+                files.delete(files.nameOf(layout.recordFile(e.id())));
+            } catch (NoSuchFileException gone) {
+                // the unlink reached the disk
+            } catch (IOException ex) {
+                throw new StorageException("Could not delete storage record: " + e.id(), ex);
+            }
+        }
+    }
+
+    /**
+     * Fsyncs a record file holding the journal's bytes; writes it again from the journal when
+     * recovering (a delete: removes it again when recovering).
+     */
+    private void makeDurable(Entry e) {
+        if (e.bytes() == null) {
+            deleted(e);
+            return;
+        }
+        Path target = layout.recordFile(e.id());
+        String targetName = files.nameOf(target);
+        byte[] now = readOrNull(targetName);
+        if (!recovering && now == null) {
+            return; // deleted by a program that does not know the journal
+        }
+        if (!recovering || Arrays.equals(now, e.bytes())) {
+            try (StoreFiles.Output o = files.append(targetName)) {
+                o.sync();
+            } catch (IOException | RuntimeException ex) {
+                throw new StorageException("Could not sync storage file: " + target, ex);
+            }
+            return;
+        }
+        Path dir = target.getParent();
+        AtomicFiles.ensureDirectory(files, files.nameOf(dir));
+        AtomicFiles.writeVia(files, files.nameOf(tempFor.apply(dir)), targetName, e.bytes());
+    }
+
+    private byte[] readOrNull(String file) {
+        try (InputStream in = files.open(file)) {
+            return in.readAllBytes();
+        } catch (NoSuchFileException absent) {
+            return null;
+        } catch (IOException e) {
+            return null; // unreadable: written again from the journal
+        }
+    }
+
+    /**
+     * @return the committed records of the journal, in order; a torn or corrupt group and all after
+     *     it are left out
+     * @throws StorageException {@code "Could not read batch journal: <path>"}
+     */
+    List<Entry> read() {
+        return read(0);
+    }
+
+    /**
+     * @param from where a group starts: the journal's bytes before it are not read
+     * @return the committed records from there on, in order
+     */
+    private List<Entry> read(long from) {
+        byte[] bytes;
+        try (InputStream in = files.open(name, from)) {
+            bytes = in.readAllBytes();
+        } catch (NoSuchFileException absent) {
+            return List.of();
+        } catch (IOException e) {
+            throw new StorageException("Could not read batch journal: " + files.path(name), e);
+        }
+        List<Entry> out = new ArrayList<>();
+        List<Entry> group = new ArrayList<>();
+        Base64.Decoder base64 = Base64.getDecoder();
+        int start = 0;
+        while (start < bytes.length) {
+            int lf = indexOf(bytes, start);
+            if (lf < 0) {
+                break; // torn
+            }
+            Map<String, Object> line;
+            try {
+                line = Jsonc.decodeObject(FramedLine.decode(Arrays.copyOfRange(bytes, start, lf + 1), true));
+            } catch (RuntimeException corrupt) {
+                break;
+            }
+            start = lf + 1;
+            if (line.containsKey("commit")) {
+                if (!(line.get("commit") instanceof Number n) || n.longValue() != group.size()) {
+                    break;
+                }
+                out.addAll(group);
+                group.clear();
+            } else if (line.get("id") instanceof String id && UuidV7.isValid(id) && line.get("bytes") instanceof String b
+                    && decodes(base64, b)) {
+                group.add(new Entry(id, base64.decode(b)));
+            } else if (line.get("delete") instanceof String id && UuidV7.isValid(id)) {
+                group.add(new Entry(id, null));
+            } else {
+                break; // not a line this class writes: nothing from here on is replayed
+            }
+        }
+        return out;
+    }
+
+    private static boolean decodes(Base64.Decoder base64, String b) {
+        try {
+            base64.decode(b);
+            return true;
+        } catch (IllegalArgumentException notBase64) {
+            return false;
+        }
+    }
+
+    private static int indexOf(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the journal's size, or -1 when there is none */
+    private long size() {
+        try {
+            return files.stat(name).map(StoreFiles.Entry::size).orElse(-1L);
+        } catch (IOException e) {
+            throw new StorageException("Could not read batch journal: " + files.path(name), e);
+        }
+    }
+}
