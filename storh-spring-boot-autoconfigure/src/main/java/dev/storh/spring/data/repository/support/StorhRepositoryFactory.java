@@ -2,7 +2,9 @@ package dev.storh.spring.data.repository.support;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.storh.query.QueryPlan;
 import dev.storh.spring.data.core.StorhOperations;
@@ -11,6 +13,7 @@ import dev.storh.spring.data.repository.query.Query;
 import dev.storh.spring.data.repository.query.StorhJsonQuery;
 import dev.storh.spring.data.repository.query.StorhPartTreeQuery;
 
+import org.springframework.aop.target.SingletonTargetSource;
 import org.springframework.data.repository.core.EntityInformation;
 import org.springframework.data.repository.core.RepositoryCreationException;
 import org.springframework.data.repository.core.RepositoryInformation;
@@ -18,6 +21,8 @@ import org.springframework.data.repository.core.RepositoryMetadata;
 import org.springframework.data.repository.core.support.AbstractRepositoryMetadata;
 import org.springframework.data.repository.core.support.PersistentEntityInformation;
 import org.springframework.data.repository.core.support.RepositoryFactorySupport;
+import org.springframework.data.repository.core.support.RepositoryMethodInvocationListener;
+import org.springframework.data.repository.core.support.RepositoryProxyPostProcessor;
 import org.springframework.data.repository.query.DefaultParameters;
 import org.springframework.data.repository.query.QueryLookupStrategy;
 import org.springframework.data.repository.query.QueryLookupStrategy.Key;
@@ -36,10 +41,18 @@ import org.springframework.util.ClassUtils;
  * {@code java.util.UUID}; otherwise creation fails with a {@link RepositoryCreationException} or
  * {@link org.springframework.data.mapping.MappingException} naming the type. storh has no
  * declared (string) queries, so {@link Key#USE_DECLARED_QUERY} fails for every query method.
+ * <p>
+ * Proxy post-processors added to this factory run in the order added; after them, a call of a
+ * base-class method (such as {@code findById} or {@code save}) goes straight to the repository's
+ * target unless an invocation listener is registered (see {@code BaseMethodShortcut}).
  */
 public class StorhRepositoryFactory extends RepositoryFactorySupport {
 
     private final StorhOperations operations;
+
+    private final List<RepositoryProxyPostProcessor> postProcessors = new CopyOnWriteArrayList<>();
+
+    private volatile boolean listening;
 
     /**
      * @param operations the operations the repositories delegate to
@@ -47,6 +60,36 @@ public class StorhRepositoryFactory extends RepositoryFactorySupport {
     public StorhRepositoryFactory(StorhOperations operations) {
         Assert.notNull(operations, "'operations' must not be null");
         this.operations = operations;
+        super.addRepositoryProxyPostProcessor((factory, information) -> {
+            for (RepositoryProxyPostProcessor processor : this.postProcessors) {
+                processor.postProcess(factory, information);
+            }
+            if (factory.getTargetSource() instanceof SingletonTargetSource target) {
+                factory.addAdvice(new BaseMethodShortcut(target.getTarget(), information, () -> this.listening));
+            }
+        });
+    }
+
+    /**
+     * Adds a post-processor; each runs, in the order added, before the base-method shortcut is
+     * added, so the advice it adds runs on every call.
+     * @param processor the post-processor
+     */
+    @Override
+    public void addRepositoryProxyPostProcessor(RepositoryProxyPostProcessor processor) {
+        Assert.notNull(processor, "RepositoryProxyPostProcessor must not be null");
+        this.postProcessors.add(processor);
+    }
+
+    /**
+     * Adds an invocation listener; from then on every call of a repository of this factory
+     * takes Spring Data's invoker, which reports to it.
+     * @param listener the listener
+     */
+    @Override
+    public void addInvocationListener(RepositoryMethodInvocationListener listener) {
+        super.addInvocationListener(listener);
+        this.listening = true;
     }
 
     /**
