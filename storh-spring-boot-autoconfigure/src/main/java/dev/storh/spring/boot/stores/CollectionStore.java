@@ -13,7 +13,7 @@ public final class CollectionStore extends StorhStore {
     private volatile Snapshot snapshot;
 
     CollectionStore(String name, DocStore store, boolean owned) {
-        super(StoreType.COLLECTION, name, owned, store);
+        super(name, owned, store);
     }
 
     /**

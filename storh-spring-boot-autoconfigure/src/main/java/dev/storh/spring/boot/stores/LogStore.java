@@ -61,7 +61,7 @@ public final class LogStore extends StorhStore {
      */
     LogStore(String name, SegmentedLog log, Integer retentionDays, boolean owned, LogPartition partition, Clock clock,
             Supplier<SegmentedLog> opener) {
-        super(StoreType.LOG, name, owned, log);
+        super(name, owned, log);
         this.retentionDays = retentionDays;
         this.partition = partition;
         this.clock = clock;

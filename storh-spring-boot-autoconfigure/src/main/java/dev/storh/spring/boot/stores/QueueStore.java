@@ -13,7 +13,7 @@ public final class QueueStore extends StorhStore {
     private final Duration processingTimeout;
 
     QueueStore(String name, Queue queue, Duration processingTimeout, boolean owned) {
-        super(StoreType.QUEUE, name, owned, queue);
+        super(name, owned, queue);
         this.processingTimeout = processingTimeout;
     }
 

@@ -2,6 +2,8 @@ package dev.storh.spring.boot.stores;
 
 import java.util.Locale;
 
+import dev.storh.store.StoreKind;
+
 /**
  * The three kinds of storh store, with the words used for them in metric tags ({@link #tag()})
  * and in the {@code storh} endpoint's paths ({@link #plural()}).
@@ -43,6 +45,18 @@ public enum StoreType {
      */
     public String plural() {
         return tag() + "s";
+    }
+
+    /**
+     * @param kind an engine's kind
+     * @return the type of that kind
+     */
+    public static StoreType of(StoreKind kind) {
+        return switch (kind) {
+            case COLLECTION -> COLLECTION;
+            case LOG -> LOG;
+            case QUEUE -> QUEUE;
+        };
     }
 
     /**

@@ -34,8 +34,6 @@ import dev.storh.store.VerifyReport;
  */
 public abstract sealed class StorhStore permits CollectionStore, LogStore, QueueStore {
 
-    private final StoreType type;
-
     private final String name;
 
     private final boolean owned;
@@ -54,18 +52,17 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
      * @param contract the engine as the core store contract, which the maintenance operations
      * go through
      */
-    StorhStore(StoreType type, String name, boolean owned, Store<?, ?, ?> contract) {
-        this.type = type;
+    StorhStore(String name, boolean owned, Store<?, ?, ?> contract) {
         this.name = name;
         this.owned = owned;
         this.contract = contract;
     }
 
     /**
-     * @return the kind of store
+     * @return the kind of store, its engine's {@linkplain Store#kind() kind}
      */
     public StoreType type() {
-        return this.type;
+        return StoreType.of(this.contract.kind());
     }
 
     /**
@@ -327,7 +324,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
      * {@code staleWritersRemoved}
      */
     Map<String, Object> doRepair() {
-        if (!this.type.writerMarkers()) {
+        if (!type().writerMarkers()) {
             return repairEngine().toMap();
         }
         int stale = removeStaleWriters();
@@ -352,7 +349,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
     Map<String, Object> doReindex() {
         throw new UnsupportedOperationException(
-                "reindex applies to collections only, not to " + this.type.tag() + " '" + this.name + "'");
+                "reindex applies to collections only, not to " + type().tag() + " '" + this.name + "'");
     }
 
     /**
@@ -442,7 +439,7 @@ public abstract sealed class StorhStore permits CollectionStore, LogStore, Queue
 
     @Override
     public String toString() {
-        return this.type.tag() + " '" + this.name + "' (" + path() + ")";
+        return type().tag() + " '" + this.name + "' (" + path() + ")";
     }
 
 }
