@@ -142,6 +142,30 @@ final class RecordCache {
     }
 
     /**
+     * Whether a record file is there, told by the cache for one version look: an entry whose file
+     * still has the version it was read or written at is the same file (present), a negative entry
+     * whose name still has no file is still missing; as {@link #get}, a hit reads no bytes and so
+     * checks no links.
+     *
+     * @param id lowercase id
+     * @return {@code TRUE} or {@code FALSE} when the cache knows, {@code null} when the caller must look
+     */
+    Boolean knownPresence(String id) {
+        if (!enabled()) {
+            return null;
+        }
+        CachedRecord cached = cache.get(prefix + id).orElse(null);
+        if (cached == null) {
+            return null;
+        }
+        String version = look(nameOf(id));
+        if (cached.missing()) {
+            return version == null ? Boolean.FALSE : null;
+        }
+        return version != null && !NOT_A_FILE.equals(version) && version.equals(cached.fileKey()) ? Boolean.TRUE : null;
+    }
+
+    /**
      * Drops every entry of this collection from the cache (a closing store's entries would only
      * crowd out those of the stores still open); a store of the collection still open reads its
      * records again.

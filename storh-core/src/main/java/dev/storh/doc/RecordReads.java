@@ -66,6 +66,10 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
 
     @Override
     public boolean exists(String id) {
+        Boolean known = cache.knownPresence(UuidV7.normalize(id));
+        if (known != null) {
+            return known;
+        }
         String name = files.nameOf(checkedPathForId(id));
         try {
             return files.exists(name);

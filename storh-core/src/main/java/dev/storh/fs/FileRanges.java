@@ -67,26 +67,56 @@ public final class FileRanges {
     }
 
     private static void copyAside(StoreFiles files, Source in, Range range, String target) {
+        StoreFiles.Output out = null;
         try {
             if (files.exists(target)) {
                 throw new FileAlreadyExistsException(files.path(target).toString());
             }
-            try (StoreFiles.Output out = files.create(target)) {
-                copy(in, range.offset(), range.length(), out);
-                out.sync();
-            }
+            out = files.create(target);
+            copy(in, range.offset(), range.length(), out);
         } catch (IOException | RuntimeException e) {
+            closeQuietly(out);
             if (!(e instanceof FileAlreadyExistsException)) {
                 AtomicFiles.deleteQuietly(files, target);
             }
-            throw new StorageException("Could not keep damaged bytes aside: " + files.path(target)
-                    + ReadOnlyFileSystem.hint(e), e);
+            throw keptAsideFailure(files, target, e);
         }
+        StoreFiles.Output written = out;
         try {
-            AtomicFiles.syncDirectory(files, AtomicFiles.parentName(target));
+            // the copy's bytes and its folder entry become durable side by side (one journal commit where
+            // the file system merges them); the caller cuts the bytes from their file only after both
+            SyncPool.forEach(List.of(Boolean.TRUE, Boolean.FALSE), data -> {
+                if (data) {
+                    syncAndClose(files, written, target);
+                } else {
+                    AtomicFiles.syncDirectory(files, AtomicFiles.parentName(target));
+                }
+            });
         } catch (StorageException e) {
             AtomicFiles.deleteQuietly(files, target);
             throw e;
+        }
+    }
+
+    private static void syncAndClose(StoreFiles files, StoreFiles.Output out, String target) {
+        try (out) {
+            out.sync();
+        } catch (IOException | RuntimeException e) {
+            throw keptAsideFailure(files, target, e);
+        }
+    }
+
+    private static StorageException keptAsideFailure(StoreFiles files, String target, Exception e) {
+        return new StorageException("Could not keep damaged bytes aside: " + files.path(target) + ReadOnlyFileSystem.hint(e), e);
+    }
+
+    private static void closeQuietly(StoreFiles.Output out) {
+        if (out != null) {
+            try {
+                out.close();
+            } catch (IOException | RuntimeException ignored) {
+                // the copy failed already; that failure is the one reported
+            }
         }
     }
 

@@ -99,10 +99,24 @@ public final class FramedLine {
                 throw new StorageException("Framed JSON must not contain a raw line feed.");
             }
         }
-        byte[] head = (len + "\t" + checksum(json, 0, len) + "\t").getBytes(StandardCharsets.US_ASCII);
-        byte[] line = new byte[head.length + len + 1];
-        System.arraycopy(head, 0, line, 0, head.length);
-        System.arraycopy(json, 0, line, head.length, len);
+        int digits = 1;
+        for (int rest = len / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] line = new byte[digits + 10 + len + 1];
+        int rest = len;
+        for (int i = digits - 1; i >= 0; i--) {
+            line[i] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        line[digits] = TAB;
+        int h = XXH32.hash(json, 0, len, 0);
+        for (int i = digits + 8; i > digits; i--) {
+            line[i] = (byte) HEX[h & 0xf];
+            h >>>= 4;
+        }
+        line[digits + 9] = TAB;
+        System.arraycopy(json, 0, line, digits + 10, len);
         line[line.length - 1] = LF;
         return line;
     }

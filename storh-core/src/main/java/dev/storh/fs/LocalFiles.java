@@ -27,9 +27,13 @@ public final class LocalFiles implements StoreFiles {
     private static final LocalFiles UNROOTED = new LocalFiles(Path.of(""));
 
     private final Path root;
+    /** The root's text when {@link #nameOf} may read names off a path's text, else {@code null}. */
+    private final String rootText;
 
     private LocalFiles(Path root) {
         this.root = root;
+        String text = root.toString();
+        this.rootText = text.isEmpty() || text.equals("/") || hasDotElement(text) ? null : text;
     }
 
     /**
@@ -52,7 +56,45 @@ public final class LocalFiles implements StoreFiles {
 
     @Override
     public String nameOf(Path path) {
-        return this == UNROOTED ? path.toString() : StoreFiles.super.nameOf(path);
+        if (this == UNROOTED) {
+            return path.toString();
+        }
+        String under = rootText == null ? null : plainNameBelow(rootText, path.toString());
+        return under != null ? under : StoreFiles.super.nameOf(path);
+    }
+
+    /**
+     * The relative name of a path below the root read off its text, as {@code relativize} gives it,
+     * when neither holds a {@code .} or {@code ..} element (a path's text never holds {@code //} or
+     * a trailing {@code /}); {@code null} when that shortcut does not apply.
+     */
+    private static String plainNameBelow(String rootText, String pathText) {
+        if (pathText.equals(rootText)) {
+            return "";
+        }
+        if (pathText.length() <= rootText.length() + 1 || !pathText.startsWith(rootText)
+                || pathText.charAt(rootText.length()) != '/') {
+            return null;
+        }
+        String rest = pathText.substring(rootText.length() + 1);
+        return hasDotElement(rest) ? null : rest;
+    }
+
+    /** @return whether a {@code /}-separated text has an element that is {@code .} or {@code ..} */
+    private static boolean hasDotElement(String text) {
+        int start = 0;
+        while (start <= text.length()) {
+            int end = text.indexOf('/', start);
+            if (end < 0) {
+                end = text.length();
+            }
+            int length = end - start;
+            if (length == 1 && text.charAt(start) == '.' || length == 2 && text.startsWith("..", start)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
     }
 
     @Override
@@ -150,6 +192,13 @@ public final class LocalFiles implements StoreFiles {
     @Override
     public Object identity(String name) throws IOException {
         return Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+    }
+
+    @Override
+    public Identified identified(String name) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes attrs =
+                Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class);
+        return new Identified(attrs.fileKey(), attrs.size());
     }
 
     @Override

@@ -187,6 +187,30 @@ public interface StoreFiles {
     }
 
     /**
+     * The identity and the size of the file a name has now, in one look where the backend can (one
+     * {@code stat} on a local disk): a writer checks that its open handle still reaches the file behind
+     * the name and learns the file's end without asking the handle.
+     *
+     * @param name a file
+     * @return the identity ({@code null} when the backend cannot tell files apart) and the size in bytes
+     * @throws IOException {@code NoSuchFileException} when nothing has the name
+     */
+    default Identified identified(String name) throws IOException {
+        Object key = identity(name);
+        Entry entry = stat(name).orElseThrow(() -> new java.nio.file.NoSuchFileException(path(name).toString()));
+        return new Identified(key, entry.size());
+    }
+
+    /**
+     * What {@link #identified} tells of a file.
+     *
+     * @param key its identity, as {@link #identity} gives it; {@code null} when the backend has none
+     * @param size its size in bytes
+     */
+    record Identified(Object key, long size) {
+    }
+
+    /**
      * @return whether the files under the root can only be read (a read-only mount): writes would
      *     fail, so stores open for reading only; {@code false} when it cannot be told
      */

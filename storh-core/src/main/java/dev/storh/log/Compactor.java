@@ -18,7 +18,7 @@ import java.util.List;
  *
  * <pre>
  * 1. (caller) catch up and cut torn tails; roll the active segment if it has records
- * 2. scan every sealed segment in manifest order; per line:
+ * 2. scan every sealed segment in manifest order (an output's lines are written 64 KiB at a time); per line:
  *      tombstone that is its id's state      -&gt; dropped, the id leaves the state
  *      put that is its id's live location     -&gt; copied (canonical lines byte for byte, others re-encoded)
  *      anything else (superseded, deleted)    -&gt; dropped
@@ -42,6 +42,8 @@ final class Compactor {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Most finished files (outputs and idx files) held open before they are fsynced together. */
     private static final int SYNC_BATCH = 64;
+    /** Bytes of an output collected before they are written. */
+    private static final int WRITE_BUFFER = 64 * 1024;
 
     private final LogState state;
     private final long maxSegmentBytes;
@@ -56,6 +58,9 @@ final class Compactor {
     private final List<String[]> unrenamed = new ArrayList<>();
     private long outputNumber;
     private StoreFiles.Output out;
+    /** Lines of {@link #out} not written yet: one write per buffer, not per line. */
+    private final byte[] pending = new byte[WRITE_BUFFER];
+    private int pendingLength;
     private Segment current;
     private long position;
 
@@ -156,7 +161,15 @@ final class Compactor {
         if (out == null) {
             startOutput();
         }
-        out.write(line);
+        if (pendingLength + line.length > pending.length) {
+            writePending();
+        }
+        if (line.length > pending.length) {
+            out.write(line);
+        } else {
+            System.arraycopy(line, 0, pending, pendingLength, line.length);
+            pendingLength += line.length;
+        }
         relocations.add(new Object[] {id, current.file, position});
         current.observe(id, position, position + line.length, state.interval);
         position += line.length;
@@ -180,10 +193,19 @@ final class Compactor {
         position = 0;
     }
 
+    private void writePending() throws IOException {
+        if (pendingLength > 0) {
+            int length = pendingLength;
+            pendingLength = 0;
+            out.write(pending, 0, length);
+        }
+    }
+
     private void finishOutput() throws IOException {
         if (out == null) {
             return;
         }
+        writePending();
         StoreFiles.Output finished = out;
         out = null;
         if (current.records == 0) {
@@ -229,6 +251,7 @@ final class Compactor {
             AtomicFiles.deleteQuietly(state.files, rename[0]);
         }
         unrenamed.clear();
+        pendingLength = 0;
         if (out != null) {
             try {
                 out.close();

@@ -93,12 +93,15 @@ final class Leftovers {
                 }
             }
         }
+        boolean deleted = false;
         for (String name : list(state, LogFiles.SEGMENTS, "Could not list log segments: ")) {
             if (LogFiles.isCompactFile(name) && !referenced.contains(name)) {
-                AtomicFiles.deleteQuietly(state.files, LogFiles.segment(name));
+                deleted |= AtomicFiles.deleteQuietly(state.files, LogFiles.segment(name));
             }
         }
-        AtomicFiles.syncDirectory(state.files, LogFiles.SEGMENTS);
+        if (deleted) {
+            AtomicFiles.syncDirectory(state.files, LogFiles.SEGMENTS); // nothing deleted: nothing to make durable
+        }
     }
 
     private static List<String> list(LogState state, String folder, String failure) {

@@ -128,9 +128,13 @@ final class LogWriter implements AutoCloseable {
     }
 
     private void writeLocked(List<List<Line>> batch) {
-        state.refresh(true, currentChannelSize());
+        Segment looked = state.active;
+        StoreFiles.Identified now = look(looked);
+        long known = ownSize(looked, now);
+        boolean changed = state.refresh(true, known);
         Segment seg = state.active;
-        StoreFiles.Output ch = channelFor(seg);
+        boolean same = !changed && seg == looked;
+        StoreFiles.Output ch = channelFor(seg, same ? now : null);
         long pos = seg.end;
         byte[] buf = new byte[Math.min(FLUSH_BYTES, 64 * 1024)];
         int bufLen = 0;
@@ -138,7 +142,8 @@ final class LogWriter implements AutoCloseable {
         List<Line> pending = new ArrayList<>();
         boolean rollFailed = false;
         try {
-            if (ch.size() != pos) {
+            // one stat of the name told the size of the file our handle has: no need to ask the handle
+            if ((same && known >= 0 ? known : ch.size()) != pos) {
                 ch.truncate(pos); // leftovers of a failed write of ours
             }
             for (List<Line> lines : batch) {
@@ -159,7 +164,7 @@ final class LogWriter implements AutoCloseable {
                         publish(seg, pending, offsets);
                         rollFailed = !roll();
                         seg = state.active;
-                        ch = channelFor(seg);
+                        ch = channelFor(seg, null);
                         pos = seg.end;
                     } else if (bufLen >= FLUSH_BYTES) {
                         writeAt(ch, buf, bufLen, pos - bufLen);
@@ -247,24 +252,31 @@ final class LogWriter implements AutoCloseable {
         return LogCounts.keysAt(state, file, offset);
     }
 
-    private long currentChannelSize() {
-        Segment seg = state.active;
-        if (channel == null || !seg.file.equals(channelFile) || !sameFile(seg)) {
-            return -1;
-        }
+    /** @return the identity and size of the file the segment's name has now, {@code null} when it cannot be told */
+    private StoreFiles.Identified look(Segment seg) {
         try {
-            return channel.size();
+            return state.files.identified(LogFiles.segment(seg.file));
         } catch (IOException e) {
-            return -1;
+            return null;
         }
     }
 
-    private boolean sameFile(Segment seg) {
+    /**
+     * @return the size of the segment's file when {@code now} shows it is the file our cached handle
+     *     writes to, else -1
+     */
+    private long ownSize(Segment seg, StoreFiles.Identified now) {
+        if (channel == null || now == null || !seg.file.equals(channelFile)
+                || (now.key() != null && !now.key().equals(channelKey))) {
+            return -1;
+        }
+        if (now.key() != null) {
+            return now.size();
+        }
         try {
-            Object key = state.files.identity(LogFiles.segment(seg.file));
-            return key == null || key.equals(channelKey);
+            return channel.size(); // a backend without identities: only the handle knows its file's size
         } catch (IOException e) {
-            return false;
+            return -1;
         }
     }
 
@@ -273,11 +285,11 @@ final class LogWriter implements AutoCloseable {
      * while its file is still the one behind the name (a repair may have replaced it; an outside hand
      * may have deleted it, and bytes written to a deleted file would be lost without a word).
      */
-    private StoreFiles.Output channelFor(Segment seg) {
+    private StoreFiles.Output channelFor(Segment seg, StoreFiles.Identified looked) {
         Path file = state.path(seg.file);
         Object key;
         try {
-            key = state.files.identity(LogFiles.segment(seg.file));
+            key = looked != null ? looked.key() : state.files.identity(LogFiles.segment(seg.file));
         } catch (IOException e) {
             closeChannel();
             throw new StorageException("Could not open active segment: " + file + " is gone (deleted or moved while"

@@ -7,9 +7,7 @@ import dev.storh.observe.Observed;
 import dev.storh.observe.StoreOperation;
 import dev.storh.store.StoreKind;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The write path of a queue instance: enqueue, claim and complete calls go through a group commit
@@ -112,14 +110,13 @@ final class QueueCommits {
             long now = Math.floorDiv(nowMs, 1000L);
             QueueState state = journal.state();
             QueueOp.Batch batch = new QueueOp.Batch();
-            Set<String> seen = new HashSet<>();
             for (String id : ids) {
                 QueueState.Job job = state.find(id);
-                if (job == null || job.status != QueueState.Status.PROCESSING || !seen.add(job.id)) {
-                    continue;
+                if (job == null || job.status != QueueState.Status.PROCESSING) {
+                    continue; // a repeated id finds its job pending again
                 }
                 int attempts = uncountClaim ? Math.max(0, job.attempts - 1) : -1;
-                batch.apply(state, QueueEvent.requeue(job.id, now, attempts, delayMs > 0 ? nowMs + delayMs : 0));
+                batch.apply(state, job, QueueEvent.requeue(job.id, now, attempts, delayMs > 0 ? nowMs + delayMs : 0));
             }
             journal.commit(batch);
             return (int) batch.events;

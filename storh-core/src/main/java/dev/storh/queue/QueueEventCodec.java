@@ -294,6 +294,24 @@ final class QueueEventCodec {
     }
 
     /**
+     * A payload of the state as a caller may get it in a {@link dev.storh.StorageRecord}, whose data
+     * map is unmodifiable at its top level: the map itself when it holds no map or list (the state
+     * never changes a payload in place), else a deep copy, so no caller reaches the state's objects.
+     *
+     * @param payload a payload held by the state
+     * @return it, or a deep copy of it
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> handOut(Map<String, Object> payload) {
+        for (Object value : payload.values()) {
+            if (value instanceof Map || value instanceof List) {
+                return (Map<String, Object>) deepCopy(payload);
+            }
+        }
+        return payload;
+    }
+
+    /**
      * @param value a value in the JSON model
      * @return a deep copy: maps and lists are copied, leaves shared (they are immutable)
      */

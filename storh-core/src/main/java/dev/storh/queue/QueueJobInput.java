@@ -86,33 +86,32 @@ final class QueueJobInput {
      * @throws StorageException naming the id, the index and the field
      */
     Checked one(Map<String, ?> payload, String id, int index) {
-        String where = index < 0 ? "" : " (job " + index + " in enqueueMany)";
         String jobId;
         if (id != null) {
             try {
                 jobId = UuidV7.normalize(id);
             } catch (StorageException e) {
-                throw new StorageException(e.getMessage() + where, e);
+                throw new StorageException(e.getMessage() + where(index), e);
             }
         } else if (idGenerator != null) {
             String generated = idGenerator.get();
             try {
                 jobId = UuidV7.normalize(generated);
             } catch (StorageException e) {
-                throw new StorageException(e.getMessage() + " (from the custom id generator)" + where, e);
+                throw new StorageException(e.getMessage() + " (from the custom id generator)" + where(index), e);
             }
         } else {
             jobId = UuidV7.generate();
         }
         if (payload == null) {
-            throw new StorageException("Job payload must not be null: job " + jobId + where);
+            throw new StorageException("Job payload must not be null: job " + jobId + where(index));
         }
         for (Object key : payload.keySet()) {
             if (!(key instanceof String text)) {
-                throw new StorageException("Job payload key must be a string: job " + jobId + where + ", key " + key);
+                throw new StorageException("Job payload key must be a string: job " + jobId + where(index) + ", key " + key);
             }
             if (QueueEventCodec.isIntegerLike(text)) {
-                throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where
+                throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where(index)
                         + "; the original drops such top-level keys when it reads the job");
             }
         }
@@ -120,10 +119,15 @@ final class QueueJobInput {
         try {
             json = QueueEventCodec.encodePayload(payload);
         } catch (StorageException e) {
-            throw new StorageException("Job payload cannot be stored: job " + jobId + where + ": " + e.getMessage(), e);
+            throw new StorageException("Job payload cannot be stored: job " + jobId + where(index) + ": " + e.getMessage(), e);
         }
         // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
         Map<String, Object> model = QueueEventCodec.replayCopy(payload);
         return new Checked(QueueEvent.enqueue(jobId, model != null ? model : QueueEventCodec.reread(json), 0), json);
+    }
+
+    /** @return where a job was handed in, for messages: empty for a single enqueue */
+    private static String where(int index) {
+        return index < 0 ? "" : " (job " + index + " in enqueueMany)";
     }
 }

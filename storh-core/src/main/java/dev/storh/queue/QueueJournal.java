@@ -73,6 +73,8 @@ final class QueueJournal implements AutoCloseable {
     private final List<QueueLogScanner.Damage> damaged = new ArrayList<>();
     /** Where a failed append could not be cut back to, or -1: cut there before reading again. */
     private long failedAppendAt = -1;
+    /** The offset the last {@link #sync} saw the held file end at (under the lock), or -1. */
+    private long checkedEnd = -1;
 
     private QueueJournal(Path directory, QueueOptions options, StoreFiles files, CollectionLock lock, boolean readOnly) {
         this.directory = directory;
@@ -225,16 +227,14 @@ final class QueueJournal implements AutoCloseable {
             checkWritable();
         }
         cutFailedAppend();
-        if (state == null || !log.isCurrent() || (forWrite && !log.appendable())) {
-            reload(forWrite);
-            return;
-        }
-        long size = log.size();
-        if (size < offset) {
+        checkedEnd = -1;
+        long size = state == null || (forWrite && !log.appendable()) ? -1 : log.currentSize();
+        if (size < 0 || size < offset) {
             reload(forWrite);
             return;
         }
         if (size == offset) {
+            checkedEnd = offset;
             return;
         }
         QueueLogScanner.Scan scan;
@@ -331,8 +331,10 @@ final class QueueJournal implements AutoCloseable {
             return;
         }
         byte[] bytes = batch.out.toByteArray();
+        boolean endKnown = checkedEnd == offset;
+        checkedEnd = -1;
         try {
-            log.append(bytes, offset); // commit point
+            log.append(bytes, offset, endKnown); // commit point
         } catch (IOException | RuntimeException | Error e) {
             state = null;
             Throwable failure = e instanceof Error ? e : new StorageException("Could not write log queue file: "

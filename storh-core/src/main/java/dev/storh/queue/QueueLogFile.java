@@ -131,6 +131,31 @@ final class QueueLogFile implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #isCurrent()} and {@link #size()} in one look at the name (one {@code stat} on a local
+     * disk): the held file's size when {@code queue.log} still names it.
+     *
+     * @return the size, or -1 when no file is held, the name is gone or names another file; without
+     *     identities (some seams) the held file's own size
+     */
+    long currentSize() {
+        if (out == null && pin == null) {
+            return -1;
+        }
+        StoreFiles.Identified now;
+        try {
+            now = files.identified(LOG_NAME);
+        } catch (NoSuchFileException e) {
+            return -1;
+        } catch (IOException e) {
+            throw new StorageException("Could not open log queue file: " + path(), e);
+        }
+        if (now.key() == null) {
+            return size();
+        }
+        return now.key().equals(identity) ? now.size() : -1;
+    }
+
     /** @return the identity of the held file, or null when none is held or the seam has none */
     Object heldIdentity() {
         return identity;
@@ -145,8 +170,8 @@ final class QueueLogFile implements AutoCloseable {
      */
     boolean unchangedSince(long offset, Object held) {
         try {
-            Optional<StoreFiles.Entry> entry = files.stat(LOG_NAME);
-            return entry.isPresent() && entry.get().size() == offset && held.equals(files.identity(LOG_NAME));
+            StoreFiles.Identified now = files.identified(LOG_NAME);
+            return now.size() == offset && held.equals(now.key());
         } catch (IOException | RuntimeException e) {
             return false;
         }
@@ -217,11 +242,13 @@ final class QueueLogFile implements AutoCloseable {
      *
      * @param bytes whole event lines
      * @param at the offset to write at
+     * @param endKnown whether the caller saw, under the lock it still holds, that the file ends at
+     *     {@code at} (then the handle is not asked again)
      * @throws IOException on a write or sync error; the caller cuts back to {@code at}
      */
-    void append(byte[] bytes, long at) throws IOException {
+    void append(byte[] bytes, long at, boolean endKnown) throws IOException {
         StoreFiles.Output log = writable();
-        if (log.size() != at) {
+        if (!endKnown && log.size() != at) {
             log.truncate(at);
         }
         log.write(bytes);

@@ -5,12 +5,10 @@ import dev.storh.StorageRecord;
 import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One {@link Queue} call waiting in the group commit (enqueue, claim or complete), with its
@@ -28,6 +26,13 @@ final class QueueOp {
         /** Applies an event to the state and adds its line. */
         void apply(QueueState state, QueueEvent event) {
             state.apply(event);
+            out.writeBytes(QueueEventCodec.encodeLine(event));
+            events++;
+        }
+
+        /** Applies an event to a job the caller looked up in the state and adds its line. */
+        void apply(QueueState state, QueueState.Job job, QueueEvent event) {
+            state.apply(job, event);
             out.writeBytes(QueueEventCodec.encodeLine(event));
             events++;
         }
@@ -112,10 +117,9 @@ final class QueueOp {
                 List<QueueJob> jobs = withJobs ? new ArrayList<>(picked.size()) : List.of();
                 for (QueueState.Job job : picked) {
                     QueueEvent event = QueueEvent.claim(job.id, now);
-                    batch.apply(state, event);
-                    @SuppressWarnings("unchecked")
+                    batch.apply(state, job, event);
                     Map<String, Object> data = job.payload == null ? new LinkedHashMap<>()
-                            : (Map<String, Object>) QueueEventCodec.deepCopy(job.payload);
+                            : QueueEventCodec.handOut(job.payload);
                     StorageRecord record = new StorageRecord(job.id, data);
                     records.add(record);
                     if (withJobs) {
@@ -128,7 +132,7 @@ final class QueueOp {
                 break;
             }
             case COMPLETE: {
-                Set<String> seen = new HashSet<>();
+                // a repeated id finds its job done or forgotten by the first complete, so it is skipped
                 for (String id : ids) {
                     QueueState.Job job = state.find(id);
                     if (job == null || job.status != QueueState.Status.PROCESSING) {
@@ -139,11 +143,8 @@ final class QueueOp {
                         }
                         continue;
                     }
-                    if (!seen.add(job.id)) {
-                        continue;
-                    }
                     QueueEvent event = QueueEvent.complete(job.id, keepDone, now);
-                    batch.apply(state, event);
+                    batch.apply(state, job, event);
                     completed++;
                 }
                 break;

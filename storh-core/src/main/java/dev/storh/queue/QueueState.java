@@ -85,7 +85,17 @@ final class QueueState {
      * @param e the event
      */
     void apply(QueueEvent e) {
-        Job job = jobs.get(e.id());
+        apply(jobs.get(e.id()), e);
+    }
+
+    /**
+     * Applies one event to a job the caller already looked up ({@link #find}, {@link #claimable}), so
+     * the job table is not searched again.
+     *
+     * @param job the known job with the event's id, or {@code null} when there is none
+     * @param e the event
+     */
+    void apply(Job job, QueueEvent e) {
         switch (e.op()) {
             case ENQUEUE:
                 if (job == null) {

@@ -270,6 +270,76 @@ class RecordCacheTest {
         }
     }
 
+    /** Counts the metadata looks ({@code stat}, {@code version}, {@code exists}) at names under {@code data/}. */
+    private static final class DataLookCounting extends ForwardingFiles {
+        private final AtomicInteger looks;
+
+        DataLookCounting(Path folder, AtomicInteger looks) {
+            super(LocalFiles.at(folder));
+            this.looks = looks;
+        }
+
+        private void count(String name) {
+            if (name.equals("data") || name.startsWith("data/")) {
+                looks.incrementAndGet();
+            }
+        }
+
+        @Override
+        public java.util.Optional<Entry> stat(String name) throws IOException {
+            count(name);
+            return files.stat(name);
+        }
+
+        @Override
+        public java.util.Optional<String> version(String name) throws IOException {
+            count(name);
+            return files.version(name);
+        }
+
+        @Override
+        public boolean exists(String name) throws IOException {
+            count(name);
+            return files.exists(name);
+        }
+    }
+
+    /**
+     * {@code exists} (and an {@code id eq} count) answers from a cached entry whose file still has
+     * its version, for one look, and looks on disk (data folder, bucket and file) whenever the
+     * entry cannot tell: every change made behind the store's back is seen.
+     */
+    @Test
+    void existsAnswersFromAnEntryWithOneLookAndSeesChangesBehindIt() throws Exception {
+        AtomicInteger looks = new AtomicInteger();
+        try (DocStore store = DocStore.open(root, "c", DocStoreOptions.builder().cache(Cache.memory(100))
+                .cacheValidation(CacheValidation.STAT).files(folder -> new DataLookCounting(folder, looks)).build())) {
+            String id = store.put(Map.of("v", "x")).id();
+            Path path = store.pathForId(id);
+            looks.set(0);
+            assertThat(store.exists(id)).isTrue();
+            assertThat(store.query().where("id").eq(id).count()).isEqualTo(1);
+            assertThat(looks.get()).as("looks of two answers from the entry").isEqualTo(2);
+
+            Files.delete(path); // behind the store's back: the entry's version is gone
+            assertThat(store.exists(id)).isFalse();
+            assertThat(store.query().where("id").eq(id).count()).isZero();
+            Files.writeString(path, file(id, "back"));
+            assertThat(store.exists(id)).isTrue();
+
+            String never = store.put(Map.of("v", "y")).id();
+            Path neverPath = store.pathForId(never);
+            store.delete(never);
+            assertThat(store.get(never)).isEmpty(); // a negative entry
+            looks.set(0);
+            assertThat(store.exists(never)).isFalse();
+            assertThat(looks.get()).as("looks of a negative entry's answer").isLessThanOrEqualTo(2);
+            Files.writeString(neverPath, file(never, "sneaky"));
+            assertThat(store.exists(never)).isTrue();
+            assertThat(store.query().where("id").eq(never).count()).isEqualTo(1);
+        }
+    }
+
     @Test
     void twoStoresSharingACacheSeeEachOthersWrites() {
         Cache shared = Cache.memory(1000);

@@ -171,15 +171,27 @@ public final class RangeSlices {
                 found.add(e);
             }
         }
+        int fromDelta = found.size();
         int first = seek.chunkFrom(w.from());
         int last = seek.chunkTo(w.to());
         String frontier = null;
+        String previous = null;
+        scan:
         for (int n = 0; n <= last - first; n++) {
             int j = ascending ? first + n : last - n;
             RangeSeek.Chunk chunk = seek.chunk(j);
-            for (int i = 0; i < chunk.size(); i++) {
+            for (int m = 0; m < chunk.size(); m++) {
+                int i = ascending ? m : chunk.size() - 1 - m;
+                String key = chunk.keys()[i];
+                // A stride's keys never go back, so on a new key every main match read so far comes first.
+                if (need < Integer.MAX_VALUE && previous != null && !key.equals(previous)
+                        && enough(found, fromDelta, key, ascending, need)) {
+                    frontier = key;
+                    break scan;
+                }
+                previous = key;
                 if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
-                    found.add(new RangeDelta.Entry(chunk.keys()[i], chunk.values()[i], chunk.ids()[i]));
+                    found.add(new RangeDelta.Entry(key, chunk.values()[i], chunk.ids()[i]));
                 }
             }
             String next = n == last - first ? null : ascending ? seek.firstKey(j + 1) : seek.firstKey(j);
@@ -198,6 +210,22 @@ public final class RangeSlices {
             }
         }
         return known;
+    }
+
+    /**
+     * @param found the delta's matches (the first {@code fromDelta}), then the main file's, read in
+     *     the reading direction, all of them before {@code key} in it
+     * @return whether at least {@code need} matches come before {@code key} in the reading direction
+     */
+    private static boolean enough(List<RangeDelta.Entry> found, int fromDelta, String key, boolean ascending, int need) {
+        int main = found.size() - fromDelta;
+        if (main >= need) {
+            return true;
+        }
+        if (main + fromDelta < need) {
+            return false;
+        }
+        return complete(found.subList(0, fromDelta), key, ascending) + main >= need;
     }
 
     /** @return how many entries no unread line can precede: keys before the frontier's in the reading direction */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 
 import dev.storh.StorageRecord;
 import dev.storh.query.Values;
@@ -59,6 +60,8 @@ public class StorhEntityConverter {
     private final ConcurrentHashMap<Class<?>, StorhPersistentEntity<?>> entities = new ConcurrentHashMap<>();
 
     private final EntityReadCache reads = new EntityReadCache();
+
+    private final BiFunction<Class<?>, StorageRecord, Object> converting = this::convert;
 
     /**
      * Create a converter using {@link #defaultJsonMapper()}.
@@ -253,12 +256,12 @@ public class StorhEntityConverter {
      * @return an entity with its id property set to the record id: a new one, except for a Java
      * record of immutable values (strings, numbers, enums, {@code UUID}s, {@code java.time}
      * values, nested such records), which is the one read before from this same record instance
-     * if any (a store hands out one instance per unchanged file; up to 10,000 are kept)
+     * if any (a store hands out one instance per unchanged file; up to 16,384 are kept)
      * @throws DataRetrievalFailureException naming the id, the collection and the type when the
      * stored object does not fit the type
      */
     public <T> T read(Class<T> type, StorageRecord record) {
-        return this.reads.read(type, record, (stored) -> convert(type, stored));
+        return this.reads.read(type, record, this.converting);
     }
 
     private <T> T convert(Class<T> type, StorageRecord record) {

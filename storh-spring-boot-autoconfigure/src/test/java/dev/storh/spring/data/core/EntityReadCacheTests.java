@@ -58,6 +58,24 @@ class EntityReadCacheTests {
     }
 
     @Test
+    void everyOneOfTwoHundredUnchangedRecordsGivesItsEntityAgain() {
+        try (StorhTemplate template = new StorhTemplate(this.root)) {
+            List<Note> saved = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                saved.add(template.save(new Note(null, "note " + i, i, Instant.parse("2026-01-01T00:00:00Z"), Mood.CALM)));
+            }
+            List<Note> first = new ArrayList<>();
+            for (Note note : saved) {
+                first.add(template.findById(note.id(), Note.class).orElseThrow());
+            }
+            for (int i = 0; i < saved.size(); i++) {
+                assertThat(first.get(i)).isEqualTo(saved.get(i));
+                assertThat(template.findById(saved.get(i).id(), Note.class)).as("note %d", i).containsSame(first.get(i));
+            }
+        }
+    }
+
+    @Test
     void typesHoldingMutableValuesAreReadAnewEachTime() {
         assertThat(EntityReadCache.cacheable(Note.class)).isTrue();
         assertThat(EntityReadCache.cacheable(Tagged.class)).isFalse();
