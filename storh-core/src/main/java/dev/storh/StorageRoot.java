@@ -13,19 +13,26 @@ import java.util.regex.Pattern;
  * StorageRoot.resolve(Path.of("/srv/data"), "../../etc")    // /srv/data/etc
  * </pre>
  *
- * Immutable and thread-safe.
+ * Immutable and thread-safe; two roots are equal when their normalised bases are.
+ *
+ * @param root the normalised base directory
  */
-public final class StorageRoot {
+public record StorageRoot(Path root) {
 
     /** The namespace used when a name sanitises to nothing. */
     public static final String DEFAULT_NAMESPACE = "runtime-storage";
 
     private static final Pattern UNSAFE_RUN = Pattern.compile("[^A-Za-z0-9_.-]+");
 
-    private final Path root;
-
-    private StorageRoot(Path root) {
-        this.root = root;
+    /**
+     * Normalises the base as {@link #at(String)} does.
+     *
+     * @param root the base directory; may be relative (kept relative)
+     * @throws StorageException {@code "Storage root cannot be empty."} when the normalised base is
+     *     empty, e.g. {@code "/"} or blanks
+     */
+    public StorageRoot {
+        root = Path.of(nonEmpty(root == null ? "" : root.toString()));
     }
 
     /**
@@ -35,10 +42,7 @@ public final class StorageRoot {
      *     empty, e.g. {@code "/"} or blanks
      */
     public static StorageRoot at(Path base) {
-        if (base == null) {
-            throw new StorageException("Storage root cannot be empty.");
-        }
-        return at(base.toString());
+        return new StorageRoot(base);
     }
 
     /**
@@ -47,11 +51,15 @@ public final class StorageRoot {
      * @throws StorageException {@code "Storage root cannot be empty."} when the normalised base is empty
      */
     public static StorageRoot at(String base) {
-        String normalised = normaliseBase(base == null ? "" : base);
+        return new StorageRoot(Path.of(nonEmpty(base == null ? "" : base)));
+    }
+
+    private static String nonEmpty(String base) {
+        String normalised = normaliseBase(base);
         if (normalised.isEmpty()) {
             throw new StorageException("Storage root cannot be empty.");
         }
-        return new StorageRoot(Path.of(normalised));
+        return normalised;
     }
 
     /**
@@ -61,13 +69,6 @@ public final class StorageRoot {
      */
     public static Path resolve(Path base, String namespace) {
         return at(base).path(namespace);
-    }
-
-    /**
-     * @return the normalised base directory
-     */
-    public Path root() {
-        return root;
     }
 
     /**
@@ -132,16 +133,6 @@ public final class StorageRoot {
 
     private static boolean isTrimmed(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == 0x0B;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof StorageRoot other && other.root.equals(root);
-    }
-
-    @Override
-    public int hashCode() {
-        return root.hashCode();
     }
 
     @Override

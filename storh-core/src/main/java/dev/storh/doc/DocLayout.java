@@ -31,8 +31,10 @@ import java.nio.file.Path;
  * random final group), so 256 buckets named {@code 00}…{@code ff} fill evenly. Nothing else in
  * storh builds a collection path by hand. Instances are immutable and thread-safe; no method
  * touches the disk.
+ *
+ * @param root the collection folder ({@code <root>/<collection>})
  */
-public final class DocLayout {
+public record DocLayout(Path root) {
 
     /** The folder of the bucket folders. */
     public static final String DATA = "data";
@@ -56,23 +58,12 @@ public final class DocLayout {
     private static final String ENTRIES = "entries";
     private static final String MANIFEST = "manifest.jsonc";
 
-    private final Path root;
-
-    private DocLayout(Path collectionRoot) {
-        this.root = collectionRoot;
-    }
-
     /**
      * @param collectionRoot the collection folder ({@code <root>/<collection>})
      * @return its layout
      */
     public static DocLayout of(Path collectionRoot) {
         return new DocLayout(collectionRoot);
-    }
-
-    /** @return the collection folder */
-    public Path root() {
-        return root;
     }
 
     /** @return {@code data/} */

@@ -361,12 +361,6 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
         return parts.upkeep.verify(listener);
     }
 
-    /** @return the same report as {@link #verify()} */
-    @Override
-    public VerifyReport<StoreStats> health() {
-        return verify();
-    }
-
     /**
      * Rebuilds every index from the record files, under the write lock. The new indexes are
      * built beside the old ones and swapped in, so a corrupt record leaves the old indexes intact.

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import dev.storh.progress.ProgressListener;
 import dev.storh.progress.ProgressTracker;
+import dev.storh.query.LookaheadIterator;
 import dev.storh.store.RepairReport;
 import dev.storh.store.VerifyReport;
 
@@ -73,7 +74,7 @@ final class Maintenance {
      */
     static Stream<StorageRecord> scan(StoreFiles files, List<RecordListing.Entry> listing, Scan scan,
             ProgressTracker progress) {
-        return RecordIterator.stream(new RecordIterator(listing.iterator(), entry -> {
+        return LookaheadIterator.stream(new RecordIterator(listing.iterator(), entry -> {
             byte[] content;
             try {
                 content = RecordFiles.readBytesOrNull(files, entry.path());

@@ -4,18 +4,15 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.StoreFiles;
 import dev.storh.query.RecordQuery;
+import dev.storh.query.LookaheadIterator;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * Reads listed record files lazily, one at a time, through a {@link Reader} that decides what
  * each file gives (a record, or nothing to skip it). Not thread-safe: one consumer.
  */
-final class RecordIterator implements Iterator<StorageRecord> {
+final class RecordIterator extends LookaheadIterator<StorageRecord> {
 
     /** Reads one listed file. */
     interface Reader {
@@ -28,7 +25,6 @@ final class RecordIterator implements Iterator<StorageRecord> {
 
     private final Iterator<RecordListing.Entry> entries;
     private final Reader reader;
-    private StorageRecord next;
 
     RecordIterator(Iterator<RecordListing.Entry> entries, Reader reader) {
         this.entries = entries;
@@ -59,7 +55,7 @@ final class RecordIterator implements Iterator<StorageRecord> {
      * @return the matching records, lazily
      */
     static Stream<StorageRecord> matching(Iterator<RecordListing.Entry> entries, RecordQuery query, Reader read) {
-        return stream(new RecordIterator(entries, entry -> {
+        return LookaheadIterator.stream(new RecordIterator(entries, entry -> {
             if (!query.matchesId(entry.id())) {
                 return null;
             }
@@ -77,31 +73,14 @@ final class RecordIterator implements Iterator<StorageRecord> {
         }));
     }
 
-    /**
-     * @param <T> the element type
-     * @param records an iterator
-     * @return an ordered stream of its elements
-     */
-    static <T> Stream<T> stream(Iterator<T> records) {
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(records, Spliterator.ORDERED | Spliterator.NONNULL),
-                false);
-    }
-
     @Override
-    public boolean hasNext() {
-        while (next == null && entries.hasNext()) {
-            next = reader.read(entries.next());
+    protected StorageRecord advance() {
+        while (entries.hasNext()) {
+            StorageRecord record = reader.read(entries.next());
+            if (record != null) {
+                return record;
+            }
         }
-        return next != null;
-    }
-
-    @Override
-    public StorageRecord next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        StorageRecord r = next;
-        next = null;
-        return r;
+        return null;
     }
 }

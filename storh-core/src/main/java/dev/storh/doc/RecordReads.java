@@ -4,6 +4,7 @@ import dev.storh.StorageRecord;
 import dev.storh.fs.SafePaths;
 import dev.storh.fs.StoreFiles;
 import dev.storh.id.UuidV7;
+import dev.storh.query.LookaheadIterator;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
 import java.nio.file.Path;
@@ -99,7 +100,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
     }
 
     Stream<String> ids() {
-        return RecordIterator.stream(listing.list().iterator()).map(RecordListing.Entry::id).filter(UuidV7::isValid);
+        return LookaheadIterator.stream(listing.list().iterator()).map(RecordListing.Entry::id).filter(UuidV7::isValid);
     }
 
     @Override

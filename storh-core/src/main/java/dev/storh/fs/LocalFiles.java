@@ -203,23 +203,7 @@ public final class LocalFiles implements StoreFiles {
 
     @Override
     public Input openInput(String name) throws IOException {
-        FileChannel channel = FileChannel.open(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-        return new Input() {
-            @Override
-            public int read(byte[] into, int offset, int length, long position) throws IOException {
-                return channel.read(ByteBuffer.wrap(into, offset, length), position);
-            }
-
-            @Override
-            public long size() throws IOException {
-                return channel.size();
-            }
-
-            @Override
-            public void close() throws IOException {
-                channel.close();
-            }
-        };
+        return new ChannelFile(FileChannel.open(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
     }
 
     @Override
@@ -253,42 +237,59 @@ public final class LocalFiles implements StoreFiles {
     }
 
     private static Output output(Path file, OpenOption... options) throws IOException {
-        FileChannel channel = FileChannel.open(file, options);
-        return new Output() {
-            @Override
-            public void write(byte[] bytes, int offset, int length) throws IOException {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
-                while (buffer.hasRemaining()) {
-                    if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
-                        throw new IOException("write made no progress");
-                    }
+        return new ChannelFile(FileChannel.open(file, options));
+    }
+
+    /**
+     * One open file channel: read at given positions as an {@link Input}, or written at its
+     * position as an {@link Output} (at the end when opened for appending). {@code sync} is
+     * {@code force(true)}, {@code syncData} {@code force(false)}.
+     */
+    private static final class ChannelFile implements Input, Output {
+        private final FileChannel channel;
+
+        ChannelFile(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length, long position) throws IOException {
+            return channel.read(ByteBuffer.wrap(into, offset, length), position);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+            while (buffer.hasRemaining()) {
+                if (channel.write(buffer) <= 0 && buffer.hasRemaining()) {
+                    throw new IOException("write made no progress");
                 }
             }
+        }
 
-            @Override
-            public void sync() throws IOException {
-                channel.force(true);
-            }
+        @Override
+        public void sync() throws IOException {
+            channel.force(true);
+        }
 
-            @Override
-            public void syncData() throws IOException {
-                channel.force(false);
-            }
+        @Override
+        public void syncData() throws IOException {
+            channel.force(false);
+        }
 
-            @Override
-            public long size() throws IOException {
-                return channel.size();
-            }
+        @Override
+        public void truncate(long size) throws IOException {
+            channel.truncate(size);
+        }
 
-            @Override
-            public void truncate(long size) throws IOException {
-                channel.truncate(size);
-            }
+        @Override
+        public long size() throws IOException {
+            return channel.size();
+        }
 
-            @Override
-            public void close() throws IOException {
-                channel.close();
-            }
-        };
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
     }
 }

@@ -45,8 +45,7 @@ final class LogContext {
         String prefix = WriterMarkers.newWriterPrefix();
         this.marker = LogFiles.writerMarker(prefix);
         this.writers = new OtherWriters(files, readOnly ? null : prefix);
-        this.writer = new LogWriter(state, lock, options.lockTimeout(), options.maxSegmentBytes(),
-                options.durability() == Durability.FSYNC, writers);
+        this.writer = new LogWriter(state, lock, options, writers);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.storh.log;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.id.UuidV7;
+import dev.storh.query.LookaheadIterator;
 import dev.storh.query.RecordQuery;
 import dev.storh.query.ScanQueryExecutor;
 import dev.storh.fs.StoreFiles;
@@ -16,12 +17,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The read side of a {@link SegmentedLog}: point reads through the state index (one cached read
@@ -120,8 +118,7 @@ final class LogReads {
         LogStream.Release release = new LogStream.Release(state);
         LogStream it = new LogStream(state, views, snapshot, query, segmentsOpened, release);
         CLEANER.register(it, release);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL),
-                false).onClose(it::close);
+        return LookaheadIterator.stream(it).onClose(it::close);
     }
 
     long count() {

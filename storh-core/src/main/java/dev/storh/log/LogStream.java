@@ -4,14 +4,13 @@ import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.fs.FramedLine;
 import dev.storh.fs.StoreFiles;
+import dev.storh.query.LookaheadIterator;
 import dev.storh.query.RecordQuery;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -27,7 +26,7 @@ import java.util.function.BiConsumer;
  * At most one segment file is open at a time; {@link #close()} closes it and ends the snapshot.
  * Not thread-safe (one consumer).
  */
-final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
+final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCloseable {
 
     private final LogState state;
     private final List<Segment.View> views;
@@ -44,7 +43,6 @@ final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
     private StoreFiles.Input channel;
     private SegmentReader reader;
     private long yielded;
-    private StorageRecord pending;
     private boolean done;
 
     /** Ends the snapshot once, from {@link #close()} or from a cleaner if the stream was abandoned. */
@@ -79,24 +77,10 @@ final class LogStream implements Iterator<StorageRecord>, AutoCloseable {
     }
 
     @Override
-    public boolean hasNext() {
-        if (pending == null && !done) {
-            pending = advance();
+    protected StorageRecord advance() {
+        if (done) {
+            return null;
         }
-        return pending != null;
-    }
-
-    @Override
-    public StorageRecord next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        StorageRecord r = pending;
-        pending = null;
-        return r;
-    }
-
-    private StorageRecord advance() {
         try {
             while (true) {
                 if (reader == null && !openNextSegment()) {

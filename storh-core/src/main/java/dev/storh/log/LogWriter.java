@@ -70,14 +70,19 @@ final class LogWriter implements AutoCloseable {
     private volatile String writtenFile;
     private final java.util.concurrent.atomic.AtomicLong syncs = new java.util.concurrent.atomic.AtomicLong();
 
-    LogWriter(LogState state, CollectionLock lock, Duration lockTimeout, long maxSegmentBytes, boolean fsync,
-            OtherWriters writers) {
+    /**
+     * @param state the log's segments and state index
+     * @param lock the collection lock every batch is written under
+     * @param options the log's options: the lock timeout, the segment size and whether appends fsync
+     * @param writers tells readers that this instance wrote
+     */
+    LogWriter(LogState state, CollectionLock lock, SegmentedLogOptions options, OtherWriters writers) {
         this.state = state;
         this.writers = writers;
         this.lock = lock;
-        this.lockTimeout = lockTimeout;
-        this.maxSegmentBytes = maxSegmentBytes;
-        this.fsync = fsync;
+        this.lockTimeout = options.lockTimeout();
+        this.maxSegmentBytes = options.maxSegmentBytes();
+        this.fsync = options.durability() == Durability.FSYNC;
         this.commit = new GroupCommit<>(this::writeBatch, MAX_BATCH);
     }
 

@@ -369,14 +369,6 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     }
 
     /**
-     * @return the same as {@link #verify()}
-     */
-    @Override
-    public VerifyReport<LogStats> health() {
-        return verify();
-    }
-
-    /**
      * Mends the log (doing more than the original): under the collection lock, deletes temp
      * files a crashed writer left ({@code .manifest.jsonc.*.tmp}, {@code segments/.*.tmp}), rebuilds
      * the state and cuts torn tails (as {@link #recover()}), then takes every damaged line inside a

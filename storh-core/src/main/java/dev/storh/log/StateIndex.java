@@ -124,13 +124,6 @@ final class StateIndex {
     }
 
     /**
-     * @return the last sequence number given out
-     */
-    long sequence() {
-        return seq;
-    }
-
-    /**
      * Records a line as the id's latest state.
      *
      * @param id the id

@@ -35,21 +35,42 @@ import java.util.stream.Stream;
  */
 public final class QueryBuilder {
 
-    private final QueryExecutor executor;
-    private final List<List<Condition>> groups;
-    private final FieldPath orderField;
-    private final Direction direction;
-    private final long limit;
-    private final String cursor;
+    private static final Shape EMPTY = new Shape(List.of(List.of()), null, Direction.ASC, 0, null);
 
-    private QueryBuilder(QueryExecutor executor, List<List<Condition>> groups, FieldPath orderField, Direction direction,
-            long limit, String cursor) {
+    private final QueryExecutor executor;
+    private final Shape shape;
+
+    private QueryBuilder(QueryExecutor executor, Shape shape) {
         this.executor = executor;
-        this.groups = groups;
-        this.orderField = orderField;
-        this.direction = direction;
-        this.limit = limit;
-        this.cursor = cursor;
+        this.shape = shape;
+    }
+
+    /**
+     * What a query asks, apart from who runs it; each {@code with} copy changes one part.
+     *
+     * @param groups the OR groups of ANDed conditions, never empty
+     * @param orderPath the sort path, or {@code null}
+     * @param direction the sort direction
+     * @param limit the most records, 0 for no limit
+     * @param cursor the lowercase id results come after, or {@code null}
+     */
+    private record Shape(List<List<Condition>> groups, FieldPath orderPath, Direction direction, long limit, String cursor) {
+
+        Shape withGroups(List<List<Condition>> next) {
+            return new Shape(next, orderPath, direction, limit, cursor);
+        }
+
+        Shape withOrder(FieldPath path, Direction dir) {
+            return new Shape(groups, path, dir, limit, cursor);
+        }
+
+        Shape withLimit(long n) {
+            return new Shape(groups, orderPath, direction, n, cursor);
+        }
+
+        Shape withCursor(String id) {
+            return new Shape(groups, orderPath, direction, limit, id);
+        }
     }
 
     /**
@@ -57,7 +78,7 @@ public final class QueryBuilder {
      * @return an empty query (one empty group: matches every record)
      */
     public static QueryBuilder on(QueryExecutor executor) {
-        return new QueryBuilder(Objects.requireNonNull(executor, "executor"), List.of(List.of()), null, Direction.ASC, 0, null);
+        return new QueryBuilder(Objects.requireNonNull(executor, "executor"), EMPTY);
     }
 
     /**
@@ -103,7 +124,7 @@ public final class QueryBuilder {
             throw new StorageException("andWhere callback must return a QueryBuilder.");
         }
         List<Condition> flat = new ArrayList<>();
-        b.groups.forEach(flat::addAll);
+        b.shape.groups().forEach(flat::addAll);
         return andEveryGroup(flat);
     }
 
@@ -118,12 +139,10 @@ public final class QueryBuilder {
             throw new StorageException("orWhere callback must return a QueryBuilder.");
         }
         List<List<Condition>> next = new ArrayList<>();
-        if (!hasConditions()) {
-            next.addAll(b.groups);
-        } else {
-            next.addAll(groups);
-            next.addAll(b.groups);
+        if (hasConditions()) {
+            next.addAll(shape.groups());
         }
+        next.addAll(b.shape.groups());
         return with(List.copyOf(next));
     }
 
@@ -153,8 +172,8 @@ public final class QueryBuilder {
      * @return the query sorted by the path, ties in ascending id order
      */
     public QueryBuilder orderBy(FieldPath path, Direction direction) {
-        return new QueryBuilder(executor, groups, Objects.requireNonNull(path, "path"),
-                Objects.requireNonNull(direction, "direction"), limit, cursor);
+        return new QueryBuilder(executor, shape.withOrder(Objects.requireNonNull(path, "path"),
+                Objects.requireNonNull(direction, "direction")));
     }
 
     /**
@@ -176,7 +195,7 @@ public final class QueryBuilder {
         if (n < 1) {
             throw new StorageException("Query limit must be at least 1. Got: " + n);
         }
-        return new QueryBuilder(executor, groups, orderField, direction, n, cursor);
+        return new QueryBuilder(executor, shape.withLimit(n));
     }
 
     /**
@@ -193,7 +212,7 @@ public final class QueryBuilder {
      * @throws StorageException {@code "Invalid UUIDv7 value."}
      */
     public QueryBuilder cursor(String id) {
-        return new QueryBuilder(executor, groups, orderField, direction, limit, UuidV7.normalize(id));
+        return new QueryBuilder(executor, shape.withCursor(UuidV7.normalize(id)));
     }
 
     /**
@@ -235,49 +254,50 @@ public final class QueryBuilder {
      * @return the OR groups, each a list of ANDed conditions; never empty
      */
     public List<List<Condition>> groups() {
-        return groups;
+        return shape.groups();
     }
 
     /**
      * @return whether any group has a condition
      */
     public boolean hasConditions() {
-        return groups.stream().anyMatch(g -> !g.isEmpty());
+        return shape.groups().stream().anyMatch(g -> !g.isEmpty());
     }
 
     /**
      * @return the order field, or {@code null}
      */
     public String orderField() {
-        return orderField == null ? null : orderField.nested() ? orderField.toString() : orderField.segments().get(0);
+        FieldPath path = shape.orderPath();
+        return path == null ? null : path.nested() ? path.toString() : path.segments().get(0);
     }
 
     /**
      * @return the sort path, or {@code null} when unsorted
      */
     public FieldPath orderPath() {
-        return orderField;
+        return shape.orderPath();
     }
 
     /**
      * @return the order direction
      */
     public Direction direction() {
-        return direction;
+        return shape.direction();
     }
 
     /**
      * @return the limit, or 0 when unlimited
      */
     public long limit() {
-        return limit;
+        return shape.limit();
     }
 
     /**
      * @return the cursor id (lowercase), or {@code null}
      */
     public String cursor() {
-        return cursor;
+        return shape.cursor();
     }
 
     /**
@@ -286,10 +306,11 @@ public final class QueryBuilder {
      * @return whether the record passes the cursor and any group
      */
     public boolean matches(String id, java.util.Map<String, Object> data) {
+        String cursor = shape.cursor();
         if (cursor != null && id.compareTo(cursor) <= 0) {
             return false;
         }
-        for (List<Condition> group : groups) {
+        for (List<Condition> group : shape.groups()) {
             boolean all = true;
             for (Condition c : group) {
                 if (!c.matches(id, data)) {
@@ -305,7 +326,7 @@ public final class QueryBuilder {
     }
 
     private QueryBuilder with(List<List<Condition>> nextGroups) {
-        return new QueryBuilder(executor, nextGroups, orderField, direction, limit, cursor);
+        return new QueryBuilder(executor, shape.withGroups(nextGroups));
     }
 
     private QueryBuilder add(Condition c) {
@@ -315,7 +336,7 @@ public final class QueryBuilder {
     /** @return this query with the conditions appended to every OR group */
     private QueryBuilder andEveryGroup(List<Condition> conditions) {
         List<List<Condition>> next = new ArrayList<>();
-        for (List<Condition> g : groups) {
+        for (List<Condition> g : shape.groups()) {
             List<Condition> ng = new ArrayList<>(g);
             ng.addAll(conditions);
             next.add(List.copyOf(ng));
@@ -325,8 +346,8 @@ public final class QueryBuilder {
 
     @Override
     public String toString() {
-        return "QueryBuilder[groups=" + groups + ", orderBy=" + orderField + " " + direction + ", limit=" + limit
-                + ", cursor=" + cursor + "]";
+        return "QueryBuilder[groups=" + shape.groups() + ", orderBy=" + shape.orderPath() + " " + shape.direction()
+                + ", limit=" + shape.limit() + ", cursor=" + shape.cursor() + "]";
     }
 
     /** The operator step of {@code where(field)}. */

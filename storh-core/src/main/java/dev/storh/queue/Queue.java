@@ -403,12 +403,6 @@ public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact>
         return maintenance.verify(listener);
     }
 
-    /** @return {@link #verify()}'s report: a queue's log is kept short, so there is no quicker check */
-    @Override
-    public VerifyReport<QueueStats> health() {
-        return verify();
-    }
-
     /**
      * {@link #repair(Duration, ProgressListener)} with the default processing timeout of one hour.
      *

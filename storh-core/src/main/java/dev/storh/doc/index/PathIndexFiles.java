@@ -31,27 +31,21 @@ import java.util.function.BiConsumer;
  * (also with no entries), so a missing main file means the index is not built (for example after the
  * original rebuilt {@code entries/}). A line that cannot be decoded is skipped by readers and reported
  * by {@code verify()}. Stateless apart from its paths.
+ *
+ * @param files the collection's byte seam
+ * @param definition the path index
+ * @param main the main file
+ * @param delta the delta file
  */
-final class PathIndexFiles {
+record PathIndexFiles(StoreFiles files, PathIndexDefinition definition, Path main, Path delta) {
 
-    private final StoreFiles files;
-    private final PathIndexDefinition definition;
-    private final Path main;
-    private final Path delta;
-
+    /**
+     * @param files the collection's byte seam
+     * @param entries an {@code entries/} tree (live or being built)
+     * @param definition the path index
+     */
     PathIndexFiles(StoreFiles files, Path entries, PathIndexDefinition definition) {
-        this.files = files;
-        this.definition = definition;
-        this.main = IndexLayout.pathMain(entries, definition);
-        this.delta = IndexLayout.pathDelta(entries, definition);
-    }
-
-    Path main() {
-        return main;
-    }
-
-    Path delta() {
-        return delta;
+        this(files, definition, IndexLayout.pathMain(entries, definition), IndexLayout.pathDelta(entries, definition));
     }
 
     /** @return the main file's stamp now ({@link IndexManifest.Stamp#ABSENT} when missing) */

@@ -29,18 +29,23 @@ import java.util.Map;
  * The effective content is the main file's lines, then the delta's, each adding its ids and
  * removing its {@code remove} ids. Unlike the original, the delta is folded back into the main
  * file once it grows (W5): main and checkpoints are replaced first, the delta deleted last, which
- * the original reads correctly.
+ * the original reads correctly. Immutable: the paths of one field's files and the seam they are
+ * read and written through.
+ *
+ * @param files the collection's byte seam, which every write goes through
+ * @param field the range-indexed field
+ * @param main the main file
+ * @param checkpoints the checkpoint file
+ * @param delta the delta file
+ * @param unindexed the ids of records whose field holds a list or an object, which the range lines
+ *     cannot hold (the original never indexes them): {@code {"field":"<field>","ids":[...]}}. Written
+ *     by every rebuild (also when empty) and kept by writes, so range conditions that lists or
+ *     objects can satisfy ({@code gt(5)} matches every object) still find those records. The
+ *     original neither reads nor writes it; a store whose range files the original rebuilt has none.
  */
-final class RangeFiles {
+record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, Path delta, Path unindexed) {
 
     static final int STRIDE = 256;
-
-    private final StoreFiles files;
-    private final String field;
-    private final Path main;
-    private final Path checkpoints;
-    private final Path unindexed;
-    private final Path delta;
 
     /**
      * @param files the collection's byte seam, which every write goes through
@@ -48,27 +53,8 @@ final class RangeFiles {
      * @param field the range-indexed field
      */
     RangeFiles(StoreFiles files, Path entries, String field) {
-        this.files = files;
-        this.field = field;
-        this.main = IndexLayout.rangeMain(entries, field);
-        this.checkpoints = IndexLayout.rangeCheckpoints(entries, field);
-        this.delta = IndexLayout.rangeDelta(entries, field);
-        this.unindexed = IndexLayout.rangeUnindexed(entries, field);
-    }
-
-    Path checkpoints() {
-        return checkpoints;
-    }
-
-    /**
-     * The ids of records whose field holds a list or an object, which the range lines cannot hold
-     * (the original never indexes them): {@code {"field":"<field>","ids":[...]}}. Written by every
-     * rebuild (also when empty) and kept by writes, so range conditions that lists or objects can
-     * satisfy ({@code gt(5)} matches every object) still find those records. The original neither
-     * reads nor writes it; a store whose range files the original rebuilt has none.
-     */
-    Path unindexed() {
-        return unindexed;
+        this(files, field, IndexLayout.rangeMain(entries, field), IndexLayout.rangeCheckpoints(entries, field),
+                IndexLayout.rangeDelta(entries, field), IndexLayout.rangeUnindexed(entries, field));
     }
 
     /**
@@ -99,14 +85,6 @@ final class RangeFiles {
         doc.put("ids", new ArrayList<>(new java.util.TreeSet<>(ids)));
         AtomicFiles.ensureDirectory(files, files.nameOf(unindexed.getParent()));
         AtomicFiles.writeAtomic(files, files.nameOf(unindexed), CanonicalJson.encodeCompact(doc));
-    }
-
-    Path main() {
-        return main;
-    }
-
-    Path delta() {
-        return delta;
     }
 
     /** A decoded line. */
