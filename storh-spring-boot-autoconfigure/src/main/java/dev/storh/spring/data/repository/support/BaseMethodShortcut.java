@@ -19,9 +19,9 @@ import org.springframework.util.ReflectionUtils;
  * which would look the method up again on every call and then call the same target method.
  * <p>
  * A method is sent straight to the target only when Spring Data would call the base class's
- * method with the same arguments and return its result unchanged: the method is declared by an
- * interface, not a default method, not a query method, not implemented by a repository fragment
- * (custom implementation), and the base class's method declares the same return type (so no
+ * method with the same arguments and return its result unchanged: an interface declares the
+ * method, it is neither a default method nor a query method, no repository fragment (custom
+ * implementation) provides it, and the base class's method declares the same return type (so no
  * result conversion applies). While any repository method invocation listener is registered
  * (metrics), every call takes Spring Data's path, which reports to the listeners. Every advice
  * before this one (validation, transactions, events, exception translation) runs as before.
