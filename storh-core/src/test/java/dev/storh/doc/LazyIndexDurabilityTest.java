@@ -138,6 +138,43 @@ class LazyIndexDurabilityTest {
     }
 
     @Test
+    void aPutWithAUniquePathIndexDefersThePathIndexFsyncToo() {
+        String first;
+        try (DocStore store = open()) {
+            // the shape of a Spring entity with @Indexed(unique = true): a unique index and a unique path index
+            store.indexes().field("sku").unique().field("kind").field("rank").range()
+                    .definePath(dev.storh.query.FieldPath.of("sku"), true, false).sync();
+            first = store.put(Map.of("sku", "a-1", "kind", "a", "rank", 1L)).id();
+        }
+        try (DocStore store = open()) {
+            CountingFiles seam = collectionSeam();
+            store.put(Map.of("sku", "a-2", "kind", "a", "rank", 2L), idInBucketOf(first));
+            seam.syncs.clear();
+            String third = store.put(Map.of("sku", "a-3", "kind", "b", "rank", 3L), idInBucketOf(first)).id();
+            assertThat(List.copyOf(seam.syncs)).as("a put while the marker is registered: record file and bucket folder")
+                    .hasSize(2)
+                    .noneMatch(s -> s.contains(".storh/indexes"));
+
+            seam.syncs.clear();
+            store.delete(third);
+            assertThat(List.copyOf(seam.syncs)).as("a delete: the bucket folder only").hasSizeLessThanOrEqualTo(1)
+                    .noneMatch(s -> s.contains(".storh/indexes"));
+            assertThat(store.query().where("sku").eq("a-2").count()).isEqualTo(1);
+            assertThat(store.query().where("sku").eq("a-3").count()).isZero();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.put(Map.of("sku", "a-2", "kind", "c", "rank", 4L)))
+                    .isInstanceOf(dev.storh.UniqueConstraintException.class).hasMessageContaining("a-2");
+            seam.syncs.clear();
+        }
+        assertThat(List.copyOf(collectionSeam().syncs)).as("close fsyncs the path index delta written lazily")
+                .anyMatch(s -> s.startsWith("file .storh/indexes/entries/paths/"))
+                .last().isEqualTo("dir .storh/writers");
+        try (DocStore store = DocStore.open(root, "items")) {
+            assertThat(store.recovery().reindexed()).as("no rebuild after a clean close").isNull();
+            assertThat(store.verify().errors()).isEmpty();
+        }
+    }
+
+    @Test
     void anIdleStoreRemovesItsMarkerAndACopyOfItOpensWithoutARebuild() throws Exception {
         Path writers = root.resolve("items/.storh/writers");
         try (DocStore store = open()) {

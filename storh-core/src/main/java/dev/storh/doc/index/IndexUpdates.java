@@ -151,13 +151,16 @@ final class IndexUpdates {
                 }
             }
         }
+        java.util.Set<Path> folders = new java.util.HashSet<>(); // each value folder checked once per batch
         valueFiles.forEach((path, u) -> {
             List<String> removed = u.removed();
             List<String> added = u.added();
             if (removed.isEmpty() && added.isEmpty()) {
                 return; // every id ends as it began (moved away and back within the batch)
             }
-            AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
+            if (folders.add(path.getParent())) {
+                AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
+            }
             if (valueDeltas) {
                 ValueDeltas.update(files, path, u.field, u.key, u.value, removed, added);
             } else {

@@ -31,6 +31,8 @@ final class PathIndexes {
     private static final long FOLD_BYTES = 1 << 20;
 
     private final StoreFiles files;
+    /** The seam of write maintenance ({@link #apply}): its fsyncs wait for the deferred syncs, as the value files' do. */
+    private final StoreFiles writes;
     private final Path entries;
     private final Path manifest;
     private final IndexSwap swap;
@@ -42,9 +44,10 @@ final class PathIndexes {
     private volatile List<PathIndexDefinition> definitions;
     private volatile IndexManifest.Stamp stamp;
 
-    PathIndexes(StoreFiles files, Path indexesDir, Path entries, IndexSwap swap, IndexManager.Locker locker,
+    PathIndexes(StoreFiles files, StoreFiles writes, Path indexesDir, Path entries, IndexSwap swap, IndexManager.Locker locker,
             IndexManager.RecordSource records) {
         this.files = files;
+        this.writes = writes;
         this.entries = entries;
         this.manifest = indexesDir.resolve("paths.jsonc");
         this.swap = swap;
@@ -227,7 +230,7 @@ final class PathIndexes {
      */
     void apply(List<IndexManager.Change> changes) {
         for (PathIndexDefinition d : definitions()) {
-            PathIndexFiles f = new PathIndexFiles(files, entries, d);
+            PathIndexFiles f = new PathIndexFiles(writes, entries, d);
             if (!f.built()) {
                 continue;
             }
