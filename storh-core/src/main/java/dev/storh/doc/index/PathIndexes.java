@@ -30,6 +30,9 @@ final class PathIndexes {
 
     private static final long FOLD_BYTES = 1 << 20;
 
+    /** The key of {@link #checkUnique}'s pending values that says the batch has read the definitions. */
+    private static final String LOOKED = "\0paths looked";
+
     private final StoreFiles files;
     /** The seam of write maintenance ({@link #apply}): its fsyncs wait for the deferred syncs, as the value files' do. */
     private final StoreFiles writes;
@@ -162,7 +165,12 @@ final class PathIndexes {
      */
     void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues,
             Map<String, Map<String, Object>> rewritten) {
-        for (PathIndexDefinition d : definitions()) {
+        // The batch's first check looks at the files; later ones of the same batch (under the same
+        // hold of the write lock, before its changes are applied) reuse what it found.
+        boolean looked = pendingValues.containsKey(LOOKED);
+        List<PathIndexDefinition> defs = looked ? definitions : definitions();
+        pendingValues.putIfAbsent(LOOKED, Map.of());
+        for (PathIndexDefinition d : defs) {
             if (!d.unique()) {
                 continue;
             }
@@ -170,7 +178,11 @@ final class PathIndexes {
             if (values.isEmpty()) {
                 continue;
             }
-            PathIndexState s = ready(d, false);
+            String readyKey = "\0ready " + d.fileKey();
+            PathIndexState s = pendingValues.containsKey(readyKey) ? states.get(d.fileKey()) : ready(d, false);
+            if (s != null) {
+                pendingValues.putIfAbsent(readyKey, Map.of());
+            }
             Map<String, String> batch = pendingValues.computeIfAbsent("\0path " + d.fileKey(), k -> new HashMap<>());
             for (Object v : values) {
                 String inBatch = batch.get(identityKey(v));
