@@ -113,16 +113,8 @@ class LazyIndexDurabilityTest {
                     .hasSizeLessThanOrEqualTo(3)
                     .noneMatch(s -> s.contains(".storh/indexes"));
 
-            seam.syncs.clear();
-            store.put(Map.of("kind", "b", "status", "done", "tag", "y", "rank", 3L), idInBucketOf(first));
-            assertThat(List.copyOf(seam.syncs)).as("a put while the marker is registered: record file and bucket folder")
-                    .hasSize(2)
-                    .noneMatch(s -> s.contains(".storh/indexes"));
-
-            seam.syncs.clear();
-            store.delete(second);
-            assertThat(List.copyOf(seam.syncs)).as("a delete: the bucket folder only").hasSizeLessThanOrEqualTo(1)
-                    .noneMatch(s -> s.contains(".storh/indexes"));
+            assertPutAndDeleteSyncNoIndexFile(seam, store, Map.of("kind", "b", "status", "done", "tag", "y", "rank", 3L),
+                    idInBucketOf(first), second);
 
             assertThat(store.query().where("kind").eq("a").count()).isEqualTo(1);
             assertThat(store.query().where("kind").eq("b").get()).extracting(StorageRecord::id).hasSize(1);
@@ -137,6 +129,24 @@ class LazyIndexDurabilityTest {
                 .last().isEqualTo("dir .storh/writers");
     }
 
+    /**
+     * Puts a record in a bucket that exists while the marker is registered, then deletes one: the
+     * put fsyncs the record file and its bucket folder, the delete the bucket folder, neither an
+     * index file.
+     */
+    private static void assertPutAndDeleteSyncNoIndexFile(CountingFiles seam, DocStore store, Map<String, Object> data,
+            String id, String deleted) {
+        seam.syncs.clear();
+        store.put(data, id);
+        assertThat(List.copyOf(seam.syncs)).as("a put while the marker is registered: record file and bucket folder")
+                .hasSize(2)
+                .noneMatch(s -> s.contains(".storh/indexes"));
+        seam.syncs.clear();
+        store.delete(deleted);
+        assertThat(List.copyOf(seam.syncs)).as("a delete: the bucket folder only").hasSizeLessThanOrEqualTo(1)
+                .noneMatch(s -> s.contains(".storh/indexes"));
+    }
+
     @Test
     void aPutWithAUniquePathIndexDefersThePathIndexFsyncToo() {
         String first;
@@ -149,16 +159,8 @@ class LazyIndexDurabilityTest {
         try (DocStore store = open()) {
             CountingFiles seam = collectionSeam();
             store.put(Map.of("sku", "a-2", "kind", "a", "rank", 2L), idInBucketOf(first));
-            seam.syncs.clear();
-            String third = store.put(Map.of("sku", "a-3", "kind", "b", "rank", 3L), idInBucketOf(first)).id();
-            assertThat(List.copyOf(seam.syncs)).as("a put while the marker is registered: record file and bucket folder")
-                    .hasSize(2)
-                    .noneMatch(s -> s.contains(".storh/indexes"));
-
-            seam.syncs.clear();
-            store.delete(third);
-            assertThat(List.copyOf(seam.syncs)).as("a delete: the bucket folder only").hasSizeLessThanOrEqualTo(1)
-                    .noneMatch(s -> s.contains(".storh/indexes"));
+            String third = idInBucketOf(first);
+            assertPutAndDeleteSyncNoIndexFile(seam, store, Map.of("sku", "a-3", "kind", "b", "rank", 3L), third, third);
             assertThat(store.query().where("sku").eq("a-2").count()).isEqualTo(1);
             assertThat(store.query().where("sku").eq("a-3").count()).isZero();
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.put(Map.of("sku", "a-2", "kind", "c", "rank", 4L)))
