@@ -46,12 +46,12 @@ final class LogReads {
         String key = UuidV7.normalize(id);
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
-        if (e == null || e.deleted) {
+        if (e == null || e.deleted()) {
             return Optional.empty();
         }
         List<StateIndex.Location> locations = new ArrayList<>();
-        locations.add(new StateIndex.Location(e.file, e.offset));
-        locations.addAll(List.of(e.aliases));
+        locations.add(new StateIndex.Location(e.file(), e.offset()));
+        locations.addAll(List.of(e.aliases()));
         StorageException last = null;
         for (StateIndex.Location at : locations) {
             Path file = log.state.path(at.file());
@@ -145,7 +145,7 @@ final class LogReads {
         }
         long n = 0;
         for (Map.Entry<String, StateIndex.Entry> e : log.state.index.entries().entrySet()) {
-            if (!e.getValue().deleted && query.matchesId(e.getKey()) && ++n >= limit) {
+            if (!e.getValue().deleted() && query.matchesId(e.getKey()) && ++n >= limit) {
                 break;
             }
         }
