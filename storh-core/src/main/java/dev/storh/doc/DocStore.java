@@ -55,8 +55,8 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
     private volatile RecoveryReport recovery = new RecoveryReport(false, 0, null);
 
     private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
+        this.address = new StoreAddress(StoreKind.COLLECTION, collection, collectionRoot); // the parts read it
         this.parts = new DocParts(this, collectionRoot, options);
-        this.address = new StoreAddress(StoreKind.COLLECTION, collection, parts.layout.root());
     }
 
     /**
