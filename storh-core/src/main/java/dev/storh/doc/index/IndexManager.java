@@ -86,7 +86,7 @@ public final class IndexManager {
         this.deferred = new DeferredSyncs(files);
         this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
-        this.paths = new PathIndexes(files, layout, swap, locker, records);
+        this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
         this.declared = new DeclaredIndexes(files, layout.indexManifest(), trust);
     }
 

@@ -42,11 +42,11 @@ final class PathIndexes {
     private volatile List<PathIndexDefinition> definitions;
     private volatile IndexManifest.Stamp stamp;
 
-    PathIndexes(StoreFiles files, dev.storh.doc.DocLayout layout, IndexSwap swap, IndexManager.Locker locker,
+    PathIndexes(StoreFiles files, Path indexesDir, Path entries, IndexSwap swap, IndexManager.Locker locker,
             IndexManager.RecordSource records) {
         this.files = files;
-        this.entries = layout.indexEntriesDir();
-        this.manifest = layout.pathIndexManifest();
+        this.entries = entries;
+        this.manifest = indexesDir.resolve(dev.storh.doc.DocLayout.PATH_INDEX_MANIFEST);
         this.swap = swap;
         this.locker = locker;
         this.records = records;
