@@ -36,7 +36,7 @@ public final class RangeTopK {
      * A walk reads the records it reaches when a member id costs at least this share of a record read:
      * listing the members of a common value costs more than reading the few records in its way.
      */
-    static final int IDS_PER_RECORD_READ = 16;
+    static final int IDS_PER_RECORD_READ = 64;
 
     /**
      * The first ids of {@code f}'s range index in the query's order, for an equality condition so
