@@ -20,12 +20,6 @@ final class ValueFileHeads {
     /** Bytes an id takes in the ids array: 36 characters, two quotes and a comma. */
     static final int ID_BYTES = 39;
 
-    private static final byte[] FIELD = bytes("{\"field\":");
-    private static final byte[] KEY = bytes(",\"key\":");
-    private static final byte[] COUNT = bytes(",\"count\":");
-    private static final byte[] VALUE = bytes(",\"value\":");
-    private static final byte[] IDS = bytes(",\"ids\":[");
-
     private ValueFileHeads() {
     }
 
@@ -47,9 +41,9 @@ final class ValueFileHeads {
      *     layout or end before the answer
      */
     static EqualityFiles.Head scan(byte[] b, int length, String expectedKey, int limit) {
-        int at = expect(b, length, 0, FIELD);
+        int at = expect(b, length, 0, "{\"field\":");
         at = at < 0 ? -1 : skipString(b, length, at);
-        at = at < 0 ? -1 : expect(b, length, at, KEY);
+        at = at < 0 ? -1 : expect(b, length, at, ",\"key\":");
         if (at < 0 || at >= length || b[at] != '"') {
             return null;
         }
@@ -60,7 +54,7 @@ final class ValueFileHeads {
         if (!expectedKey.equals(new String(b, at + 1, keyEnd - at - 2, StandardCharsets.ISO_8859_1))) {
             return new EqualityFiles.Head(0, List.of());
         }
-        at = expect(b, length, keyEnd, COUNT);
+        at = expect(b, length, keyEnd, ",\"count\":");
         if (at < 0) {
             return null;
         }
@@ -76,9 +70,9 @@ final class ValueFileHeads {
         if (limit == 0) {
             return new EqualityFiles.Head(count, List.of());
         }
-        at = expect(b, length, digits, VALUE);
+        at = expect(b, length, digits, ",\"value\":");
         at = at < 0 ? -1 : skipScalar(b, length, at);
-        at = at < 0 ? -1 : expect(b, length, at, IDS);
+        at = at < 0 ? -1 : expect(b, length, at, ",\"ids\":[");
         if (at < 0) {
             return null;
         }
@@ -106,17 +100,17 @@ final class ValueFileHeads {
         return new EqualityFiles.Head(count, ids);
     }
 
-    /** @return the position after {@code token} at {@code at}, or -1 */
-    private static int expect(byte[] b, int length, int at, byte[] token) {
-        if (at + token.length > length) {
+    /** @return the position after {@code token} (ASCII) at {@code at}, or -1 */
+    private static int expect(byte[] b, int length, int at, String token) {
+        if (at + token.length() > length) {
             return -1;
         }
-        for (int i = 0; i < token.length; i++) {
-            if (b[at + i] != token[i]) {
+        for (int i = 0; i < token.length(); i++) {
+            if (b[at + i] != token.charAt(i)) {
                 return -1;
             }
         }
-        return at + token.length;
+        return at + token.length();
     }
 
     /**
@@ -144,7 +138,7 @@ final class ValueFileHeads {
         if (at < length && b[at] == '"') {
             return skipString(b, length, at);
         }
-        for (byte[] word : WORDS) {
+        for (String word : WORDS) {
             int after = expect(b, length, at, word);
             if (after >= 0) {
                 return after < length ? after : -1;
@@ -158,9 +152,5 @@ final class ValueFileHeads {
         return i == at || i >= length ? -1 : i; // the JSON reader checks the number when it is read
     }
 
-    private static final byte[][] WORDS = {bytes("null"), bytes("true"), bytes("false")};
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.ISO_8859_1);
-    }
+    private static final String[] WORDS = {"null", "true", "false"};
 }
