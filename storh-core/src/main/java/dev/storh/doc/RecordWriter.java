@@ -6,7 +6,9 @@ import dev.storh.fs.SafePaths;
 import dev.storh.fs.StoreFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -124,6 +126,8 @@ final class RecordWriter {
     final class Batch {
         private final List<BatchWriter.Item> items = new ArrayList<>(BatchWriter.BATCH_SIZE);
         private final List<PreparedRecord> records = new ArrayList<>(BatchWriter.BATCH_SIZE);
+        /** The bucket folders of the group looked at already (links refused, existence checked): once per group. */
+        private final Map<String, Path> checked = new HashMap<>();
         private PreparedRecord single;
         private final BatchJournal journal;
 
@@ -132,7 +136,7 @@ final class RecordWriter {
         }
 
         void add(PreparedRecord p) {
-            Path dir = bucketDirectory(p.id(), true, journal != null);
+            Path dir = checked.computeIfAbsent(DocLayout.bucketOf(p.id()), b -> bucketDirectory(p.id(), true, journal != null));
             items.add(new BatchWriter.Item(tempPath(dir), layout.recordFile(p.id()), p.bytes()));
             single = p;
             records.add(p);
@@ -171,6 +175,7 @@ final class RecordWriter {
             } finally {
                 items.clear();
                 records.clear();
+                checked.clear();
                 single = null;
             }
         }

@@ -188,10 +188,21 @@ final class UndoFiles extends ForwardingFiles {
             }
         }
 
-        /** Drops a step whose operation failed before it changed anything. */
+        /**
+         * Drops a step whose operation failed before it changed anything: by identity, searched
+         * from the newest (the step of the operation that just failed), so that a write that tries
+         * many deletes of absent files stays linear.
+         */
         private synchronized void forget(Step step) {
-            if (step != null && steps.remove(step)) {
-                remembered.remove(step.name());
+            if (step == null) {
+                return;
+            }
+            for (int i = steps.size() - 1; i >= 0; i--) {
+                if (steps.get(i) == step) {
+                    steps.remove(i);
+                    remembered.remove(step.name());
+                    return;
+                }
             }
         }
 

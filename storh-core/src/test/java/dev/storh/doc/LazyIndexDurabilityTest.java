@@ -113,16 +113,8 @@ class LazyIndexDurabilityTest {
                     .hasSizeLessThanOrEqualTo(3)
                     .noneMatch(s -> s.contains(".storh/indexes"));
 
-            seam.syncs.clear();
-            store.put(Map.of("kind", "b", "status", "done", "tag", "y", "rank", 3L), idInBucketOf(first));
-            assertThat(List.copyOf(seam.syncs)).as("a put while the marker is registered: record file and bucket folder")
-                    .hasSize(2)
-                    .noneMatch(s -> s.contains(".storh/indexes"));
-
-            seam.syncs.clear();
-            store.delete(second);
-            assertThat(List.copyOf(seam.syncs)).as("a delete: the bucket folder only").hasSizeLessThanOrEqualTo(1)
-                    .noneMatch(s -> s.contains(".storh/indexes"));
+            assertPutAndDeleteSyncNoIndexFile(seam, store, Map.of("kind", "b", "status", "done", "tag", "y", "rank", 3L),
+                    idInBucketOf(first), second);
 
             assertThat(store.query().where("kind").eq("a").count()).isEqualTo(1);
             assertThat(store.query().where("kind").eq("b").get()).extracting(StorageRecord::id).hasSize(1);
@@ -135,6 +127,53 @@ class LazyIndexDurabilityTest {
                 .anyMatch(s -> s.startsWith("file .storh/indexes/entries/eq/"))
                 .anyMatch(s -> s.startsWith("file .storh/indexes/entries/range/"))
                 .last().isEqualTo("dir .storh/writers");
+    }
+
+    /**
+     * Puts a record in a bucket that exists while the marker is registered, then deletes one: the
+     * put fsyncs the record file and its bucket folder, the delete the bucket folder, neither an
+     * index file.
+     */
+    private static void assertPutAndDeleteSyncNoIndexFile(CountingFiles seam, DocStore store, Map<String, Object> data,
+            String id, String deleted) {
+        seam.syncs.clear();
+        store.put(data, id);
+        assertThat(List.copyOf(seam.syncs)).as("a put while the marker is registered: record file and bucket folder")
+                .hasSize(2)
+                .noneMatch(s -> s.contains(".storh/indexes"));
+        seam.syncs.clear();
+        store.delete(deleted);
+        assertThat(List.copyOf(seam.syncs)).as("a delete: the bucket folder only").hasSizeLessThanOrEqualTo(1)
+                .noneMatch(s -> s.contains(".storh/indexes"));
+    }
+
+    @Test
+    void aPutWithAUniquePathIndexDefersThePathIndexFsyncToo() {
+        String first;
+        try (DocStore store = open()) {
+            // the shape of a Spring entity with @Indexed(unique = true): a unique index and a unique path index
+            store.indexes().field("sku").unique().field("kind").field("rank").range()
+                    .definePath(dev.storh.query.FieldPath.of("sku"), true, false).sync();
+            first = store.put(Map.of("sku", "a-1", "kind", "a", "rank", 1L)).id();
+        }
+        try (DocStore store = open()) {
+            CountingFiles seam = collectionSeam();
+            store.put(Map.of("sku", "a-2", "kind", "a", "rank", 2L), idInBucketOf(first));
+            String third = idInBucketOf(first);
+            assertPutAndDeleteSyncNoIndexFile(seam, store, Map.of("sku", "a-3", "kind", "b", "rank", 3L), third, third);
+            assertThat(store.query().where("sku").eq("a-2").count()).isEqualTo(1);
+            assertThat(store.query().where("sku").eq("a-3").count()).isZero();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.put(Map.of("sku", "a-2", "kind", "c", "rank", 4L)))
+                    .isInstanceOf(dev.storh.UniqueConstraintException.class).hasMessageContaining("a-2");
+            seam.syncs.clear();
+        }
+        assertThat(List.copyOf(collectionSeam().syncs)).as("close fsyncs the path index delta written lazily")
+                .anyMatch(s -> s.startsWith("file .storh/indexes/entries/paths/"))
+                .last().isEqualTo("dir .storh/writers");
+        try (DocStore store = DocStore.open(root, "items")) {
+            assertThat(store.recovery().reindexed()).as("no rebuild after a clean close").isNull();
+            assertThat(store.verify().errors()).isEmpty();
+        }
     }
 
     @Test

@@ -18,8 +18,13 @@ import dev.storh.fs.AtomicFiles;
  *
  * <pre>
  * java -cp storh-benchmarks/target/storh-benchmarks.jar dev.storh.bench.spring.SpringSideBySide \
- *     [--present=100000] [--saveAll=10000] [--batch=1000] [--ops=200] [--dir=/tmp] [--only=storh|sqlite]
+ *     [--present=100000] [--saveAll=10000] [--batch=1000] [--ops=200] [--dir=/tmp] [--only=storh|sqlite] \
+ *     [--index-layout=original|value-deltas]
  * </pre>
+ * {@code --index-layout} picks the storh collection's index files: the original's (the default, what
+ * a collection an application creates gets) or value deltas (docs/indexes.md: opt-in, for a
+ * collection the PHP original does not open; writes then cost the same however many records share
+ * a value).
  * {@code --present} records are bulk-loaded first (storh: records without indexes, then the
  * repository declares and builds its indexes; SQLite: batched inserts into the indexed table);
  * then {@code --saveAll} new entities are saved by {@code saveAll} in batches of {@code --batch}
@@ -41,9 +46,13 @@ public final class SpringSideBySide {
         int ops = intOption(args, "ops", 200);
         int saveAll = intOption(args, "saveAll", 10_000);
         String only = option(args, "only", "");
+        String layout = option(args, "index-layout", "original");
+        if (!layout.equals("original") && !layout.equals("value-deltas")) {
+            throw new IllegalArgumentException("--index-layout must be original or value-deltas, not " + layout);
+        }
         Path parent = Path.of(option(args, "dir", System.getProperty("java.io.tmpdir")));
         List<SideResult> results = new ArrayList<>();
-        for (Side side : List.of(new StorhSide(), new SqliteSide())) {
+        for (Side side : List.of(new StorhSide(layout.equals("value-deltas")), new SqliteSide())) {
             if (!only.isEmpty() && !only.equals(side.name())) {
                 continue;
             }
@@ -59,7 +68,7 @@ public final class SpringSideBySide {
 
     private static SideResult run(Side side, Path dir, int present, int saveAll, int batch, int ops) throws Exception {
         Products products = new Products(42, present);
-        SideResult result = new SideResult(side.name());
+        SideResult result = new SideResult(side instanceof StorhSide storh ? side.name() + " (" + storh.layout() + ")" : side.name());
         try (side) {
             side.open(dir);
             long start = System.nanoTime();

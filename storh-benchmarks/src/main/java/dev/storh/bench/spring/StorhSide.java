@@ -10,16 +10,34 @@ import dev.storh.spring.data.repository.support.StorhRepositoryFactory;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Sort;
 
-/** The storh side: a {@link ProductRepository} over a {@link StorhTemplate} on the folder. */
+/**
+ * The storh side: a {@link ProductRepository} over a {@link StorhTemplate} on the folder, in the
+ * original's index layout or in value deltas (docs/indexes.md, "Value deltas": opt-in, for a
+ * collection the PHP original does not open).
+ */
 final class StorhSide implements Side {
+
+    private final boolean valueDeltas;
 
     private StorhTemplate template;
 
     private ProductRepository repository;
 
+    /**
+     * @param valueDeltas whether the collection uses value deltas rather than the original's layout
+     */
+    StorhSide(boolean valueDeltas) {
+        this.valueDeltas = valueDeltas;
+    }
+
     @Override
     public String name() {
         return "storh";
+    }
+
+    /** @return the index layout, for the table's header */
+    String layout() {
+        return valueDeltas ? "value-deltas" : "original";
     }
 
     @Override
@@ -39,6 +57,9 @@ final class StorhSide implements Side {
 
     @Override
     public void ready() {
+        if (valueDeltas) {
+            template.docStore("products").indexes().valueDeltas(true).sync(); // as index-layout: value-deltas does
+        }
         template.docStore(Product.class); // declares the six indexes and builds them from the records
     }
 

@@ -86,7 +86,7 @@ public final class IndexManager {
         this.deferred = new DeferredSyncs(files);
         this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
         this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
-        this.paths = new PathIndexes(files, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
+        this.paths = new PathIndexes(files, deferred, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
         this.declared = new DeclaredIndexes(files, layout.indexManifest(), trust);
     }
 
@@ -342,7 +342,7 @@ public final class IndexManager {
     }
 
     /**
-     * The value files and range deltas that {@link #apply} writes reach the disk lazily: their
+     * The value files, range deltas and path index deltas that {@link #apply} writes reach the disk lazily: their
      * fsyncs wait for this call. Until it returns, the collection's writer marker must stay (a
      * crash then makes the next open rebuild the indexes from the records). Call under the write lock.
      *

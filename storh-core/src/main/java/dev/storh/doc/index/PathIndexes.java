@@ -30,7 +30,12 @@ final class PathIndexes {
 
     private static final long FOLD_BYTES = 1 << 20;
 
+    /** The key of {@link #checkUnique}'s pending values that says the batch has read the definitions. */
+    private static final String LOOKED = "\0paths looked";
+
     private final StoreFiles files;
+    /** The seam of write maintenance ({@link #apply}): its fsyncs wait for the deferred syncs, as the value files' do. */
+    private final StoreFiles writes;
     private final Path entries;
     private final Path manifest;
     private final IndexSwap swap;
@@ -42,9 +47,10 @@ final class PathIndexes {
     private volatile List<PathIndexDefinition> definitions;
     private volatile IndexManifest.Stamp stamp;
 
-    PathIndexes(StoreFiles files, Path indexesDir, Path entries, IndexSwap swap, IndexManager.Locker locker,
+    PathIndexes(StoreFiles files, StoreFiles writes, Path indexesDir, Path entries, IndexSwap swap, IndexManager.Locker locker,
             IndexManager.RecordSource records) {
         this.files = files;
+        this.writes = writes;
         this.entries = entries;
         this.manifest = indexesDir.resolve("paths.jsonc");
         this.swap = swap;
@@ -159,7 +165,12 @@ final class PathIndexes {
      */
     void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues,
             Map<String, Map<String, Object>> rewritten) {
-        for (PathIndexDefinition d : definitions()) {
+        // The batch's first check looks at the files; later ones of the same batch (under the same
+        // hold of the write lock, before its changes are applied) reuse what it found.
+        boolean looked = pendingValues.containsKey(LOOKED);
+        List<PathIndexDefinition> defs = looked ? definitions : definitions();
+        pendingValues.putIfAbsent(LOOKED, Map.of());
+        for (PathIndexDefinition d : defs) {
             if (!d.unique()) {
                 continue;
             }
@@ -167,7 +178,11 @@ final class PathIndexes {
             if (values.isEmpty()) {
                 continue;
             }
-            PathIndexState s = ready(d, false);
+            String readyKey = "\0ready " + d.fileKey();
+            PathIndexState s = pendingValues.containsKey(readyKey) ? states.get(d.fileKey()) : ready(d, false);
+            if (s != null) {
+                pendingValues.putIfAbsent(readyKey, Map.of());
+            }
             Map<String, String> batch = pendingValues.computeIfAbsent("\0path " + d.fileKey(), k -> new HashMap<>());
             for (Object v : values) {
                 String inBatch = batch.get(identityKey(v));
@@ -227,7 +242,7 @@ final class PathIndexes {
      */
     void apply(List<IndexManager.Change> changes) {
         for (PathIndexDefinition d : definitions()) {
-            PathIndexFiles f = new PathIndexFiles(files, entries, d);
+            PathIndexFiles f = new PathIndexFiles(writes, entries, d);
             if (!f.built()) {
                 continue;
             }

@@ -181,7 +181,9 @@ final class ValueDeltas {
         String deltaName = files.nameOf(deltaOf(file));
         long valueFileBytes = size(files, name);
         if (valueFileBytes < 0) {
-            deleteDelta(files, file); // a delta never outlives its value file
+            if (size(files, deltaName) >= 0) {
+                deleteDelta(files, file); // a delta never outlives its value file
+            }
             if (!add.isEmpty()) {
                 TreeSet<String> ids = new TreeSet<>(add);
                 ids.removeAll(remove);
