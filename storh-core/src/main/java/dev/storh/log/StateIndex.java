@@ -76,7 +76,7 @@ final class StateIndex {
 
     private static final Location[] NO_ALIASES = new Location[0];
 
-    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Entry> entries;
     private volatile long live;
     private volatile long deleted;
     private long seq;
@@ -87,6 +87,19 @@ final class StateIndex {
     private int readBacks;
     /** Most replaced records read back while counting a rebuild. */
     static final int MAX_READ_BACKS = 10_000;
+
+    /** An empty index. */
+    StateIndex() {
+        this(16);
+    }
+
+    /**
+     * @param expectedIds how many ids a rebuild expects to add (sizes the map once instead of
+     *     growing it while scanning); any count works
+     */
+    StateIndex(long expectedIds) {
+        this.entries = new ConcurrentHashMap<>((int) Math.min(1 << 20, Math.max(16, expectedIds)));
+    }
 
     /**
      * @param id an id
