@@ -45,12 +45,13 @@ final class LogReads {
         String key = UuidV7.normalize(id);
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
-        if (e == null || e.deleted) {
+        if (e == null || e.deleted()) {
             return Optional.empty();
         }
         StorageException last = null;
-        for (int i = -1; i < e.aliases.length; i++) {
-            StateIndex.Location at = i < 0 ? new StateIndex.Location(e.file, e.offset) : e.aliases[i];
+        StateIndex.Location[] aliases = e.aliases();
+        for (int i = -1; i < aliases.length; i++) {
+            StateIndex.Location at = i < 0 ? new StateIndex.Location(e.file(), e.offset()) : aliases[i];
             Path file = log.state.path(at.file());
             try {
                 LogLine.Envelope env = readAt(at);
@@ -143,7 +144,7 @@ final class LogReads {
         }
         long n = 0;
         for (Map.Entry<String, StateIndex.Entry> e : log.state.index.entries().entrySet()) {
-            if (!e.getValue().deleted && query.matchesId(e.getKey()) && ++n >= limit) {
+            if (!e.getValue().deleted() && query.matchesId(e.getKey()) && ++n >= limit) {
                 break;
             }
         }

@@ -37,23 +37,17 @@ final class StateIndex {
     record Location(String file, long offset) {
     }
 
-    /** One id's state: immutable. */
-    static final class Entry {
-        final String file;
-        final long offset;
-        final boolean deleted;
-        final long seq;
-        final Entry previous;
-        final Location[] aliases;
-
-        Entry(String file, long offset, boolean deleted, long seq, Entry previous, Location[] aliases) {
-            this.file = file;
-            this.offset = offset;
-            this.deleted = deleted;
-            this.seq = seq;
-            this.previous = previous;
-            this.aliases = aliases;
-        }
+    /**
+     * One id's state.
+     *
+     * @param file segment file name of the latest line
+     * @param offset byte offset of that line
+     * @param deleted whether that line is a tombstone
+     * @param seq the update's sequence number (0 when rebuilt from disk)
+     * @param previous the entry this one replaced while a stream was open, or {@code null}
+     * @param aliases the record's old locations after a compaction in this process
+     */
+    record Entry(String file, long offset, boolean deleted, long seq, Entry previous, Location[] aliases) {
 
         boolean isAt(String f, long o) {
             if (offset == o && file.equals(f)) {
