@@ -336,10 +336,8 @@ final class BatchJournal {
     }
 
     private byte[] readOrNull(String file) {
-        try (InputStream in = files.open(file)) {
-            return in.readAllBytes();
-        } catch (NoSuchFileException absent) {
-            return null;
+        try {
+            return files.readIfExists(file);
         } catch (IOException e) {
             return null; // unreadable: written again from the journal
         }

@@ -16,6 +16,8 @@ import java.nio.file.Path;
  * &lt;collection&gt;/.storh/corrupt/&lt;file name&gt;             quarantined record files (repair)
  * &lt;collection&gt;/.storh/listing-counts                  saved record counts per bucket (a checked cache)
  * &lt;collection&gt;/.storh/indexes/manifest.jsonc          the index manifest
+ * &lt;collection&gt;/.storh/indexes/paths.jsonc             the path index definitions
+ * &lt;collection&gt;/.storh/corrupt/indexes-&lt;manifest&gt;       a damaged definition file, set aside (repair)
  * &lt;collection&gt;/.storh/indexes/entries/                index files (equality, compound, range)
  * &lt;collection&gt;/.storh/indexes/entries.tmp-&lt;hex&gt;/       an index tree being built
  * &lt;collection&gt;/.storh/indexes/entries.old-&lt;hex&gt;/       the replaced tree, deleted after a swap
@@ -44,6 +46,8 @@ public record DocLayout(Path root) {
     public static final String RECORD_EXTENSION = ".jsonc";
     /** The file name of {@link #listingCounts()}. */
     public static final String LISTING_COUNTS = "listing-counts";
+    /** The file name of {@link #pathIndexManifest()}. */
+    public static final String PATH_INDEX_MANIFEST = "paths.jsonc";
     /** Suffix of every temp file storh writes. */
     public static final String TEMP_SUFFIX = ".tmp";
 
@@ -148,6 +152,25 @@ public record DocLayout(Path root) {
     /** @return {@code .storh/indexes/manifest.jsonc} */
     public Path indexManifest() {
         return indexesDir().resolve(MANIFEST);
+    }
+
+    /** @return {@code .storh/indexes/paths.jsonc}: the path index definitions */
+    public Path pathIndexManifest() {
+        return indexesDir().resolve(PATH_INDEX_MANIFEST);
+    }
+
+    /** @return the index definition files: {@link #indexManifest()}, then {@link #pathIndexManifest()} */
+    public java.util.List<Path> indexManifests() {
+        return java.util.List.of(indexManifest(), pathIndexManifest());
+    }
+
+    /**
+     * @param manifest one of {@link #indexManifests()}
+     * @return {@code indexes-<file name>}: the name a damaged definition file is kept under in
+     *     {@link #corruptDir()}
+     */
+    public static String quarantinedIndexManifest(Path manifest) {
+        return INDEXES + "-" + manifest.getFileName();
     }
 
     /** @return {@code .storh/indexes/entries/} */

@@ -11,6 +11,7 @@ import dev.storh.fs.WritersFolder;
 import dev.storh.observe.Observed;
 import dev.storh.observe.StoreObserver;
 import dev.storh.observe.StoreOperation;
+import dev.storh.query.AroundQueryExecutor;
 import dev.storh.query.QueryExecutor;
 import dev.storh.query.RecordQuery;
 import dev.storh.schema.Schema;
@@ -81,7 +82,8 @@ final class DocParts {
         this.journal = new BatchJournal(files, layout, writer.temps());
         this.writes = new RecordWrites(preparer, gate, writer, indexes, reads, undoable, invalidate, journal);
         this.jsonl = new JsonlTransfer(store, preparer, writes::session, writerPrefix);
-        this.executor = new TrustedQueries(new DocQueryExecutor(reads, indexes), trust);
+        // each query looks at the writers folder once for all of its index reads (IndexTrust#during)
+        this.executor = new AroundQueryExecutor(new DocQueryExecutor(reads, indexes), trust::during, trust::during);
         this.upkeep = new DocUpkeep(files, layout, gate, indexes, reads);
     }
 

@@ -434,11 +434,20 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         Optional<IndexDefinition> d = supporting(c, defs);
         IndexDefinition order = defs.get(query.orderField());
         if (c.operator() != Operator.EQ || d.isEmpty() || !d.get().equality() || order == null || !order.range()
-                || !IndexKeys.isIndexable(c.value()) || indexes.countEqual(d.get(), c.value()) < RangeTopK.FEW) {
+                || !IndexKeys.isIndexable(c.value())) {
             return null;
         }
+        long matches = indexes.countEqual(d.get(), c.value());
+        if (matches < RangeTopK.FEW) {
+            return null;
+        }
+        boolean ascending = query.direction() == Direction.ASC;
+        List<String> prefix = RangeTopK.prefix(indexes.rangeSlices(order.field()), matches, ascending, records::count, need(query));
+        if (prefix != null) {
+            return new Candidates(prefix, true, true); // the records in the way are read and re-checked
+        }
         List<String> ids = RangeTopK.amongMembers(indexes.rangeSlices(order.field()), indexes.idsEqual(d.get(), c.value()),
-                query.direction() == Direction.ASC, records.count(), need(query));
+                ascending, records::count, need(query));
         return ids == null ? null : new Candidates(ids, true, true);
     }
 

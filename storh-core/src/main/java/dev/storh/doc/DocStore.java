@@ -12,6 +12,7 @@ import dev.storh.query.RecordQuery;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RecordStore;
 import dev.storh.store.RepairReport;
+import dev.storh.store.StoreAddress;
 import dev.storh.store.StoreKind;
 import dev.storh.store.StoreNames;
 import dev.storh.store.VerifyReport;
@@ -49,12 +50,12 @@ import java.util.stream.Stream;
  */
 public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCompact> {
 
-    private final String collection;
+    private final StoreAddress address;
     private final DocParts parts;
     private volatile RecoveryReport recovery = new RecoveryReport(false, 0, null);
 
     private DocStore(Path collectionRoot, String collection, DocStoreOptions options) {
-        this.collection = collection;
+        this.address = new StoreAddress(StoreKind.COLLECTION, collection, collectionRoot); // the parts read it
         this.parts = new DocParts(this, collectionRoot, options);
     }
 
@@ -110,33 +111,13 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
 
     /** @return the collection name */
     public String collection() {
-        return collection;
+        return address.name();
     }
 
+    /** @return {@link StoreKind#COLLECTION}, the collection name and {@link #collectionRoot()} */
     @Override
-    public StoreKind kind() {
-        return StoreKind.COLLECTION;
-    }
-
-    @Override
-    public String name() {
-        return collection;
-    }
-
-    @Override
-    public Path directory() {
-        return collectionRoot();
-    }
-
-    /**
-     * Stores data under a new id from the id generator (a UUIDv7 by default).
-     *
-     * @param data the record data: a JSON object in the JSON model
-     * @return the stored record, with its id
-     * @throws StorageException when the data cannot be encoded (nothing is written), or on I/O failure
-     */
-    public StorageRecord put(Map<String, ?> data) {
-        return put(data, null);
+    public StoreAddress address() {
+        return address;
     }
 
     /**

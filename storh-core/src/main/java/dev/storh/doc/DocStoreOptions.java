@@ -67,6 +67,7 @@ public final class DocStoreOptions extends StoreOptions {
         private CacheValidation cacheValidation = CacheValidation.STAT;
 
         private Builder() {
+            super(DocStoreOptions::new);
             cache(Cache.standard());
         }
 
@@ -89,14 +90,6 @@ public final class DocStoreOptions extends StoreOptions {
         public Builder schema(Schema schema) {
             this.schema = Objects.requireNonNull(schema, "schema");
             return this;
-        }
-
-        /**
-         * @return the immutable options
-         */
-        @Override
-        public DocStoreOptions build() {
-            return new DocStoreOptions(this);
         }
     }
 }

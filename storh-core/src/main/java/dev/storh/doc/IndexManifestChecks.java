@@ -23,21 +23,13 @@ final class IndexManifestChecks {
     }
 
     /**
-     * @param indexesDir {@code .storh/indexes}
-     * @return the definition files, field indexes first
-     */
-    static List<Path> manifests(Path indexesDir) {
-        return List.of(indexesDir.resolve("manifest.jsonc"), indexesDir.resolve("paths.jsonc"));
-    }
-
-    /**
      * @param files the collection's byte seam
-     * @param indexesDir {@code .storh/indexes}
+     * @param layout the collection's layout
      * @return verify's errors for both files, empty when they are sound or missing
      */
-    static List<String> errors(StoreFiles files, Path indexesDir) {
+    static List<String> errors(StoreFiles files, DocLayout layout) {
         List<String> errors = new ArrayList<>();
-        for (Path manifest : manifests(indexesDir)) {
+        for (Path manifest : layout.indexManifests()) {
             String error = error(files, manifest);
             if (error != null) {
                 errors.add(error);
@@ -48,11 +40,11 @@ final class IndexManifestChecks {
 
     /**
      * @param files the collection's byte seam
-     * @param manifest one of {@link #manifests}
+     * @param manifest one of {@link DocLayout#indexManifests()}
      * @return verify's error, or {@code null} when the file is sound or missing (no index defined)
      */
     static String error(StoreFiles files, Path manifest) {
-        boolean paths = manifest.getFileName().toString().equals("paths.jsonc");
+        boolean paths = manifest.getFileName().toString().equals(DocLayout.PATH_INDEX_MANIFEST);
         String problem;
         try (InputStream in = files.open(files.nameOf(manifest))) {
             Map<String, Object> doc = Jsonc.decodeObject(in.readAllBytes());

@@ -82,14 +82,19 @@ final class ListingCache {
      * written without the writer marker a crash recovery would find). Failures are ignored.
      */
     private void removeDeadSavesTemps() {
-        if (files.isReadOnly()) {
-            return;
-        }
         try {
+            Boolean readOnly = null;
             for (String name : files.list(metaName)) {
                 java.util.regex.Matcher temp = COUNTS_TEMP.matcher(name);
+                if (!temp.matches()) {
+                    continue;
+                }
+                if (readOnly == null) {
+                    // looked at only when there is something to remove
+                    readOnly = files.isReadOnly();
+                }
                 String file = metaName + "/" + name;
-                if (temp.matches() && !dev.storh.fs.WriterMarkers.isAlive(temp.group(1), files, file)) {
+                if (!readOnly && !dev.storh.fs.WriterMarkers.isAlive(temp.group(1), files, file)) {
                     AtomicFiles.deleteQuietly(files, file);
                 }
             }

@@ -140,7 +140,7 @@ final class Maintenance {
             return new Verification(new VerifyReport<>(false, errors, stats), false);
         }
         List<String> errors = new ArrayList<>(structure);
-        errors.addAll(IndexManifestChecks.errors(files, DocLayout.of(dataDir.getParent()).indexesDir()));
+        errors.addAll(IndexManifestChecks.errors(files, DocLayout.of(dataDir.getParent())));
         errors.addAll(indexErrors);
         return new Verification(new VerifyReport<>(errors.isEmpty(), errors, stats), !indexErrors.isEmpty());
     }
@@ -275,11 +275,10 @@ final class Maintenance {
             for (Corrupt c : scan.corrupt) {
                 quarantine(files, quarantine, c.path(), c.path().getFileName().toString(), moved);
             }
-            Path indexesDir = DocLayout.of(collectionRoot).indexesDir();
-            for (Path manifest : IndexManifestChecks.manifests(indexesDir)) {
+            for (Path manifest : DocLayout.of(collectionRoot).indexManifests()) {
                 String manifestError = IndexManifestChecks.error(files, manifest);
                 if (manifestError != null) {
-                    String to = quarantine(files, quarantine, manifest, indexesDir.getFileName() + "-" + manifest.getFileName(), moved);
+                    String to = quarantine(files, quarantine, manifest, DocLayout.quarantinedIndexManifest(manifest), moved);
                     removed.add(manifestError + ": kept in " + files.path(to) + "; no index is in force until they are declared again");
                 }
             }

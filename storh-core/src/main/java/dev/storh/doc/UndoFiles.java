@@ -5,8 +5,6 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.ForwardingFiles;
 import dev.storh.fs.StoreFiles;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -167,10 +165,8 @@ final class UndoFiles extends ForwardingFiles {
         }
 
         private byte[] read(String name) {
-            try (InputStream in = files.open(name)) {
-                return in.readAllBytes();
-            } catch (NoSuchFileException absent) {
-                return null;
+            try {
+                return files.readIfExists(name);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

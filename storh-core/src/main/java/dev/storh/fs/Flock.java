@@ -31,7 +31,29 @@ final class Flock implements AutoCloseable {
         int access(String path, int mode);
     }
 
-    private static final CLibrary C = Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+    private static final CLibrary C = loadC();
+
+    /** The JNA property that, when set, replaces the library search path JNA builds itself. */
+    private static final String JNA_PLATFORM_PATH = "jna.platform.library.path";
+
+    /**
+     * Loads the C library. On Linux, JNA builds its own library search path once per JVM by
+     * running {@code /sbin/ldconfig -p} (a process start on the first lock of every JVM) unless
+     * {@code jna.platform.library.path} is set. The C library needs no search path ({@code dlopen}
+     * finds it through the loader's own cache), so the property is set to empty for the moment JNA
+     * reads it and removed again; a value set by the application is left as it is.
+     */
+    private static CLibrary loadC() {
+        if (!Platform.isLinux() || System.getProperty(JNA_PLATFORM_PATH) != null) {
+            return Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+        }
+        System.setProperty(JNA_PLATFORM_PATH, "");
+        try {
+            return Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+        } finally {
+            System.clearProperty(JNA_PLATFORM_PATH);
+        }
+    }
 
     private static final int O_RDONLY = 0;
     private static final int O_RDWR = 2;

@@ -24,6 +24,10 @@ public final class ReadOnlyFileSystem {
      * @return whether the file system holding it is mounted read-only; false when that cannot be told
      */
     public static boolean isReadOnly(Path path) {
+        if (Files.isWritable(path)) {
+            // access(2) allowed writing: not read-only, told without a native call
+            return false;
+        }
         try {
             return Flock.onReadOnlyFileSystem(path);
         } catch (RuntimeException | LinkageError noNativeAccess) {

@@ -3,6 +3,7 @@ package dev.storh.fs;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -151,6 +152,19 @@ public interface StoreFiles {
     default byte[] readAll(String name) throws IOException {
         try (InputStream in = open(name)) {
             return in.readAllBytes();
+        }
+    }
+
+    /**
+     * @param name a file
+     * @return all its bytes, as {@link #readAll(String)}, or {@code null} when nothing has the name
+     * @throws IOException when it exists and cannot be read
+     */
+    default byte[] readIfExists(String name) throws IOException {
+        try {
+            return readAll(name);
+        } catch (NoSuchFileException absent) {
+            return null;
         }
     }
 

@@ -145,10 +145,10 @@ final class Compactor {
                     continue;
                 }
                 if (env.isDelete()) {
-                    if (e.deleted && e.offset == offset && e.file.equals(seg.file)) {
+                    if (e.deleted() && e.offset() == offset && e.file().equals(seg.file)) {
                         removals.add(env.id());
                     }
-                } else if (LogLine.PUT.equals(env.op()) && !e.deleted && e.isAt(seg.file, offset)) {
+                } else if (LogLine.PUT.equals(env.op()) && !e.deleted() && e.isAt(seg.file, offset)) {
                     byte[] bytes = env.canonical() && reader.terminated() ? line
                             : LogLine.encodePut(env.id(), env.data(file, offset));
                     write(env.id(), bytes);

@@ -64,7 +64,7 @@ final class LogAppends {
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
         log.observed(StoreOperation.DELETE, () -> log.writer.append(List.of(tombstone(key))));
-        return e != null && !e.deleted;
+        return e != null && !e.deleted();
     }
 
     /**

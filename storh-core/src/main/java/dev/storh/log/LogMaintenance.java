@@ -87,7 +87,7 @@ final class LogMaintenance {
         List<String> ids = new ArrayList<>();
         for (Map.Entry<String, StateIndex.Entry> e : log.state.index.entries().entrySet()) {
             String id = e.getKey();
-            if (!e.getValue().deleted && UuidV7.isValid(id) && UuidV7.timestampMs(id) <= cutoffMs) {
+            if (!e.getValue().deleted() && UuidV7.isValid(id) && UuidV7.timestampMs(id) <= cutoffMs) {
                 ids.add(id);
             }
         }

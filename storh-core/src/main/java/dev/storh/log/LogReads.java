@@ -10,7 +10,6 @@ import dev.storh.fs.StoreFiles;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -46,14 +45,13 @@ final class LogReads {
         String key = UuidV7.normalize(id);
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
-        if (e == null || e.deleted) {
+        if (e == null || e.deleted()) {
             return Optional.empty();
         }
-        List<StateIndex.Location> locations = new ArrayList<>();
-        locations.add(new StateIndex.Location(e.file, e.offset));
-        locations.addAll(List.of(e.aliases));
         StorageException last = null;
-        for (StateIndex.Location at : locations) {
+        StateIndex.Location[] aliases = e.aliases();
+        for (int i = -1; i < aliases.length; i++) {
+            StateIndex.Location at = i < 0 ? new StateIndex.Location(e.file(), e.offset()) : aliases[i];
             Path file = log.state.path(at.file());
             try {
                 LogLine.Envelope env = readAt(at);
@@ -89,7 +87,8 @@ final class LogReads {
                 }
             });
             try {
-                SegmentReader reader = new SegmentReader(ch, at.offset(), ch.size(), 1024);
+                // No size look: the line the index names is whole, and a read past the end returns -1.
+                SegmentReader reader = new SegmentReader(ch, at.offset(), Long.MAX_VALUE, 1024);
                 if (!reader.next() || !reader.terminated()) {
                     return null;
                 }
@@ -145,7 +144,7 @@ final class LogReads {
         }
         long n = 0;
         for (Map.Entry<String, StateIndex.Entry> e : log.state.index.entries().entrySet()) {
-            if (!e.getValue().deleted && query.matchesId(e.getKey()) && ++n >= limit) {
+            if (!e.getValue().deleted() && query.matchesId(e.getKey()) && ++n >= limit) {
                 break;
             }
         }

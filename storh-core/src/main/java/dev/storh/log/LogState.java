@@ -139,7 +139,11 @@ final class LogState {
         if (!readOnly) {
             createIfMissing(newActive.file, true);
         }
-        StateIndex built = new StateIndex();
+        long claimed = 0;
+        for (Segment s : newSealed) {
+            claimed += Math.max(0, s.claimedRecords);
+        }
+        StateIndex built = new StateIndex(claimed + 1024);
         built.countWhileRebuilding();
         for (Segment s : newSealed) {
             bytesCut += SegmentScanner.scan(this, s, built, truncate, true);

@@ -11,6 +11,7 @@ import dev.storh.query.ScanQueryExecutor;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RepairReport;
 import dev.storh.store.RecordStore;
+import dev.storh.store.StoreAddress;
 import dev.storh.store.StoreKind;
 import dev.storh.store.VerifyReport;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     private final LogAppends appends;
     private final LogReads reads;
     private final LogMaintenance maintenance;
-    private final String name;
+    private final StoreAddress address;
     private volatile boolean closed;
 
     private SegmentedLog(LogContext log, String name) {
@@ -70,7 +71,7 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
         this.appends = new LogAppends(log);
         this.reads = new LogReads(log);
         this.maintenance = new LogMaintenance(log, reads, appends);
-        this.name = name;
+        this.address = new StoreAddress(StoreKind.LOG, name, log.dir);
     }
 
     /**
@@ -116,39 +117,12 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     }
 
     /**
-     * @return {@link StoreKind#LOG}
+     * @return {@link StoreKind#LOG}, the collection path the log was opened with ({@code "events"},
+     *     {@code "audit/2026"}, without the partition folder) and {@link #collectionDir()}
      */
     @Override
-    public StoreKind kind() {
-        return StoreKind.LOG;
-    }
-
-    /**
-     * @return the collection path the log was opened with ({@code "events"}, {@code "audit/2026"}),
-     *     without the partition folder
-     */
-    @Override
-    public String name() {
-        return name;
-    }
-
-    /**
-     * @return the same as {@link #collectionDir()}: absolute and normalised
-     */
-    @Override
-    public Path directory() {
-        return log.dir;
-    }
-
-    /**
-     * Appends a record under a new id.
-     *
-     * @param data the record data, a JSON object in the JSON model
-     * @return the stored record
-     * @throws StorageException see {@link #put(Map, String)}
-     */
-    public StorageRecord put(Map<String, ?> data) {
-        return put(data, null);
+    public StoreAddress address() {
+        return address;
     }
 
     /**
@@ -206,7 +180,7 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
      *     or {@code "Segmented log state index points at the wrong record."} naming the id and location
      */
     public Optional<StorageRecord> get(String id) {
-        return Observed.call(log.options.observer(), StoreKind.LOG, name, StoreOperation.GET, () -> {
+        return Observed.call(log.options.observer(), StoreKind.LOG, address.name(), StoreOperation.GET, () -> {
             ensureOpen();
             return reads.get(id);
         });
@@ -282,7 +256,7 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
      */
     public QueryBuilder query() {
         return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog",
-                LogReads.scanSource(this, reads)), log.options.observer(), StoreKind.LOG, name));
+                LogReads.scanSource(this, reads)), log.options.observer(), StoreKind.LOG, address.name()));
     }
 
     /**

@@ -95,6 +95,7 @@ public final class SegmentedLogOptions extends StoreOptions {
         private Durability durability = Durability.FSYNC;
 
         private Builder() {
+            super(SegmentedLogOptions::new);
         }
 
         /**
@@ -151,14 +152,6 @@ public final class SegmentedLogOptions extends StoreOptions {
         public Builder durability(Durability durability) {
             this.durability = Objects.requireNonNull(durability, "durability");
             return this;
-        }
-
-        /**
-         * @return the immutable options
-         */
-        @Override
-        public SegmentedLogOptions build() {
-            return new SegmentedLogOptions(this);
         }
     }
 }

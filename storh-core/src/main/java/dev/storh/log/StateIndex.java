@@ -37,23 +37,17 @@ final class StateIndex {
     record Location(String file, long offset) {
     }
 
-    /** One id's state: immutable. */
-    static final class Entry {
-        final String file;
-        final long offset;
-        final boolean deleted;
-        final long seq;
-        final Entry previous;
-        final Location[] aliases;
-
-        Entry(String file, long offset, boolean deleted, long seq, Entry previous, Location[] aliases) {
-            this.file = file;
-            this.offset = offset;
-            this.deleted = deleted;
-            this.seq = seq;
-            this.previous = previous;
-            this.aliases = aliases;
-        }
+    /**
+     * One id's state.
+     *
+     * @param file segment file name of the latest line
+     * @param offset byte offset of that line
+     * @param deleted whether that line is a tombstone
+     * @param seq the update's sequence number (0 when rebuilt from disk)
+     * @param previous the entry this one replaced while a stream was open, or {@code null}
+     * @param aliases the record's old locations after a compaction in this process
+     */
+    record Entry(String file, long offset, boolean deleted, long seq, Entry previous, Location[] aliases) {
 
         boolean isAt(String f, long o) {
             if (offset == o && file.equals(f)) {
@@ -82,7 +76,7 @@ final class StateIndex {
 
     private static final Location[] NO_ALIASES = new Location[0];
 
-    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Entry> entries;
     private volatile long live;
     private volatile long deleted;
     private long seq;
@@ -93,6 +87,19 @@ final class StateIndex {
     private int readBacks;
     /** Most replaced records read back while counting a rebuild. */
     static final int MAX_READ_BACKS = 10_000;
+
+    /** An empty index. */
+    StateIndex() {
+        this(16);
+    }
+
+    /**
+     * @param expectedIds how many ids a rebuild expects to add (sizes the map once instead of
+     *     growing it while scanning); any count works
+     */
+    StateIndex(long expectedIds) {
+        this.entries = new ConcurrentHashMap<>((int) Math.min(1 << 20, Math.max(16, expectedIds)));
+    }
 
     /**
      * @param id an id

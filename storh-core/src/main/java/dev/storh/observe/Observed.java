@@ -3,6 +3,7 @@ package dev.storh.observe;
 import java.util.function.Supplier;
 
 import dev.storh.fs.StoreFiles;
+import dev.storh.query.AroundQueryExecutor;
 import dev.storh.query.QueryExecutor;
 import dev.storh.store.StoreKind;
 
@@ -74,7 +75,7 @@ public final class Observed {
         if (observer == StoreObserver.NONE) {
             return executor;
         }
-        return new ObservedQueryExecutor(executor, observer, kind, store);
+        return new AroundQueryExecutor(executor, new ObservedQueries(observer, kind, store), AroundQueryExecutor.Around.DIRECT);
     }
 
     /**

@@ -1,8 +1,8 @@
 package dev.storh.progress;
 
 import dev.storh.json.JsonShape;
+import dev.storh.json.RecordFields;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -84,12 +84,9 @@ public record Progress(String operation, long done, long total, long bytes, long
      */
     @Override
     public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("operation", operation);
-        map.put("done", done);
-        map.put("total", total);
-        map.put("bytes", bytes);
-        map.put("totalBytes", totalBytes);
+        Map<String, Object> map = RecordFields.of(this); // the components in order, then elapsed in ms and the percent
+        map.remove("elapsed");
+        map.remove("finished");
         map.put("elapsedMs", elapsed.toMillis());
         OptionalDouble f = fraction();
         map.put("percent", f.isPresent() ? Math.floor(f.getAsDouble() * 1000) / 10 : null);

@@ -32,6 +32,46 @@ public final class RangeTopK {
         return slices.ordered(null, false, need);
     }
 
+    /**
+     * A walk reads the records it reaches when a member id costs at least this share of a record read:
+     * listing the members of a common value costs more than reading the few records in its way.
+     */
+    static final int IDS_PER_RECORD_READ = 64;
+
+    /**
+     * The first ids of {@code f}'s range index in the query's order, for an equality condition so
+     * common that reading the records the walk reaches (and re-checking each) costs less than
+     * listing the condition's ids: about {@code need * records / matches} of them are read before
+     * {@code need} matches are found. The caller treats the ids as a prefix of the query's order
+     * (every record the index does not hold orders after them ascending; descending the index must
+     * hold every record) and asks again without it when fewer than {@code need} matched.
+     *
+     * @param slices the range index of the order field
+     * @param matches the records the condition's value file lists (its count)
+     * @param ascending the order
+     * @param records the number of records in the collection (asked only when the index cannot tell)
+     * @param need how many matches the caller needs
+     * @return the first ids of the index in that order (ties by ascending id), about twice as many
+     *     as the expected reads, or {@code null} when listing the members is cheaper, descending
+     *     without every record in the index, or when the strides cannot be read in order
+     */
+    public static List<String> prefix(RangeSlices slices, long matches, boolean ascending, java.util.function.LongSupplier records,
+            int need) {
+        if (matches < FEW || matches < need) {
+            return null;
+        }
+        Long entries = slices.plainEntries();
+        long total = ascending && entries != null ? entries : records.getAsLong(); // ascending, the entries tell how far to walk
+        if (total <= 0 || !ascending && (entries == null || entries != total)) {
+            return null;
+        }
+        double reads = (double) need * total / matches;
+        if (reads * IDS_PER_RECORD_READ > matches || 2 * reads > LONGEST_WALK) {
+            return null;
+        }
+        return slices.ordered(null, ascending, (int) Math.max(need, Math.ceil(2 * reads)));
+    }
+
     /** Fewer matches than this are read and sorted as before: fewer reads than a walk of the index. */
     public static final int FEW = 256;
     /** A walk is tried when it reads at most this many index entries per match it would read otherwise. */
@@ -46,23 +86,22 @@ public final class RangeTopK {
      * @param slices the range index of the order field
      * @param members the ids matching the query's condition, ascending
      * @param ascending the order
-     * @param records the number of records in the collection
+     * @param records the number of records in the collection (asked only when the index cannot tell)
      * @param need how many ids to find
      * @return up to {@code need} member ids in the query's order, or {@code null} when the walk
      *     cannot answer (few members, or many entries per member: reading them is cheaper; descending without
      *     every record in the index; files the strides cannot read)
      */
-    public static List<String> amongMembers(RangeSlices slices, List<String> members, boolean ascending, long records,
-            int need) {
+    public static List<String> amongMembers(RangeSlices slices, List<String> members, boolean ascending,
+            java.util.function.LongSupplier records, int need) {
         if (members.size() < FEW || members.size() < need) {
             return null;
         }
         Long entries = slices.plainEntries();
-        if (!ascending && (entries == null || entries != records)) {
+        if (!ascending && (entries == null || entries != records.getAsLong())) {
             return null;
         }
-        java.util.Set<String> set = new java.util.HashSet<>(members);
-        long total = entries == null ? records : entries;
+        long total = entries == null ? records.getAsLong() : entries;
         long walk = Math.max(need, (long) (need * 2.0 * total / members.size()));
         while (walk <= LONGEST_WALK && walk <= (long) members.size() * ENTRIES_PER_RECORD) {
             List<String> ordered = slices.ordered(null, ascending, (int) walk);
@@ -71,7 +110,7 @@ public final class RangeTopK {
             }
             List<String> found = new java.util.ArrayList<>(need);
             for (String id : ordered) {
-                if (set.contains(id) && found.size() < need) {
+                if (found.size() < need && java.util.Collections.binarySearch(members, id) >= 0) { // ascending: no hashing
                     found.add(id);
                 }
             }

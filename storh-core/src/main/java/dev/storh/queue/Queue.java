@@ -8,6 +8,7 @@ import dev.storh.progress.ProgressListener;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RepairReport;
 import dev.storh.store.Store;
+import dev.storh.store.StoreAddress;
 import dev.storh.store.StoreKind;
 import dev.storh.store.VerifyReport;
 import java.nio.file.Path;
@@ -61,8 +62,7 @@ import java.util.Optional;
  */
 public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact> {
 
-    private final String name;
-    private final Path directory;
+    private final StoreAddress address;
     private final QueueJournal journal;
     private final QueueJobInput input;
     private final QueueCommits commits;
@@ -71,8 +71,7 @@ public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact>
     final QueueMaintenance maintenance;
 
     private Queue(String name, Path directory, QueueOptions options, QueueJournal journal) {
-        this.name = name;
-        this.directory = directory;
+        this.address = new StoreAddress(StoreKind.QUEUE, name, directory);
         this.journal = journal;
         this.input = new QueueJobInput(options.idGenerator());
         this.commits = new QueueCommits(name, journal, options);
@@ -115,22 +114,13 @@ public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact>
         return new Queue(name, directory, opts, QueueJournal.open(directory, opts));
     }
 
-    /** @return the queue folder {@code <root>/<name>}, absolute and normalised */
+    /**
+     * @return {@link StoreKind#QUEUE}, the queue name as given to {@link #open(Path, String, QueueOptions)}
+     *     and the queue folder {@code <root>/<name>}, absolute and normalised
+     */
     @Override
-    public Path directory() {
-        return directory;
-    }
-
-    /** @return {@link StoreKind#QUEUE} */
-    @Override
-    public StoreKind kind() {
-        return StoreKind.QUEUE;
-    }
-
-    /** @return the queue name, as given to {@link #open(Path, String, QueueOptions)} */
-    @Override
-    public String name() {
-        return name;
+    public StoreAddress address() {
+        return address;
     }
 
     /**
@@ -463,6 +453,6 @@ public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact>
 
     @Override
     public String toString() {
-        return "Queue[" + directory + "]";
+        return "Queue[" + address.directory() + "]";
     }
 }

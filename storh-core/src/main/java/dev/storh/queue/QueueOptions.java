@@ -81,6 +81,7 @@ public final class QueueOptions extends StoreOptions {
         private int maxBatch = DEFAULT_MAX_BATCH;
 
         private Builder() {
+            super(QueueOptions::new);
         }
 
         /**
@@ -117,14 +118,6 @@ public final class QueueOptions extends StoreOptions {
             }
             this.maxBatch = operations;
             return this;
-        }
-
-        /**
-         * @return the immutable options
-         */
-        @Override
-        public QueueOptions build() {
-            return new QueueOptions(this);
         }
     }
 }

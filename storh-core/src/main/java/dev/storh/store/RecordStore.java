@@ -31,6 +31,18 @@ public interface RecordStore<S extends Stats, R extends ReportDetails, C extends
     StorageRecord put(Map<String, ?> data, String id);
 
     /**
+     * Writes a record under a new id from the store's id generator (a UUIDv7 by default), as
+     * {@code put(data, null)}.
+     *
+     * @param data the record data, a JSON object in the JSON model
+     * @return the stored record, with its id
+     * @throws dev.storh.StorageException as {@link #put(Map, String)}; nothing is written then
+     */
+    default StorageRecord put(Map<String, ?> data) {
+        return put(data, null);
+    }
+
+    /**
      * @param id a UUIDv7 in either case
      * @return the live record with that id, or empty
      * @throws dev.storh.StorageException {@code "Invalid UUIDv7 value."} for a malformed id

@@ -21,19 +21,30 @@ import dev.storh.progress.ProgressListener;
 public interface Store<S extends Stats, R extends ReportDetails, C extends ReportDetails> extends AutoCloseable {
 
     /**
+     * @return the store's engine, name and folder, fixed when it was opened
+     */
+    StoreAddress address();
+
+    /**
      * @return the engine of this store
      */
-    StoreKind kind();
+    default StoreKind kind() {
+        return address().kind();
+    }
 
     /**
      * @return the store's name: the collection, the log's collection path or the queue name
      */
-    String name();
+    default String name() {
+        return address().name();
+    }
 
     /**
      * @return the store's folder, absolute and normalised
      */
-    Path directory();
+    default Path directory() {
+        return address().directory();
+    }
 
     /**
      * @return current statistics, from one scan of the data files or from counts kept in memory

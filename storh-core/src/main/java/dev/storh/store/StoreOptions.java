@@ -99,9 +99,15 @@ public abstract class StoreOptions {
         private Cache cache = Cache.none();
         private Function<Path, StoreFiles> files = LocalFiles::at;
         private StoreObserver observer = StoreObserver.NONE;
+        private final Function<B, O> factory;
 
-        /** A builder with every default. */
-        protected Builder() {
+        /**
+         * A builder with every default.
+         *
+         * @param factory the engine's options constructor, which {@link #build()} calls with this builder
+         */
+        protected Builder(Function<B, O> factory) {
+            this.factory = factory;
         }
 
         /**
@@ -184,6 +190,8 @@ public abstract class StoreOptions {
         /**
          * @return the immutable options
          */
-        public abstract O build();
+        public final O build() {
+            return factory.apply(self());
+        }
     }
 }

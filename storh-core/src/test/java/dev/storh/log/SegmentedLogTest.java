@@ -66,7 +66,7 @@ class SegmentedLogTest {
             assertThat(lines.get(1)).isEqualTo("76\t3234ea87\t{\"op\":\"put\",\"id\":\"01890a5d-ac00-7000-8000-000000000001\","
                     + "\"data\":{\"type\":\"y\"}}");
             assertThat(lines.get(2)).startsWith("59\t");
-            assertThat(log.state().index.get("01890a5d-ac00-7000-8000-000000000001").offset).isEqualTo(142 + 89);
+            assertThat(log.state().index.get("01890a5d-ac00-7000-8000-000000000001").offset()).isEqualTo(142 + 89);
         }
         try (SegmentedLog log = SegmentedLog.open(root, "events", opts(512, 2))) {
             assertThat(Files.readString(root.resolve("events/manifest.jsonc"))).isEqualTo(
@@ -271,9 +271,9 @@ class SegmentedLogTest {
             }
             log.compact();
             StateIndex.Entry e = log.state().index.get(id(0));
-            assertThat(e.file).startsWith("compact-");
-            assertThat(e.aliases).hasSize(1);
-            Files.delete(segments("events").resolve(e.file));
+            assertThat(e.file()).startsWith("compact-");
+            assertThat(e.aliases()).hasSize(1);
+            Files.delete(segments("events").resolve(e.file()));
             assertThat(log.get(id(0)).orElseThrow().data().get("value")).isEqualTo(0L);
         }
     }

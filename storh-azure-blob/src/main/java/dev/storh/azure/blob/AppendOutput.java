@@ -50,7 +50,7 @@ final class AppendOutput extends BufferedOutput {
             try {
                 client.getAppendBlobClient().createWithResponse(new AppendBlobCreateOptions()
                         .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")),
-                        files.backend().timeout(), Context.NONE);
+                        files.shared().timeout(), Context.NONE);
                 return new AppendOutput(files, name, client, 0);
             } catch (BlobStorageException e) {
                 if (!BlobErrors.conditionFailed(e) && e.getStatusCode() != 409) {
@@ -96,11 +96,11 @@ final class AppendOutput extends BufferedOutput {
     private void recreate(String etag, byte[] content) throws IOException {
         try {
             client.createWithResponse(new AppendBlobCreateOptions().setRequestConditions(
-                    new BlobRequestConditions().setIfMatch(etag)), files.backend().timeout(), Context.NONE);
+                    new BlobRequestConditions().setIfMatch(etag)), files.shared().timeout(), Context.NONE);
         } catch (RuntimeException e) {
             throw BlobErrors.io(name, blobName, e);
         }
-        files.backend().cache().forget(blobName);
+        files.shared().cache().forget(blobName);
         committed = 0;
         appendBlocks(content, content.length);
     }
@@ -118,13 +118,13 @@ final class AppendOutput extends BufferedOutput {
             int n = Math.min(MAX_BLOCK, length - from);
             try {
                 String offset = client.appendBlockWithResponse(new ByteArrayInputStream(bytes, from, n), n, null,
-                        null, files.backend().timeout(), Context.NONE).getValue().getBlobAppendOffset();
+                        null, files.shared().timeout(), Context.NONE).getValue().getBlobAppendOffset();
                 committed = (offset == null ? committed : Long.parseLong(offset)) + n;
             } catch (RuntimeException e) {
-                files.backend().cache().forget(blobName);
+                files.shared().cache().forget(blobName);
                 throw BlobErrors.io(name, blobName, e);
             }
         }
-        files.backend().cache().forget(blobName);
+        files.shared().cache().forget(blobName);
     }
 }

@@ -2,15 +2,12 @@ package dev.storh.azure.blob;
 
 import com.azure.core.credential.AzureSasCredential;
 import com.azure.core.credential.TokenCredential;
-import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
-import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
-import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
@@ -21,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
@@ -41,22 +37,15 @@ public final class AzureBlobBackend implements AutoCloseable {
     /** The storage service version every request is sent with. */
     public static final BlobServiceVersion SERVICE_VERSION = BlobServiceVersion.V2025_05_05;
 
-    private final BlobContainerClient container;
-    private final BlobCache cache;
-    private final Duration timeout;
-    private final Duration leaseDuration;
-    private final ScheduledExecutorService scheduler;
+    private final BlobShared shared;
 
     private AzureBlobBackend(Builder b, BlobContainerClient container) {
-        this.container = container;
-        this.timeout = b.timeout;
-        this.leaseDuration = b.leaseDuration;
-        this.cache = new BlobCache(b.cacheBytes, b.timeout);
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "storh-blob-lease-" + container.getBlobContainerName());
-            t.setDaemon(true);
-            return t;
-        });
+        this.shared = new BlobShared(container, new BlobCache(b.cacheBytes, b.timeout), b.timeout, b.leaseDuration,
+                Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "storh-blob-lease-" + container.getBlobContainerName());
+                    t.setDaemon(true);
+                    return t;
+                }));
     }
 
     /** @return a builder; set a connection string, an endpoint and credential, or a client */
@@ -87,7 +76,7 @@ public final class AzureBlobBackend implements AutoCloseable {
             throw new IllegalArgumentException("Store folder " + folder + " is not below " + root);
         }
         String store = base.relativize(f).toString().replace('\\', '/');
-        return new BlobFiles(this, folder, store);
+        return new BlobFiles(shared, folder, store);
     }
 
     /**
@@ -95,54 +84,39 @@ public final class AzureBlobBackend implements AutoCloseable {
      * @throws RuntimeException the client's error when the service cannot be reached
      */
     public boolean containerExists() {
-        return container.existsWithResponse(timeout, Context.NONE).getValue();
+        return shared.container().existsWithResponse(shared.timeout(), Context.NONE).getValue();
     }
 
     /** @return the container's client */
     public BlobContainerClient container() {
-        return container;
+        return shared.container();
     }
 
     /** @return the container's name */
     public String containerName() {
-        return container.getBlobContainerName();
+        return shared.container().getBlobContainerName();
     }
 
     /** @return how long a lock's lease lasts without renewal */
     public Duration leaseDuration() {
-        return leaseDuration;
-    }
-
-    Duration timeout() {
-        return timeout;
-    }
-
-    BlobCache cache() {
-        return cache;
-    }
-
-    ScheduledExecutorService scheduler() {
-        return scheduler;
+        return shared.leaseDuration();
     }
 
     /** Stops renewing leases (held leases then end by themselves). */
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        shared.scheduler().shutdownNow();
     }
 
     private void checkLayout() {
-        BlobClient layout = container.getBlobClient(BlobLayout.LAYOUT_BLOB);
-        byte[] ours = BlobLayout.DESCRIPTION.getBytes(StandardCharsets.UTF_8);
+        BlobClient layout = shared.container().getBlobClient(BlobLayout.LAYOUT_BLOB);
         try {
-            layout.getBlockBlobClient().uploadWithResponse(new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(ours))
-                    .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")), timeout, Context.NONE);
-            return;
-        } catch (BlobStorageException e) {
-            if (!BlobErrors.conditionFailed(e) && e.getStatusCode() != 409) {
-                throw new StorageException("Could not record the storh layout in container " + containerName() + ": "
-                        + e.getErrorCode(), e);
+            if (shared.createIfAbsent(layout, BlobLayout.DESCRIPTION.getBytes(StandardCharsets.UTF_8))) {
+                return;
             }
+        } catch (BlobStorageException e) {
+            throw new StorageException("Could not record the storh layout in container " + containerName() + ": "
+                    + e.getErrorCode(), e);
         }
         String found = layout.downloadContent().toString();
         if (!found.contains("\"layout\":\"" + BlobLayout.NAME + "\"")) {

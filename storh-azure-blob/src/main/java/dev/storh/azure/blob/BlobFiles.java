@@ -62,7 +62,7 @@ public final class BlobFiles implements StoreFiles {
     /** {@link #manifestSeen} when the manifest was seen missing. */
     private static final String ABSENT = LeaseTenure.ABSENT;
 
-    private final AzureBlobBackend backend;
+    private final BlobShared shared;
     private final BlobContainerClient container;
     private final Path root;
     private final BlobLayout layout;
@@ -71,9 +71,9 @@ public final class BlobFiles implements StoreFiles {
     /** The ETag of the manifest bytes last read or written here, {@link #ABSENT}, or {@code null} before either. */
     private volatile String manifestSeen;
 
-    BlobFiles(AzureBlobBackend backend, Path root, String store) {
-        this.backend = backend;
-        this.container = backend.container();
+    BlobFiles(BlobShared shared, Path root, String store) {
+        this.shared = shared;
+        this.container = shared.container();
         this.root = root;
         this.layout = new BlobLayout(store);
         this.tenure = LeaseTenure.of(container.getBlobContainerUrl(), store);
@@ -130,7 +130,7 @@ public final class BlobFiles implements StoreFiles {
         BlobClient source = blob(f);
         BlobCache.Read read;
         try {
-            read = backend.cache().read(source);
+            read = shared.cache().read(source);
         } catch (BlobStorageException e) {
             if (BlobErrors.notFound(e) && isFolder(f)) {
                 renameFolder(f, t);
@@ -193,7 +193,7 @@ public final class BlobFiles implements StoreFiles {
         for (String prefix : layout.prefixes(d)) {
             try {
                 for (BlobItem item : container.listBlobsByHierarchy("/", new ListBlobsOptions().setPrefix(prefix),
-                        backend.timeout())) {
+                        shared.timeout())) {
                     String rest = item.getName().substring(prefix.length());
                     if (Boolean.TRUE.equals(item.isPrefix())) {
                         rest = rest.substring(0, rest.length() - 1);
@@ -219,12 +219,12 @@ public final class BlobFiles implements StoreFiles {
         BlobRequestConditions conditions = seen == null || seen.equals(ABSENT) ? null
                 : new BlobRequestConditions().setIfMatch(seen);
         try {
-            client.deleteWithResponse(null, conditions, backend.timeout(), Context.NONE);
-            backend.cache().forget(client.getBlobName());
+            client.deleteWithResponse(null, conditions, shared.timeout(), Context.NONE);
+            shared.cache().forget(client.getBlobName());
             wrote(n, ABSENT);
             return;
         } catch (BlobStorageException e) {
-            backend.cache().forget(client.getBlobName());
+            shared.cache().forget(client.getBlobName());
             if (conditions != null && BlobErrors.conditionFailed(e)) {
                 throw new VersionConflictException(n + " (blob " + client.getBlobName() + ")", seen, e);
             }
@@ -242,7 +242,7 @@ public final class BlobFiles implements StoreFiles {
         }
         BlobClient marker = container.getBlobClient(layout.marker(n));
         try {
-            marker.deleteIfExistsWithResponse(null, null, backend.timeout(), Context.NONE);
+            marker.deleteIfExistsWithResponse(null, null, shared.timeout(), Context.NONE);
         } catch (RuntimeException e) {
             throw BlobErrors.io(n, marker.getBlobName(), e);
         } finally {
@@ -256,7 +256,7 @@ public final class BlobFiles implements StoreFiles {
         BlobClient client = blob(n);
         Path key = Path.of("/azure-blob", container.getAccountName(), container.getBlobContainerName())
                 .resolve(client.getBlobName());
-        return CollectionLock.open(key, () -> new LeaseLock(backend, client, key, tenure));
+        return CollectionLock.open(key, () -> new LeaseLock(shared, client, key, tenure));
     }
 
     @Override
@@ -290,12 +290,7 @@ public final class BlobFiles implements StoreFiles {
         }
         BlobClient marker = container.getBlobClient(layout.marker(d));
         try {
-            marker.getBlockBlobClient().uploadWithResponse(new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(new byte[0]))
-                    .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")), backend.timeout(), Context.NONE);
-        } catch (BlobStorageException e) {
-            if (!BlobErrors.conditionFailed(e) && e.getStatusCode() != 409) {
-                throw BlobErrors.io(d, marker.getBlobName(), e);
-            }
+            shared.createIfAbsent(marker, new byte[0]);
         } catch (RuntimeException e) {
             throw BlobErrors.io(d, marker.getBlobName(), e);
         }
@@ -341,13 +336,13 @@ public final class BlobFiles implements StoreFiles {
                     : new BlobRequestConditions().setIfMatch(expected));
         }
         try {
-            String etag = client.getBlockBlobClient().uploadWithResponse(options, backend.timeout(), Context.NONE)
+            String etag = client.getBlockBlobClient().uploadWithResponse(options, shared.timeout(), Context.NONE)
                     .getValue().getETag();
-            backend.cache().wrote(client.getBlobName(), bytes, etag);
+            shared.cache().wrote(client.getBlobName(), bytes, etag);
             wrote(name, etag);
             return etag;
         } catch (RuntimeException e) {
-            backend.cache().forget(client.getBlobName());
+            shared.cache().forget(client.getBlobName());
             if (conditional) {
                 throw BlobErrors.conflictOrThrow(name, client.getBlobName(), expected, e);
             }
@@ -360,7 +355,7 @@ public final class BlobFiles implements StoreFiles {
         String n = BlobLayout.normalize(name);
         BlobClient client = blob(n);
         try {
-            BlobCache.Read read = backend.cache().read(client);
+            BlobCache.Read read = shared.cache().read(client);
             saw(n, read.etag());
             return read;
         } catch (RuntimeException e) {
@@ -391,7 +386,7 @@ public final class BlobFiles implements StoreFiles {
     /** @return the properties of a blob, empty when it does not exist */
     Optional<BlobProperties> properties(String name, BlobClient client) throws IOException {
         try {
-            return Optional.of(client.getPropertiesWithResponse(null, backend.timeout(), Context.NONE).getValue());
+            return Optional.of(client.getPropertiesWithResponse(null, shared.timeout(), Context.NONE).getValue());
         } catch (BlobStorageException e) {
             if (BlobErrors.notFound(e)) {
                 return Optional.empty();
@@ -402,8 +397,8 @@ public final class BlobFiles implements StoreFiles {
         }
     }
 
-    AzureBlobBackend backend() {
-        return backend;
+    BlobShared shared() {
+        return shared;
     }
 
     BlobClient blob(String normalizedName) {

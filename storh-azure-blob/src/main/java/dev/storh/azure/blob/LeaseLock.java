@@ -1,11 +1,8 @@
 package dev.storh.azure.blob;
 
-import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobClient;
-import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
-import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.blob.specialized.BlobLeaseClient;
 import com.azure.storage.blob.specialized.BlobLeaseClientBuilder;
 import dev.storh.StorageException;
@@ -33,7 +30,7 @@ final class LeaseLock implements CollectionLock.ProcessLock {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseLock.class);
 
-    private final AzureBlobBackend backend;
+    private final BlobShared shared;
     private final BlobClient blob;
     private final Path key;
     private final BlobLeaseClient lease;
@@ -41,19 +38,16 @@ final class LeaseLock implements CollectionLock.ProcessLock {
     private volatile ScheduledFuture<?> renewal;
     private volatile boolean lost;
 
-    LeaseLock(AzureBlobBackend backend, BlobClient blob, Path key, LeaseTenure tenure) {
-        this.backend = backend;
+    LeaseLock(BlobShared shared, BlobClient blob, Path key, LeaseTenure tenure) {
+        this.shared = shared;
         this.tenure = tenure;
         this.blob = blob;
         this.key = key;
         this.lease = new BlobLeaseClientBuilder().blobClient(blob).leaseId(UUID.randomUUID().toString()).buildClient();
         try {
-            blob.getBlockBlobClient().uploadWithResponse(new BlockBlobSimpleUploadOptions(BinaryData.fromBytes(new byte[0]))
-                    .setRequestConditions(new BlobRequestConditions().setIfNoneMatch("*")), backend.timeout(), Context.NONE);
+            shared.createIfAbsent(blob, new byte[0]);
         } catch (BlobStorageException e) {
-            if (e.getStatusCode() != 409 && e.getStatusCode() != 412) {
-                throw new StorageException("Could not open collection lock: " + key + " (" + e.getErrorCode() + ")", e);
-            }
+            throw new StorageException("Could not open collection lock: " + key + " (" + e.getErrorCode() + ")", e);
         } catch (RuntimeException e) {
             throw new StorageException("Could not open collection lock: " + key, e);
         }
@@ -61,9 +55,9 @@ final class LeaseLock implements CollectionLock.ProcessLock {
 
     @Override
     public boolean tryLockExclusive() throws IOException {
-        int seconds = (int) backend.leaseDuration().toSeconds();
+        int seconds = (int) shared.leaseDuration().toSeconds();
         try {
-            lease.acquireLeaseWithResponse(seconds, (com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
+            lease.acquireLeaseWithResponse(seconds, (com.azure.core.http.RequestConditions) null, shared.timeout(), Context.NONE);
         } catch (BlobStorageException e) {
             if (e.getStatusCode() == 409) {
                 pause();
@@ -75,8 +69,8 @@ final class LeaseLock implements CollectionLock.ProcessLock {
         }
         lost = false;
         tenure.begin();
-        long every = Math.max(1000, backend.leaseDuration().toMillis() / 3);
-        renewal = backend.scheduler().scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
+        long every = Math.max(1000, shared.leaseDuration().toMillis() / 3);
+        renewal = shared.scheduler().scheduleWithFixedDelay(this::renew, every, every, TimeUnit.MILLISECONDS);
         return true;
     }
 
@@ -85,7 +79,7 @@ final class LeaseLock implements CollectionLock.ProcessLock {
         stopRenewal();
         tenure.end();
         try {
-            lease.releaseLeaseWithResponse((com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
+            lease.releaseLeaseWithResponse((com.azure.core.http.RequestConditions) null, shared.timeout(), Context.NONE);
         } catch (BlobStorageException e) {
             if (e.getStatusCode() != 409) {
                 throw BlobErrors.io(key.toString(), blob.getBlobName(), e);
@@ -102,7 +96,7 @@ final class LeaseLock implements CollectionLock.ProcessLock {
             try {
                 unlock();
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Could not release lease on {}; it ends by itself within {}", key, backend.leaseDuration(), e);
+                LOG.warn("Could not release lease on {}; it ends by itself within {}", key, shared.leaseDuration(), e);
             }
         }
     }
@@ -114,7 +108,7 @@ final class LeaseLock implements CollectionLock.ProcessLock {
 
     private void renew() {
         try {
-            lease.renewLeaseWithResponse((com.azure.core.http.RequestConditions) null, backend.timeout(), Context.NONE);
+            lease.renewLeaseWithResponse((com.azure.core.http.RequestConditions) null, shared.timeout(), Context.NONE);
         } catch (RuntimeException e) {
             lost = true;
             LOG.warn("Lost the lease on {}: {}", key, e.toString());

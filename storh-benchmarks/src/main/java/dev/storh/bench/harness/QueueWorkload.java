@@ -21,17 +21,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class QueueWorkload {
 
-    private QueueWorkload() {
-    }
+    /** The options of every queue of the section: no automatic compaction. */
+    private static final QueueOptions OPTIONS = QueueOptions.builder().autoCompact(false).build();
 
-    static QueueOptions options() {
-        return QueueOptions.builder().autoCompact(false).build();
+    private QueueWorkload() {
     }
 
     static void run(SectionRun b) throws Exception {
         int n = b.n();
         Rows rows = b.rows();
-        try (Queue queue = Queue.open(b.dir(), "queue", options())) {
+        try (Queue queue = Queue.open(b.dir(), "queue", OPTIONS)) {
             b.timeEach("enqueue", n, (i) -> queue.enqueue(rows.row(i)));
             List<String> claimed = new ArrayList<>(n);
             b.timeEach("claim", n,
@@ -44,14 +43,14 @@ final class QueueWorkload {
             });
             b.time("requeue", 1, () -> queue.requeueTimedOut(Duration.ZERO));
         }
-        try (Queue bulk = Queue.open(b.dir(), "queue-bulk", options())) {
+        try (Queue bulk = Queue.open(b.dir(), "queue-bulk", OPTIONS)) {
             b.time("bulk_enqueue", n, () -> bulk.enqueueMany(rows.rows(n)));
             List<StorageRecord> jobs = b.time("bulk_claim", n, () -> bulk.claimMany(n));
             List<String> ids = jobs.stream().map(StorageRecord::id).toList();
             b.time("bulk_complete", n, () -> bulk.completeMany(ids));
         }
         for (int threads : b.threads()) {
-            try (Queue concurrent = Queue.open(b.dir(), "queue-t" + threads, options())) {
+            try (Queue concurrent = Queue.open(b.dir(), "queue-t" + threads, OPTIONS)) {
                 try (SectionRun.ConcurrentWork work =
                         SectionRun.concurrently(threads, n, i -> concurrent.enqueue(rows.row(i)))) {
                     b.time("enqueue_t" + threads, n, work);

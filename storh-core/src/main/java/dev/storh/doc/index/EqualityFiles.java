@@ -186,8 +186,23 @@ final class EqualityFiles {
      * @return the count (or -1 when the file has none) and up to {@code limit} ids; count 0 when absent
      */
     static Head headOfValueFile(StoreFiles files, Path file, String expectedKey, int limit) {
-        try (InputStream in = files.open(files.nameOf(file));
-                JsonParser p = STREAMING.createParser(ObjectReadContext.empty(), in)) {
+        try (InputStream in = files.open(files.nameOf(file))) {
+            byte[] first = in.readNBytes(ValueFileHeads.bytesFor(limit));
+            Head compact = ValueFileHeads.scan(first, first.length, expectedKey, limit);
+            if (compact != null) {
+                return compact;
+            }
+            return headByParser(new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(first), in), file, expectedKey, limit);
+        } catch (NoSuchFileException e) {
+            return new Head(0, List.of());
+        } catch (IOException e) {
+            throw new StorageException("Could not read equality index: " + file, e);
+        }
+    }
+
+    /** {@link #headOfValueFile} by the JSON reader, from the file's bytes in {@code in} (any JSON layout). */
+    static Head headByParser(InputStream in, Path file, String expectedKey, int limit) {
+        try (JsonParser p = STREAMING.createParser(ObjectReadContext.empty(), in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new StorageException("Malformed equality index: " + file);
             }
@@ -219,10 +234,6 @@ final class EqualityFiles {
                 }
             }
             return new Head(count, ids);
-        } catch (NoSuchFileException e) {
-            return new Head(0, List.of());
-        } catch (IOException e) {
-            throw new StorageException("Could not read equality index: " + file, e);
         } catch (RuntimeException e) {
             throw new StorageException("Malformed equality index: " + file, e);
         }

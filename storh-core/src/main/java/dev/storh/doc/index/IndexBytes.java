@@ -30,11 +30,7 @@ final class IndexBytes {
      * @throws IOException when it cannot be read
      */
     static byte[] readOrNull(StoreFiles files, Path file) throws IOException {
-        try {
-            return files.readAll(files.nameOf(file));
-        } catch (NoSuchFileException e) {
-            return null;
-        }
+        return files.readIfExists(files.nameOf(file));
     }
 
     /**

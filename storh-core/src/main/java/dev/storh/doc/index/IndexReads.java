@@ -25,6 +25,8 @@ final class IndexReads {
     private final IndexManager.RecordSource records;
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
     private final Map<String, Counted> counts = new ConcurrentHashMap<>();
+    private final Map<String, Versioned<List<String>>> listed = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong listedIds = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
     private final Map<String, Seeking> seeks = new ConcurrentHashMap<>();
     private final Map<String, RangeFiles> rangeFiles = new ConcurrentHashMap<>();
@@ -97,6 +99,8 @@ final class IndexReads {
         rangeCache.clear();
         seeks.clear();
         counts.clear();
+        listed.clear();
+        listedIds.set(0);
         unindexed.clear();
     }
 
@@ -134,11 +138,55 @@ final class IndexReads {
         List<String> keys = IndexKeys.valueKeys(v);
         Path dir = IndexLayout.equalityDir(entries, d.field());
         if (keys.size() == 1) {
-            return EqualityFiles.ids(files, IndexLayout.valueFile(dir, keys.get(0)));
+            return idsOfFile("e\0" + d.field() + "\0" + keys.get(0), IndexLayout.valueFile(dir, keys.get(0)));
         }
         java.util.TreeSet<String> ids = new java.util.TreeSet<>();
         keys.forEach(key -> ids.addAll(EqualityFiles.ids(files, IndexLayout.valueFile(dir, key))));
         return new ArrayList<>(ids);
+    }
+
+    /** The most ids kept from value files; a file holding more than a quarter of it is read each time. */
+    private static final int MAX_LISTED_IDS = 1 << 17;
+
+    /**
+     * The ids of a value file (its delta merged), kept with the file's version so that a repeated
+     * look-up costs one metadata read of the file and of its delta: the parsed list is reused until
+     * either changes. At most {@link #MAX_LISTED_IDS} ids are kept; past it the cache starts again.
+     *
+     * @param lookup what names the file in the cache (its kind, fields and key)
+     * @return the ids, ascending, unmodifiable
+     */
+    private List<String> idsOfFile(String lookup, Path file) {
+        IndexTrust.Look look = trust.look();
+        Versioned<List<String>> cached = listed.get(lookup);
+        if (cached != null && trust.holds(cached.vouch(), look)) {
+            return cached.value();
+        }
+        String version = versionOf(file, files.nameOf(file));
+        IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
+        if (version != null && cached != null && cached.version().equals(version)) {
+            listed.put(lookup, new Versioned<>(version, cached.value(), vouch));
+            return cached.value();
+        }
+        List<String> ids = java.util.Collections.unmodifiableList(EqualityFiles.ids(files, file)); // read after the version
+        if (version != null && ids.size() <= MAX_LISTED_IDS / 4) {
+            if (listedIds.addAndGet(ids.size()) > MAX_LISTED_IDS) {
+                listed.clear();
+                listedIds.set(ids.size());
+            }
+            listed.put(lookup, new Versioned<>(version, ids, vouch));
+        }
+        return ids;
+    }
+
+    /** @return the version of a value file with its delta's, or {@code null} when the file is absent or unreadable */
+    private String versionOf(Path file, String name) {
+        try {
+            String version = files.version(name).orElse(null);
+            return version == null ? null : EqualityFiles.withDelta(files, file, version); // a delta changes it too
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -244,13 +292,7 @@ final class IndexReads {
         }
         Path file = cached != null ? cached.file() : locate.get();
         String name = cached != null ? cached.name() : files.nameOf(file);
-        String version;
-        try {
-            version = files.version(name).orElse(null);
-            version = version == null ? null : EqualityFiles.withDelta(files, file, version); // a delta changes the count too
-        } catch (java.io.IOException e) {
-            version = null;
-        }
+        String version = versionOf(file, name);
         IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
         if (cached != null && java.util.Objects.equals(cached.version(), version)) {
             counts.put(lookup, new Counted(file, name, version, cached.count(), vouch));

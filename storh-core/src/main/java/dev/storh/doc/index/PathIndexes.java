@@ -52,7 +52,7 @@ final class PathIndexes {
         this.files = files;
         this.writes = writes;
         this.entries = entries;
-        this.manifest = indexesDir.resolve("paths.jsonc");
+        this.manifest = indexesDir.resolve(dev.storh.doc.DocLayout.PATH_INDEX_MANIFEST);
         this.swap = swap;
         this.locker = locker;
         this.records = records;

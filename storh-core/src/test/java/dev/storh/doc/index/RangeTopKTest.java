@@ -66,6 +66,82 @@ class RangeTopKTest {
         }
     }
 
+    /**
+     * A common equality value (most records), its matches ordered after the other records' or
+     * before them: the first ids of the range index are read as a prefix and their records
+     * re-checked, and when too few of them match the query is answered again without the prefix.
+     * Order values of every kind: numbers with many ties, strings, null, booleans, lists, objects
+     * and a missing field (then descending cannot be read from the index alone).
+     */
+    @Test
+    void aCommonValueReadThroughTheRecordsInItsWayEqualsAFullSort() {
+        for (long seed : ExternalIndexSortTest.seeds(SEEDS)) {
+            System.out.println("RangeTopKTest common value seed " + seed + " (rerun with -Dstorh.seed=" + seed + ")");
+            for (boolean commonLow : new boolean[] {false, true}) {
+                Random random = new Random(seed);
+                try (DocStore store = DocStore.open(dir.resolve("common-" + commonLow + seed), "c")) {
+                    store.indexes().field("n").range().field("kind").index().sync();
+                    List<Map<String, Object>> batch = new ArrayList<>();
+                    for (int i = 0; i < 1500; i++) {
+                        boolean common = random.nextInt(10) != 0;
+                        Map<String, Object> data = new LinkedHashMap<>();
+                        data.put("kind", common ? "common" : "rare");
+                        Object n = commonLow ? plainValue(random, common) : orderValue(random, common);
+                        if (n != MISSING) {
+                            data.put("n", n);
+                        }
+                        batch.add(data);
+                    }
+                    store.putMany(batch);
+                    store.reindex();
+                    String state = commonLow ? "common values low, reindexed" : "common values high, reindexed";
+                    checkCommon(store, seed, state);
+                    Map<String, Object> late = new LinkedHashMap<>();
+                    late.put("kind", "common");
+                    late.put("n", commonLow ? 1_000L : -1L);
+                    store.put(late);
+                    checkCommon(store, seed, state + ", with a delta");
+                }
+            }
+        }
+    }
+
+    private static final Object MISSING = new Object();
+
+    /** Common records take high numbers or values no range line holds; the others strings and low numbers first. */
+    private static Object orderValue(Random random, boolean common) {
+        int kind = random.nextInt(20);
+        if (kind == 0) {
+            return common ? MISSING : "s" + random.nextInt(5);
+        }
+        if (kind == 1) {
+            return java.util.Arrays.asList(null, true, false, List.of(1L), Map.of("a", 1L)).get(random.nextInt(5));
+        }
+        return common ? (Object) (long) (100 + random.nextInt(30)) : (Object) (random.nextInt(4) == 0 ? 2.5 : (long) random.nextInt(60));
+    }
+
+    /** Numbers only (the index holds every record): common records low with many ties, the others high. */
+    private static Object plainValue(Random random, boolean common) {
+        return common ? (Object) (long) random.nextInt(30) : (Object) (random.nextInt(4) == 0 ? 150.5 : (long) (100 + random.nextInt(60)));
+    }
+
+    private static void checkCommon(DocStore store, long seed, String state) {
+        for (Direction direction : Direction.values()) {
+            for (String kind : List.of("common", "rare")) {
+                List<String> expected = ids(IndexVsScanRandomTest.scanReference(store)
+                        .get(store.query().where("kind").eq(kind).orderBy("n", direction)));
+                for (int k : new int[] {1, 3, 10, 50}) {
+                    assertThat(ids(store.query().where("kind").eq(kind).orderBy("n", direction).limit(k).get()))
+                            .as("seed %d, %s: where(kind = %s).orderBy(n, %s).limit(%d)", seed, state, kind, direction, k)
+                            .isEqualTo(expected.subList(0, Math.min(k, expected.size())));
+                }
+                assertThat(store.query().where("kind").eq(kind).orderBy("n", direction).first().map(StorageRecord::id))
+                        .as("seed %d, %s: first of kind = %s by n %s", seed, state, kind, direction)
+                        .isEqualTo(expected.stream().findFirst());
+            }
+        }
+    }
+
     private static void check(DocStore store, long seed, String state) {
         for (String field : List.of("n", "s")) {
             for (Direction direction : Direction.values()) {

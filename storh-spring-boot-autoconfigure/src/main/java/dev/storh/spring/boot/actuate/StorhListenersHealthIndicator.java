@@ -9,7 +9,6 @@ import dev.storh.spring.listener.StorhListenerContainer;
 import dev.storh.spring.listener.StorhListenerEndpointRegistry;
 
 import org.springframework.boot.health.contributor.Health;
-import org.springframework.util.Assert;
 
 /**
  * Health of the {@code @StorhListener} containers, component {@code storhListeners}: DOWN when a
@@ -23,27 +22,24 @@ import org.springframework.util.Assert;
  * (consumer thread to busy seconds); plus {@code reasons}, one sentence per DOWN cause. Reads
  * memory only.
  */
-public class StorhListenersHealthIndicator extends ReasonedHealthIndicator {
-
-    private final StorhListenerEndpointRegistry registry;
+public class StorhListenersHealthIndicator extends ReasonedHealthIndicator<StorhListenerEndpointRegistry> {
 
     /**
      * @param registry the listener containers
+     * @throws IllegalArgumentException when {@code registry} is null
      */
     public StorhListenersHealthIndicator(StorhListenerEndpointRegistry registry) {
-        super("storh listener health check failed", StorhListenersHealthIndicator.class);
-        Assert.notNull(registry, "'registry' must not be null");
-        this.registry = registry;
+        super("storh listener health check failed", StorhListenersHealthIndicator.class, registry, "registry");
     }
 
     @Override
-    String subject() {
+    String subject(StorhListenerEndpointRegistry registry) {
         return "storh listeners are";
     }
 
     @Override
-    void check(Health.Builder builder, List<String> reasons) {
-        for (StorhListenerContainer container : this.registry.getListenerContainers()) {
+    void check(StorhListenerEndpointRegistry registry, Health.Builder builder, List<String> reasons) {
+        for (StorhListenerContainer container : registry.getListenerContainers()) {
             Map<String, Object> details = new LinkedHashMap<>();
             boolean running = container.isRunning();
             int configured = container.getSettings().concurrency();

@@ -7,7 +7,6 @@ import dev.storh.spring.boot.stores.StorhStore;
 import dev.storh.spring.boot.stores.VerifyResult;
 
 import org.springframework.boot.health.contributor.Health;
-import org.springframework.util.Assert;
 
 /**
  * Health of one storh store (collection, log or queue): UP, or DOWN when its folder is not
@@ -21,27 +20,23 @@ import org.springframework.util.Assert;
  * the file system for permissions ({@link StorhStore#checkWritable()}) and lists the writer
  * markers; it writes nothing and reads no record.
  */
-public class StorhStoreHealthIndicator extends ReasonedHealthIndicator {
-
-    private final StorhStore store;
+public class StorhStoreHealthIndicator extends ReasonedHealthIndicator<StorhStore> {
 
     /**
      * @param store the store to check
+     * @throws IllegalArgumentException when {@code store} is null
      */
     public StorhStoreHealthIndicator(StorhStore store) {
-        super("storh store health check failed", StorhStoreHealthIndicator.class);
-        Assert.notNull(store, "'store' must not be null");
-        this.store = store;
+        super("storh store health check failed", StorhStoreHealthIndicator.class, store, "store");
     }
 
     @Override
-    String subject() {
-        return "storh " + this.store + " is";
+    String subject(StorhStore store) {
+        return "storh " + store + " is";
     }
 
     @Override
-    void check(Health.Builder builder, List<String> reasons) {
-        StorhStore store = this.store;
+    void check(StorhStore store, Health.Builder builder, List<String> reasons) {
         builder.withDetail("type", store.type().tag()).withDetail("path", store.path().toString());
         String notWritable = store.checkWritable();
         if (notWritable != null) {
