@@ -3,7 +3,6 @@ package dev.storh.doc.index;
 import dev.storh.fs.StoreFiles;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.SyncPool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -153,25 +152,19 @@ final class IndexUpdates {
             }
         }
         java.util.Set<Path> folders = new java.util.HashSet<>(); // each value folder checked once per batch
-        List<Map.Entry<Path, FileUpdate>> changed = new ArrayList<>();
         valueFiles.forEach((path, u) -> {
-            if (u.removed().isEmpty() && u.added().isEmpty()) {
+            List<String> removed = u.removed();
+            List<String> added = u.added();
+            if (removed.isEmpty() && added.isEmpty()) {
                 return; // every id ends as it began (moved away and back within the batch)
             }
             if (folders.add(path.getParent())) {
                 AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
             }
-            changed.add(Map.entry(path, u));
-        });
-        // Value files are independent of each other: a few threads write them side by side, so that
-        // the waits of their renames (a replaced file's blocks are freed) overlap. Every write has
-        // ended when this returns, also when one failed (the session's undo then puts all back).
-        SyncPool.forEach(changed, e -> {
-            FileUpdate u = e.getValue();
             if (valueDeltas) {
-                ValueDeltas.update(files, e.getKey(), u.field, u.key, u.value, u.removed(), u.added());
+                ValueDeltas.update(files, path, u.field, u.key, u.value, removed, added);
             } else {
-                EqualityFiles.update(files, e.getKey(), u.field, u.key, u.value, u.removed(), u.added());
+                EqualityFiles.update(files, path, u.field, u.key, u.value, removed, added);
             }
         });
         rangeLines.forEach((field, lines) -> {
