@@ -43,7 +43,7 @@ record BucketListing(String name, long modifiedMillis, String fileKey, long[] id
      */
     static BucketListing read(StoreFiles files, String dataName, String name, long modifiedMillis, String fileKey,
             boolean settled) {
-        String dir = dataName + "/" + name;
+        String dir = DocLayout.bucketName(dataName, name);
         List<String> packable = new ArrayList<>();
         List<RecordListing.Entry> strays = new ArrayList<>();
         boolean nested = false;
@@ -104,6 +104,6 @@ record BucketListing(String name, long modifiedMillis, String fileKey, long[] id
      */
     RecordListing.Entry entry(StoreFiles files, String dataName, int index) {
         String id = PackedIds.unpack(ids[2 * index], ids[2 * index + 1]);
-        return new RecordListing.Entry(id, files.path(dataName + "/" + name + "/" + id + DocLayout.RECORD_EXTENSION));
+        return new RecordListing.Entry(id, files.path(DocLayout.recordName(dataName, id)));
     }
 }

@@ -226,6 +226,29 @@ public record DocLayout(Path root) {
     }
 
     /**
+     * The seam's name of a bucket folder, for code that reaches files by name through
+     * {@code StoreFiles} rather than by {@link Path}.
+     *
+     * @param dataName the seam's name of {@link #dataDir()}
+     * @param bucket a bucket name
+     * @return {@code <dataName>/<bucket>}
+     */
+    public static String bucketName(String dataName, String bucket) {
+        return dataName + "/" + bucket;
+    }
+
+    /**
+     * The seam's name of a record file: {@link #recordFile(String)} as a name.
+     *
+     * @param dataName the seam's name of {@link #dataDir()}
+     * @param lowerId a lowercase UUIDv7
+     * @return {@code <dataName>/<bucket>/<id>.jsonc}
+     */
+    public static String recordName(String dataName, String lowerId) {
+        return bucketName(dataName, bucketOf(lowerId)) + "/" + recordFileName(lowerId);
+    }
+
+    /**
      * @param lowerId a lowercase UUIDv7
      * @return {@code <id>.jsonc}
      */

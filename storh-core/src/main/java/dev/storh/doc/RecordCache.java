@@ -195,17 +195,18 @@ final class RecordCache {
     }
 
     /**
-     * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
-     *     link or folder there gets a version of its own: reading it then reports it corrupt)
-     */
-    /**
      * @param lowerId a lowercase id
      * @return the seam's name of its record file, {@code data/<bucket>/<id>.jsonc}
      */
     String nameOf(String lowerId) {
-        return dataName + "/" + DocLayout.bucketOf(lowerId) + "/" + DocLayout.recordFileName(lowerId);
+        return DocLayout.recordName(dataName, lowerId);
     }
 
+    /**
+     * @param name a record file's seam name
+     * @return the file's version as an entry's {@code fileKey}, null when nothing has the name (a
+     *     link or folder there gets a version of its own: reading it then reports it corrupt)
+     */
     private String look(String name) {
         try {
             Optional<String> version = files.version(name);

@@ -51,7 +51,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         // Cache hits read no bytes (a record read before, safely): only reads are checked for links.
         String lower = UuidV7.normalize(id);
         return Optional.ofNullable(cache.get(lower,
-                () -> SafePaths.requireNoLinks(files, dataName + "/" + DocLayout.bucketOf(lower))));
+                () -> SafePaths.requireNoLinks(files, DocLayout.bucketName(dataName, DocLayout.bucketOf(lower)))));
     }
 
     /** @return the record on disk, read past the cache (for index maintenance), or null */
