@@ -64,6 +64,11 @@ final class BatchJournal {
     private volatile boolean pending;
     private final Set<String> pendingIds = new java.util.HashSet<>();
     private long ownSize = -1;
+    /** Names this instance in its commit lines. */
+    private final String writer = Long.toHexString(new java.security.SecureRandom().nextLong());
+    /** How many groups this instance appended; the last one's commit line is {@code lastCommit}. */
+    private long appends;
+    private byte[] lastCommit;
     private volatile boolean recovering;
     /** This instance's journal bytes {@code [0, syncedTo)} are durable in their record files and folders. */
     private long syncedTo;
@@ -121,7 +126,11 @@ final class BatchJournal {
                     : "{\"id\":\"" + p.id() + "\",\"bytes\":\"" + base64.encodeToString(p.bytes()) + "\"}";
             out.writeBytes(FramedLine.encode(json.getBytes(StandardCharsets.UTF_8)));
         }
-        out.writeBytes(FramedLine.encode(("{\"commit\":" + records.size() + "}").getBytes(StandardCharsets.UTF_8)));
+        // The commit line names this instance and counts its appends: ours() tells this instance's
+        // journal from one another instance retired and wrote again to the same size.
+        byte[] commit = FramedLine.encode(("{\"commit\":" + records.size() + ",\"writer\":\"" + writer + "\",\"seq\":"
+                + (appends + 1) + "}").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(commit);
         boolean created = !known && size() < 0;
         pending = true;
         try (StoreFiles.Output o = files.append(name)) {
@@ -136,26 +145,48 @@ final class BatchJournal {
         known = true;
         records.forEach(p -> pendingIds.add(p.id().toLowerCase(java.util.Locale.ROOT)));
         ownSize = size();
+        lastCommit = commit;
+        appends++;
     }
 
     /**
-     * @param ids record ids a direct write changes
-     * @return whether this instance's pending journal holds one of them (a write of it then goes
-     *     through the journal too); a journal another instance wrote is retired first, and then
-     *     holds nothing
+     * @param size the journal's size now
+     * @return whether the journal is as this instance's last append or retire left it: the same
+     *     size, ending with this instance's last commit line (one short read)
      */
-    boolean holdsAny(java.util.Collection<String> ids) {
-        long size = size();
-        if (size <= 0 && !pending) {
-            return false;
-        }
+    private boolean ours(long size) {
         if (size != ownSize) {
-            retire();
             return false;
         }
-        return ids.stream().anyMatch(id -> pendingIds.contains(id.toLowerCase(java.util.Locale.ROOT)));
+        if (size <= 0 || lastCommit == null) {
+            return true;
+        }
+        try (InputStream in = files.open(name, size - lastCommit.length)) {
+            return Arrays.equals(in.readNBytes(lastCommit.length), lastCommit);
+        } catch (IOException e) {
+            return false; // unreadable: retired as another instance's
+        }
     }
 
+    /**
+     * Retires a journal another instance (another process) changed, so that this instance's
+     * appends never mix with its records; nothing when the journal is as this instance left it.
+     */
+    void retireForeign() {
+        long size = size();
+        if ((size > 0 || pending) && !ours(size)) {
+            retire();
+        }
+    }
+
+    /**
+     * @param lowerId a record id, lower case
+     * @return whether this instance's pending journal holds a put or delete of it (call after
+     *     {@link #retireForeign()})
+     */
+    boolean holds(String lowerId) {
+        return pending && pendingIds.contains(lowerId);
+    }
 
     /**
      * @return whether a journal holds records not yet retired: this instance's, or those another
@@ -188,10 +219,12 @@ final class BatchJournal {
      */
     int retire() {
         // What syncAhead made durable is skipped while the file is as this instance left it.
-        long from = !recovering && syncedTo > 0 && size() == ownSize ? syncedTo : 0;
+        long from = !recovering && syncedTo > 0 && ours(size()) ? syncedTo : 0;
         List<Entry> records = lastOfEach(read(from));
-        SyncPool.forEach(records, this::makeDurable);
-        syncFolders(records);
+        if (records.isEmpty() || recovering || !syncFileSystem()) {
+            SyncPool.forEach(records, this::makeDurable);
+            syncFolders(records);
+        }
         long size = size();
         if (size > 0 || (pending && size == 0)) { // an emptied journal whose fsync failed is fsynced again
             try (StoreFiles.Output o = files.append(name)) {
@@ -206,8 +239,25 @@ final class BatchJournal {
         pending = false;
         pendingIds.clear();
         ownSize = 0;
+        lastCommit = null;
         resetAhead();
         return records.size();
+    }
+
+    /**
+     * Makes every record file and folder the journal names durable with one {@code syncfs(2)}
+     * where the seam can ({@link StoreFiles#syncFileSystem}): outside recovery, where no record is
+     * written again, that replaces an fsync of each record file and of each bucket folder.
+     *
+     * @return whether the file system was synced; {@code false}: sync file by file
+     * @throws StorageException {@code "Could not sync file system: <journal>"}
+     */
+    private boolean syncFileSystem() {
+        try {
+            return files.syncFileSystem(name);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not sync file system: " + files.path(name), e);
+        }
     }
 
     /**
@@ -223,12 +273,16 @@ final class BatchJournal {
      */
     boolean syncAhead() {
         long size = size();
-        if (!pending || recovering || size != ownSize) {
+        if (!pending || recovering || !ours(size)) {
             return true;
         }
         try {
             if (aheadEnd <= syncedTo) {
                 if (size <= syncedTo) {
+                    return true;
+                }
+                if (syncFileSystem()) {
+                    syncedTo = size;
                     return true;
                 }
                 aheadWork = lastOfEach(read(syncedTo));
