@@ -2,20 +2,15 @@ package dev.storh.doc;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.FramedLine;
 import dev.storh.fs.StoreFiles;
 import dev.storh.fs.SyncPool;
-import dev.storh.id.UuidV7;
-import dev.storh.json.Jsonc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,24 +19,27 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The batch journal of a collection, {@code .storh/batch-journal} (see docs/batch-journal.md): a
- * {@link DocStore#putMany} writes its records to this one file with one {@code fdatasync} before
- * it writes any record file, then writes the record files without fsyncs. The journal stays
- * pending (non-empty) until it is <em>retired</em>: every record it names is made durable (its
- * file fsynced, or written again from the journal when it does not hold the journal's bytes, as
- * after a power cut), then each bucket folder, then the journal is cut to nothing and fsynced.
+ * The batch journal of a collection, {@code .storh/batch-journal} (see docs/batch-journal.md):
+ * every put, group commit, {@link DocStore#putMany} and delete writes its records (or its delete)
+ * to this one file with one {@code fdatasync} before it renames or unlinks any record file, then
+ * changes the record files without fsyncs. The journal stays pending (non-empty) until it is
+ * <em>retired</em>: every record it names is made durable (one {@code syncfs} where the seam can;
+ * else its file fsynced, then each bucket folder; during recovery written again from the journal
+ * when its file does not hold the journal's bytes, as after a power cut), then the journal is cut
+ * to nothing and fsynced.
  *
- * <p>A put or delete of an id the journal holds, and a streaming write (any ids), retire a pending
- * journal first (so a later write of the same id is never overwritten by a replay), as do the idle
- * checkpoint, close and an open that finds a crashed writer's marker (which writes again what a
- * power cut lost). A retire outside recovery leaves a record file that no longer holds the
- * journal's bytes as it is: a program that does not know the journal changed it. A batch is one group of framed lines ending with a
- * commit line; a group without its commit line (a torn append) is ignored. Callers hold the
- * collection write lock. Thread-safe under that lock.
+ * <p>Entries apply in order, the last of each id winning, so a later write of an id the journal
+ * holds needs no retire first. A streaming write (any ids), the idle checkpoint, close, the size
+ * limit, another instance's journal ({@link #retireForeign()}) and an open that finds a crashed
+ * writer's marker (which writes again what a power cut lost) retire it. A retire outside recovery
+ * leaves a record file that no longer holds the journal's bytes as it is: a program that does not
+ * know the journal changed it. A write is one group of framed lines ending with a commit line that
+ * names the writing instance; a group without its commit line (a torn append) is ignored. Callers
+ * hold the collection write lock. Thread-safe under that lock.
  */
 final class BatchJournal {
 
-    /** The journal's size past which a batch retires it before it appends. */
+    /** The journal's size past which the next write retires it before its undo log begins. */
     static final long RETIRE_BYTES = 64L * 1024 * 1024;
 
     /** How many records one {@link #syncAhead} step fsyncs. */
@@ -64,6 +62,14 @@ final class BatchJournal {
     private volatile boolean pending;
     private final Set<String> pendingIds = new java.util.HashSet<>();
     private long ownSize = -1;
+    /** Names this instance in its commit lines. */
+    private final String writer = Long.toHexString(new java.security.SecureRandom().nextLong());
+    /** How many groups this instance appended; the last one's commit line is {@code lastCommit}. */
+    private long appends;
+    private byte[] lastCommit;
+    /** The journal as this instance left it when the write under way began ({@link #retireForeign()}). */
+    private long markSize = -1;
+    private byte[] markCommit;
     private volatile boolean recovering;
     /** This instance's journal bytes {@code [0, syncedTo)} are durable in their record files and folders. */
     private long syncedTo;
@@ -93,9 +99,6 @@ final class BatchJournal {
      *     write cuts the file back
      */
     void append(List<PreparedRecord> records) {
-        if (pending && size() > RETIRE_BYTES) {
-            retire();
-        }
         List<Entry> entries = new ArrayList<>(records.size());
         records.forEach(p -> entries.add(new Entry(p.id(), p.bytes())));
         write(entries);
@@ -114,14 +117,11 @@ final class BatchJournal {
     }
 
     private void write(List<Entry> records) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Base64.Encoder base64 = Base64.getEncoder();
-        for (Entry p : records) {
-            String json = p.bytes() == null ? "{\"delete\":\"" + p.id() + "\"}"
-                    : "{\"id\":\"" + p.id() + "\",\"bytes\":\"" + base64.encodeToString(p.bytes()) + "\"}";
-            out.writeBytes(FramedLine.encode(json.getBytes(StandardCharsets.UTF_8)));
-        }
-        out.writeBytes(FramedLine.encode(("{\"commit\":" + records.size() + "}").getBytes(StandardCharsets.UTF_8)));
+        // The commit line names this instance and counts its appends: ours() tells this instance's
+        // journal from one another instance retired and wrote again to the same size.
+        byte[] commit = JournalLines.commit(records.size(), writer, appends + 1);
+        ByteArrayOutputStream out = JournalLines.group(records);
+        out.writeBytes(commit);
         boolean created = !known && size() < 0;
         pending = true;
         try (StoreFiles.Output o = files.append(name)) {
@@ -136,26 +136,67 @@ final class BatchJournal {
         known = true;
         records.forEach(p -> pendingIds.add(p.id().toLowerCase(java.util.Locale.ROOT)));
         ownSize = size();
+        lastCommit = commit;
+        appends++;
     }
 
     /**
-     * @param ids record ids a direct write changes
-     * @return whether this instance's pending journal holds one of them (a write of it then goes
-     *     through the journal too); a journal another instance wrote is retired first, and then
-     *     holds nothing
+     * @param size the journal's size now
+     * @return whether the journal is as this instance's last append or retire left it (the same
+     *     size, ending with this instance's last commit line: one short read), or as it was when
+     *     the write under way began (its appends were undone)
      */
-    boolean holdsAny(java.util.Collection<String> ids) {
-        long size = size();
-        if (size <= 0 && !pending) {
-            return false;
+    private boolean ours(long size) {
+        if (size == ownSize && endsWith(size, lastCommit)) {
+            return true;
         }
-        if (size != ownSize) {
-            retire();
-            return false;
+        if (size == markSize && endsWith(size, markCommit)) {
+            ownSize = markSize;
+            lastCommit = markCommit;
+            return true;
         }
-        return ids.stream().anyMatch(id -> pendingIds.contains(id.toLowerCase(java.util.Locale.ROOT)));
+        return false;
     }
 
+    private boolean endsWith(long size, byte[] commit) {
+        if (commit == null) {
+            return size <= 0;
+        }
+        if (size < commit.length) {
+            return false;
+        }
+        try (InputStream in = files.open(name, size - commit.length)) {
+            return Arrays.equals(in.readNBytes(commit.length), commit);
+        } catch (IOException e) {
+            return false; // unreadable: retired as another instance's
+        }
+    }
+
+    /**
+     * Retires a journal another instance (another process) changed, so that this instance's
+     * appends never mix with its records, or one grown past {@link #RETIRE_BYTES}; nothing when the
+     * journal is as this instance left it. Call before a write's undo log begins (a folder fsync
+     * that fails under an undo is noted, not thrown, and the journal must then stay). Remembers
+     * the journal's state, so that an undo that cuts this write's appends back is told from another
+     * instance's change.
+     */
+    void retireForeign() {
+        long size = size();
+        if ((size > 0 || pending) && (!ours(size) || size > RETIRE_BYTES)) {
+            retire();
+        }
+        markSize = ownSize;
+        markCommit = lastCommit;
+    }
+
+    /**
+     * @param lowerId a record id, lower case
+     * @return whether this instance's pending journal holds a put or delete of it (call after
+     *     {@link #retireForeign()})
+     */
+    boolean holds(String lowerId) {
+        return pending && pendingIds.contains(lowerId);
+    }
 
     /**
      * @return whether a journal holds records not yet retired: this instance's, or those another
@@ -188,10 +229,12 @@ final class BatchJournal {
      */
     int retire() {
         // What syncAhead made durable is skipped while the file is as this instance left it.
-        long from = !recovering && syncedTo > 0 && size() == ownSize ? syncedTo : 0;
+        long from = !recovering && syncedTo > 0 && ours(size()) ? syncedTo : 0;
         List<Entry> records = lastOfEach(read(from));
-        SyncPool.forEach(records, this::makeDurable);
-        syncFolders(records);
+        if (records.isEmpty() || recovering || !syncFileSystem()) {
+            SyncPool.forEach(records, this::makeDurable);
+            syncFolders(records);
+        }
         long size = size();
         if (size > 0 || (pending && size == 0)) { // an emptied journal whose fsync failed is fsynced again
             try (StoreFiles.Output o = files.append(name)) {
@@ -206,8 +249,25 @@ final class BatchJournal {
         pending = false;
         pendingIds.clear();
         ownSize = 0;
+        lastCommit = null;
         resetAhead();
         return records.size();
+    }
+
+    /**
+     * Makes every record file and folder the journal names durable with one {@code syncfs(2)}
+     * where the seam can ({@link StoreFiles#syncFileSystem}): outside recovery, where no record is
+     * written again, that replaces an fsync of each record file and of each bucket folder.
+     *
+     * @return whether the file system was synced; {@code false}: sync file by file
+     * @throws StorageException {@code "Could not sync file system: <journal>"}
+     */
+    private boolean syncFileSystem() {
+        try {
+            return files.syncFileSystem(name);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not sync file system: " + files.path(name), e);
+        }
     }
 
     /**
@@ -223,12 +283,16 @@ final class BatchJournal {
      */
     boolean syncAhead() {
         long size = size();
-        if (!pending || recovering || size != ownSize) {
+        if (!pending || recovering || !ours(size)) {
             return true;
         }
         try {
             if (aheadEnd <= syncedTo) {
                 if (size <= syncedTo) {
+                    return true;
+                }
+                if (syncFileSystem()) {
+                    syncedTo = size;
                     return true;
                 }
                 aheadWork = lastOfEach(read(syncedTo));
@@ -365,56 +429,7 @@ final class BatchJournal {
         } catch (IOException e) {
             throw new StorageException("Could not read batch journal: " + files.path(name), e);
         }
-        List<Entry> out = new ArrayList<>();
-        List<Entry> group = new ArrayList<>();
-        Base64.Decoder base64 = Base64.getDecoder();
-        int start = 0;
-        while (start < bytes.length) {
-            int lf = indexOf(bytes, start);
-            if (lf < 0) {
-                break; // torn
-            }
-            Map<String, Object> line;
-            try {
-                line = Jsonc.decodeObject(FramedLine.decode(Arrays.copyOfRange(bytes, start, lf + 1), true));
-            } catch (RuntimeException corrupt) {
-                break;
-            }
-            start = lf + 1;
-            if (line.containsKey("commit")) {
-                if (!(line.get("commit") instanceof Number n) || n.longValue() != group.size()) {
-                    break;
-                }
-                out.addAll(group);
-                group.clear();
-            } else if (line.get("id") instanceof String id && UuidV7.isValid(id) && line.get("bytes") instanceof String b
-                    && decodes(base64, b)) {
-                group.add(new Entry(id, base64.decode(b)));
-            } else if (line.get("delete") instanceof String id && UuidV7.isValid(id)) {
-                group.add(new Entry(id, null));
-            } else {
-                break; // not a line this class writes: nothing from here on is replayed
-            }
-        }
-        return out;
-    }
-
-    private static boolean decodes(Base64.Decoder base64, String b) {
-        try {
-            base64.decode(b);
-            return true;
-        } catch (IllegalArgumentException notBase64) {
-            return false;
-        }
-    }
-
-    private static int indexOf(byte[] bytes, int from) {
-        for (int i = from; i < bytes.length; i++) {
-            if (bytes[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
+        return JournalLines.committed(bytes);
     }
 
     /** @return the journal's size, or -1 when there is none */

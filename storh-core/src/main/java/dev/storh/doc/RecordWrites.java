@@ -3,7 +3,6 @@ package dev.storh.doc;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.index.IndexManager;
-import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.GroupCommit;
 import dev.storh.id.UuidV7;
 import java.io.IOException;
@@ -14,8 +13,11 @@ import java.util.Map;
 
 /**
  * The record writes of one collection (see {@link DocStore#put}, {@link DocStore#putMany} and
- * {@link DocStore#delete} for shapes and errors). Concurrent single puts are group-committed: one
- * leader writes the waiting puts as one batch under the write lock, and a record refused on its
+ * {@link DocStore#delete} for shapes and errors). Every put and delete is durable in the batch
+ * journal (one append and {@code fdatasync}) before its record file is renamed into place or
+ * unlinked without fsyncs; the journal's retirement makes the files durable later
+ * (docs/batch-journal.md). Concurrent single puts are group-committed: one leader writes the
+ * waiting puts as one batch (one journal append) under the write lock, and a record refused on its
  * own (a unique violation) fails only its caller. Thread-safe.
  */
 final class RecordWrites {
@@ -53,7 +55,7 @@ final class RecordWrites {
         gate.syncBeforeRelease(() -> {
             journal.retireIfPending(); // the records first: the marker goes only once they are durable
             indexes.syncDeferred();
-        });
+        }, journal::pending);
         gate.beforeDirectWrites(journal::retireIfRecovering);
         gate.syncAheadInSteps(journal::syncAhead); // the checkpoint's retire then holds the lock only briefly
     }
@@ -65,16 +67,12 @@ final class RecordWrites {
     }
 
     /**
-     * @param ids the records the session writes: when the pending batch journal holds one of them,
-     *     the session writes through the journal too, so that its replay never undoes this write
-     * @return an atomic write session, under the write lock: a failure undoes all of it
+     * @return an atomic write session, under the write lock, whose records reach the disk through
+     *     the batch journal first (one fdatasync per group, see docs/batch-journal.md): a failure
+     *     undoes all of it; a journal another instance left is retired first
      */
-    private WriteSession atomicSession(List<String> ids) {
-        return journal.holdsAny(ids) ? journaledSession() : new WriteSession(writer, indexes, support, files.begin());
-    }
-
-    /** @return an atomic session whose records reach the disk through the batch journal first */
     private WriteSession journaledSession() {
+        journal.retireForeign();
         return new WriteSession(writer.batch(journal), indexes, support, files.begin());
     }
 
@@ -83,7 +81,7 @@ final class RecordWrites {
         if (gate.heldByCurrentThread()) {
             // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
             // whose leader would need the lock this thread holds.
-            WriteSession session = atomicSession(List.of(prepared.id()));
+            WriteSession session = journaledSession();
             try {
                 session.put(prepared);
             } catch (RuntimeException e) {
@@ -118,7 +116,7 @@ final class RecordWrites {
      */
     private void writePuts(List<PendingPut> batch) {
         gate.withJournalLock(() -> {
-            WriteSession session = atomicSession(batch.stream().map(p -> p.record.id()).toList());
+            WriteSession session = journaledSession();
             for (PendingPut p : batch) {
                 try {
                     session.put(p.record);
@@ -173,22 +171,25 @@ final class RecordWrites {
         String lower = UuidV7.normalize(id);
         return gate.withJournalLock(() -> {
             Path path = reads.checkedPathForId(lower);
-            boolean held = journal.holdsAny(List.of(lower));
+            String name = files.nameOf(path);
+            journal.retireForeign();
             StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
+            if (old == null && !journal.holds(lower) && !exists(name)) {
+                return false; // nothing to delete, nothing a replay could bring back
+            }
             WriteSession session = new WriteSession(writer, indexes, support, files.begin());
             boolean deleted;
             try {
-                if (held) {
-                    journal.appendDelete(lower); // a replay of the journal must not bring the record back
-                }
+                // Durable in the journal first: a replay removes the file again if the unlink is lost,
+                // and never brings back a put of it the journal holds.
+                journal.appendDelete(lower);
                 // The index changes go first and the unlink last: an index write that fails then
                 // leaves the record file where it was, and an unlink that fails is undone by putting
                 // the index files' bytes back (through the same temp writes and renames that worked).
                 if (old != null) {
                     session.deleting(lower, old);
                 }
-                // A delete the journal holds is durable there: its folder is fsynced when the journal retires.
-                deleted = held ? unlink(files.nameOf(path)) : AtomicFiles.deleteDurably(files, files.nameOf(path));
+                deleted = unlink(name); // its folder is fsynced when the journal retires
                 session.finish();
             } catch (IOException | RuntimeException e) {
                 session.abort(e);
@@ -198,6 +199,14 @@ final class RecordWrites {
             }
             return deleted;
         });
+    }
+
+    private boolean exists(String name) {
+        try {
+            return files.exists(name);
+        } catch (IOException e) {
+            return true; // unreadable: the delete tries, and reports what fails
+        }
     }
 
     private boolean unlink(String name) throws IOException {

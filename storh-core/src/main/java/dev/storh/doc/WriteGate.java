@@ -50,6 +50,7 @@ final class WriteGate {
     private volatile boolean markerRegistered;
     private volatile boolean closed;
     private volatile Runnable syncLazyWrites = () -> { };
+    private volatile java.util.function.BooleanSupplier recordsPending = () -> false;
     private volatile Runnable beforeDirectWrites = () -> { };
     private volatile java.util.function.BooleanSupplier syncAheadStep = () -> true;
     private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
@@ -266,7 +267,18 @@ final class WriteGate {
      *     before the marker is removed); throws when it cannot, and the marker then stays
      */
     void syncBeforeRelease(Runnable sync) {
+        syncBeforeRelease(sync, () -> false);
+    }
+
+    /**
+     * @param sync as {@link #syncBeforeRelease(Runnable)}
+     * @param recordsPending whether acknowledged record writes are still durable only in the batch
+     *     journal: when {@code sync} fails on close, the marker then stays too (the next open after a
+     *     crash replays the journal); index files alone are only marked for a rebuild
+     */
+    void syncBeforeRelease(Runnable sync, java.util.function.BooleanSupplier recordsPending) {
         this.syncLazyWrites = sync;
+        this.recordsPending = recordsPending;
     }
 
     /**
@@ -365,9 +377,10 @@ final class WriteGate {
             try {
                 syncLazyWrites.run();
             } catch (RuntimeException notSynced) {
-                if (!closing) {
-                    LOG.warn("{}: could not make the index files durable; the writer marker stays, so the next open"
-                            + " after a crash rebuilds them: {}", collectionRoot, notSynced.getMessage());
+                if (!closing || recordsPending.getAsBoolean()) {
+                    LOG.warn("{}: could not make the batch journal's records or the index files durable; the writer"
+                            + " marker stays, so the next open after a crash recovers them: {}", collectionRoot,
+                            notSynced.getMessage());
                     return false;
                 }
                 markIndexDrift();

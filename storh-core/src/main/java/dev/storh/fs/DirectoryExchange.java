@@ -2,7 +2,6 @@ package dev.storh.fs;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
-import com.sun.jna.Platform;
 import java.nio.file.Path;
 
 /**
@@ -24,21 +23,10 @@ final class DirectoryExchange {
         int renameat2(int olddirfd, String oldpath, int newdirfd, String newpath, int flags);
     }
 
-    private static final CLibrary C = load();
+    private static final CLibrary C = CLibraries.linux(CLibrary.class);
     private static volatile boolean unsupported = C == null;
 
     private DirectoryExchange() {
-    }
-
-    private static CLibrary load() {
-        if (!Platform.isLinux()) {
-            return null;
-        }
-        try {
-            return Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
-        } catch (LinkageError e) {
-            return null;
-        }
     }
 
     /**

@@ -74,6 +74,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public boolean syncFileSystem(String name) throws IOException {
+        return files.syncFileSystem(name);
+    }
+
+    @Override
     public List<String> list(String dir) throws IOException {
         return files.list(dir);
     }

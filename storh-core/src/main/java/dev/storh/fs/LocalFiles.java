@@ -129,6 +129,11 @@ public final class LocalFiles implements StoreFiles {
     }
 
     @Override
+    public boolean syncFileSystem(String name) throws IOException {
+        return FileSystemSync.sync(path(name));
+    }
+
+    @Override
     public java.util.Optional<Entry> stat(String name) throws IOException {
         return attributes(name).map(attrs -> new Entry(attrs.isDirectory() ? 0 : attrs.size(),
                 attrs.lastModifiedTime().toMillis(), attrs.isRegularFile() ? Entry.Kind.FILE

@@ -100,6 +100,21 @@ public interface StoreFiles {
     void syncDirectory(String dir) throws IOException;
 
     /**
+     * Makes every write to the file system that holds {@code name} durable at once, as
+     * {@code syncfs(2)} does: the data and metadata of every file and the entries of every folder
+     * on it, written by any process. Only where the platform reports a failed write-back to the
+     * caller (Linux 5.8 and later); elsewhere, and in seams that cannot, nothing is done and the
+     * caller syncs file by file.
+     *
+     * @param name an existing file or folder on the file system to sync
+     * @return whether the file system was synced; {@code false} when this seam cannot (the default)
+     * @throws IOException when the sync failed: some write may not be durable
+     */
+    default boolean syncFileSystem(String name) throws IOException {
+        return false;
+    }
+
+    /**
      * @param dir a folder name, {@code ""} for the root
      * @return the names of its entries (not recursive, no order promised)
      * @throws IOException {@code NoSuchFileException} when missing

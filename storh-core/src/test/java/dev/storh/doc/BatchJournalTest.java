@@ -12,6 +12,7 @@ import dev.storh.fs.ForwardingOutput;
 import dev.storh.fs.FramedLine;
 import dev.storh.fs.LocalFiles;
 import dev.storh.fs.StoreFiles;
+import dev.storh.id.UuidV7;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -170,13 +171,141 @@ class BatchJournalTest {
     }
 
     @Test
-    void aPutOrDeleteOfAnotherRecordLeavesTheJournalAlone() throws IOException {
+    void singlePutsAndDeletesGoThroughTheJournalWithoutRetiringIt() throws IOException {
         try (DocStore store = DocStore.open(root, "docs")) {
-            store.putMany(rows(3, "a"));
+            List<StorageRecord> batch = store.putMany(rows(3, "a"));
             long size = Files.size(journal(store));
             StorageRecord other = store.put(Map.of("kind", "z"));
+            long afterPut = Files.size(journal(store));
+            assertThat(afterPut).as("the put appended").isGreaterThan(size);
             assertThat(store.delete(other.id())).isTrue();
-            assertThat(Files.size(journal(store))).isEqualTo(size);
+            assertThat(Files.size(journal(store))).as("the delete appended").isGreaterThan(afterPut);
+            String journal = Files.readString(journal(store));
+            assertThat(journal).as("the batch is still pending beside them").contains(batch.get(0).id())
+                    .contains("\"delete\":\"" + other.id() + "\"");
+            long before = Files.size(journal(store));
+            assertThat(store.delete(UuidV7.generate())).as("a delete of a missing record").isFalse();
+            assertThat(Files.size(journal(store))).as("appends nothing").isEqualTo(before);
+        }
+    }
+
+    @Test
+    void singleWritesLostInAPowerCutAreDoneAgainFromTheJournal() throws IOException {
+        List<StorageRecord> earlier;
+        try (DocStore store = DocStore.open(root, "docs")) {
+            store.indexes().field("kind").sync();
+            earlier = List.of(store.put(Map.of("kind", "a")), store.put(Map.of("kind", "a")));
+        }
+        String gone = earlier.get(0).id();
+        String changed = earlier.get(1).id();
+        byte[] goneBytes = Files.readAllBytes(root.resolve("docs").resolve(DocLayout.DATA)
+                .resolve(DocLayout.bucketOf(gone)).resolve(gone + ".jsonc"));
+        byte[] oldBytes;
+        String added;
+        Path copy;
+        try (DocStore store = DocStore.open(root, "docs")) {
+            oldBytes = Files.readAllBytes(store.pathForId(changed));
+            assertThat(store.delete(gone)).isTrue();
+            store.put(Map.of("kind", "b"), changed);
+            added = store.put(Map.of("kind", "c")).id();
+            copy = crashCopy(store);
+        }
+        // None of the three reached the disk but through the journal:
+        Files.write(DocLayout.of(copy).recordFile(gone), goneBytes);
+        Files.write(DocLayout.of(copy).recordFile(changed), oldBytes);
+        Files.delete(DocLayout.of(copy).recordFile(added));
+        try (DocStore reopened = DocStore.open(copyRoot, "docs")) {
+            assertThat(reopened.get(gone)).isEmpty();
+            assertThat(reopened.get(changed).orElseThrow().data()).containsEntry("kind", "b");
+            assertThat(reopened.get(added).orElseThrow().data()).containsEntry("kind", "c");
+            assertThat(reopened.count()).isEqualTo(2);
+            assertThat(reopened.query().where("kind").eq("a").count()).isZero();
+            assertThat(reopened.query().where("kind").eq("b").count()).isEqualTo(1);
+            assertThat(reopened.verify().errors()).isEmpty();
+            assertThat(Files.size(journal(reopened))).isZero();
+        }
+    }
+
+    @Test
+    void aJournalAnotherInstanceLeftIsRetiredBeforeThisOneAppends() throws IOException {
+        try (DocStore first = DocStore.open(root, "docs"); DocStore second = DocStore.open(root, "docs")) {
+            String a = first.put(Map.of("kind", "a")).id();
+            assertThat(Files.readString(journal(first))).contains(a);
+            String b = second.put(Map.of("kind", "b")).id();
+            assertThat(Files.readString(journal(first))).as("the first instance's journal was retired first")
+                    .doesNotContain(a).contains(b);
+            String c = first.put(Map.of("kind", "c")).id();
+            assertThat(Files.readString(journal(first))).doesNotContain(b).contains(c);
+            assertThat(first.get(b)).isPresent();
+            assertThat(second.get(c)).isPresent();
+        }
+        try (DocStore reopened = DocStore.open(root, "docs")) {
+            assertThat(reopened.count()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aRetireSyncsTheFileSystemOnceWhereItCanAndAFailedSyncKeepsTheJournalAndTheMarker() throws IOException {
+        FileSystemSyncs[] seam = new FileSystemSyncs[1];
+        DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = new FileSystemSyncs(LocalFiles.at(dir))).build();
+        Path journal;
+        Path writers;
+        try (DocStore store = DocStore.open(root, "docs", options)) {
+            store.putMany(rows(20, "a"));
+            store.put(Map.of("kind", "b"));
+            journal = journal(store);
+            writers = DocLayout.of(store.collectionRoot()).writersDir();
+            seam[0].fail = true;
+        } // the close's retire fails
+        assertThat(seam[0].fileSystemSyncs).hasValue(1);
+        assertThat(Files.size(journal)).as("the journal stays pending").isPositive();
+        try (Stream<Path> markers = Files.list(writers)) {
+            assertThat(markers.toList()).as("the marker stays: a crash now replays the journal").hasSize(1);
+        }
+        try (DocStore store = DocStore.open(root, "docs", options)) {
+            assertThat(store.count()).isEqualTo(21);
+            store.put(Map.of("kind", "c")); // retires the other instance's journal first
+            assertThat(seam[0].fileSystemSyncs).as("one syncfs for that retire").hasValue(1);
+            assertThat(Files.readString(journal)).as("holds this put only").contains("\"commit\":1,");
+        }
+        assertThat(Files.size(journal)).as("retired by the close").isZero();
+        assertThat(seam[0].fileSystemSyncs).as("one syncfs for each retire").hasValue(2);
+        assertThat(seam[0].recordSyncs).as("no record file fsynced on its own").hasValue(0);
+    }
+
+    /** Counts syncfs calls (made to fail on demand) and fsyncs of record files. */
+    private static final class FileSystemSyncs extends ForwardingFiles {
+        final AtomicInteger fileSystemSyncs = new AtomicInteger();
+        final AtomicInteger recordSyncs = new AtomicInteger();
+        volatile boolean fail;
+
+        FileSystemSyncs(StoreFiles files) {
+            super(files);
+        }
+
+        @Override
+        public boolean syncFileSystem(String name) throws IOException {
+            fileSystemSyncs.incrementAndGet();
+            if (fail) {
+                throw new IOException("syncfs failed (errno 5)");
+            }
+            super.syncFileSystem(name);
+            return true;
+        }
+
+        @Override
+        public Output append(String name) throws IOException {
+            Output out = super.append(name);
+            if (!name.startsWith(DocLayout.DATA + "/")) {
+                return out;
+            }
+            return new ForwardingOutput(out) {
+                @Override
+                public void sync() throws IOException {
+                    recordSyncs.incrementAndGet();
+                    super.sync();
+                }
+            };
         }
     }
 
@@ -201,12 +330,14 @@ class BatchJournalTest {
         try (DocStore store = DocStore.open(root, "docs",
                 DocStoreOptions.builder().files(dir -> seam = FailingFiles.at(dir)).build())) {
             StorageRecord kept = store.put(Map.of("kind", "k"));
+            long journaled = Files.size(journal(store));
+            assertThat(journaled).as("the put is in the journal").isPositive();
             seam.failAt(Point.APPEND_FSYNC, name -> name.equals(DocLayout.META + "/batch-journal"));
             assertThatThrownBy(() -> store.putMany(rows(10, "a"))).isInstanceOf(StorageException.class)
                     .hasMessageContaining(journal(store).toString());
             assertThat(seam.failures()).isPositive();
             assertThat(store.count()).isEqualTo(1);
-            assertThat(Files.exists(journal(store)) ? Files.size(journal(store)) : 0).as("cut back").isZero();
+            assertThat(Files.size(journal(store))).as("cut back to the put's group").isEqualTo(journaled);
             seam.heal();
             assertThat(store.putMany(rows(10, "a"))).hasSize(10);
             assertThat(store.count()).isEqualTo(11);
@@ -246,8 +377,8 @@ class BatchJournalTest {
                 Thread.sleep(50);
             }
             assertThat(Files.size(journal(store))).as("retired at the next idle checkpoint").isZero();
-            assertThat(seam[0].synced).as("each record of the batch fsynced once, the steps' work not done again")
-                    .hasValue(1000);
+            assertThat(seam[0].synced).as("each record (the batch's and the put's) fsynced once, the steps' work not done again")
+                    .hasValue(1001);
             assertThat(store.count()).isEqualTo(1001);
         }
     }
@@ -259,6 +390,11 @@ class BatchJournalTest {
 
         SlowRecordSyncs(StoreFiles files) {
             super(files);
+        }
+
+        @Override
+        public boolean syncFileSystem(String name) {
+            return false; // file by file, as where syncfs is missing
         }
 
         @Override

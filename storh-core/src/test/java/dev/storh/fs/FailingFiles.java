@@ -72,6 +72,14 @@ public final class FailingFiles extends ForwardingFiles {
         return this;
     }
 
+    /**
+     * @return {@code false}: this seam syncs file by file, so that each fsync can be made to fail
+     */
+    @Override
+    public boolean syncFileSystem(String name) {
+        return false;
+    }
+
     /** Stops failing. */
     public void heal() {
         this.points = java.util.Set.of();

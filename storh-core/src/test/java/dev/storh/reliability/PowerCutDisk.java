@@ -54,6 +54,8 @@ final class PowerCutDisk {
     private final List<Snapshot> snapshots = new ArrayList<>();
     private final Set<String> bypasses = new TreeSet<>();
     private long mutations;
+    /** Whether the seam offers {@code syncfs} (even seeds), so both ways of retiring the batch journal are cut. */
+    private final boolean syncFileSystems;
 
     /**
      * @param top the folder the stores live under (scanned now: what is there counts as durable)
@@ -70,6 +72,7 @@ final class PowerCutDisk {
         this.maxCuts = maxCuts;
         this.tearChance = tearChance;
         this.ledgerSize = ledgerSize;
+        this.syncFileSystems = (seed & 1) == 0;
         adopt(root, this.top, true);
     }
 
@@ -182,6 +185,17 @@ final class PowerCutDisk {
                 len = Math.max(len, end);
             }
             return Arrays.copyOf(bytes, len);
+        }
+    }
+
+    private static void syncTree(Dir dir) {
+        dir.durable = new HashMap<>(dir.current);
+        for (Node n : dir.current.values()) {
+            if (n instanceof Dir d) {
+                syncTree(d);
+            } else {
+                ((File) n).sync();
+            }
         }
     }
 
@@ -427,6 +441,19 @@ final class PowerCutDisk {
                     toDir.current.put(leaf(t), node);
                 }
             }
+        }
+
+        /** Models {@code syncfs(2)} for even seeds (every file and folder durable at once); odd seeds sync file by file. */
+        @Override
+        public boolean syncFileSystem(String name) {
+            if (!syncFileSystems) {
+                return false;
+            }
+            synchronized (PowerCutDisk.this) {
+                mutation("syncFileSystem", full(name));
+                syncTree(root);
+            }
+            return true;
         }
 
         @Override

@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * folder is fsynced after a new segment is created and before the manifest naming it replaces the
  * old one. The DocStore's index value files and range deltas are derived data that reach the disk
  * lazily: their renames and deletes need no fsync in the operation, but the writer marker must stay
- * in place through it (a crash then makes the next open rebuild the indexes), and no record file
- * may be written lazily. Skipped, saying why, where strace is missing or may not trace
- * ({@code .ci/run} installs it).
+ * in place through it (a crash then makes the next open rebuild the indexes). A record file may be
+ * renamed into place or unlinked lazily only after the batch journal's append holding the put or
+ * delete was fsynced (docs/batch-journal.md), with the marker in place too. Skipped, saying why,
+ * where strace is missing or may not trace ({@code .ci/run} installs it).
  */
 class StraceOrderTest {
 
@@ -98,7 +99,7 @@ class StraceOrderTest {
                 lazyIndexWrites = true;
                 continue;
             }
-            if (journaledBefore(ok, rename)) {
+            if (journaledBefore(ok, rename, to)) {
                 lazyIndexWrites = true; // a record of a batch the journal holds: its file is made durable later
                 continue;
             }
@@ -118,8 +119,8 @@ class StraceOrderTest {
             if (gone.contains(".tmp") || !gone.startsWith("/")) {
                 continue; // a temp file or a file in a temp folder, or a name relative to a folder descriptor
             }
-            if (isLazyIndexFile(gone)) {
-                lazyIndexWrites = true;
+            if (isLazyIndexFile(gone) || journaledBefore(ok, unlink, gone)) {
+                lazyIndexWrites = true; // an index file, or a record whose delete the journal holds
                 continue;
             }
             String folder = Path.of(gone).getParent().toString();
@@ -163,18 +164,20 @@ class StraceOrderTest {
     }
 
     /**
-     * @return whether the rename puts a record file in place after the collection's batch journal's
-     *     last write before it was fsynced (the journal holds the record durably; its file may follow lazily)
+     * @param change a rename that puts a record file in place, or an unlink that removes one
+     * @param record the record file
+     * @return whether the change comes after the collection's batch journal's last write before it
+     *     was fsynced (the journal holds the put or delete durably; the file's change may reach the
+     *     disk lazily, and the writer marker must stay until it does)
      */
-    private static boolean journaledBefore(List<Call> ok, Call rename) {
-        String to = rename.strings().get(1);
-        if (!to.contains("/data/")) {
+    private static boolean journaledBefore(List<Call> ok, Call change, String record) {
+        if (!record.contains("/data/")) {
             return false;
         }
-        String journal = to.substring(0, to.indexOf("/data/")) + "/.storh/batch-journal";
-        Call write = last(ok, c -> c.isWrite() && journal.equals(c.fdPath()) && c.end() < rename.start());
+        String journal = record.substring(0, record.indexOf("/data/")) + "/.storh/batch-journal";
+        Call write = last(ok, c -> c.isWrite() && journal.equals(c.fdPath()) && c.end() < change.start());
         return write != null && first(ok, c -> c.isSync() && journal.equals(c.fdPath()) && c.start() > write.end()
-                && c.end() < rename.start()) != null;
+                && c.end() < change.start()) != null;
     }
 
     /** DocStore index files (value files, range deltas) that may reach the disk after the call returns. */

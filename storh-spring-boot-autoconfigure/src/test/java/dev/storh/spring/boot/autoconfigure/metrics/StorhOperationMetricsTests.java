@@ -106,7 +106,7 @@ class StorhOperationMetricsTests {
             DocStore store = context.getBean(StorhStores.class).docStore("note");
             StorageRecord record = store.put(Map.of("text", "synced"));
             store.put(Map.of("text", "again"), record.id());
-            // each put: the record file's fsync and its bucket folder's
+            // each put: the batch journal's fdatasync; folders: the writer marker's and the new journal's (docs/batch-journal.md)
             Timer files = registry.get("storh.fsync").tags("name", "note", "target", "file").timer();
             Timer folders = registry.get("storh.fsync").tags("name", "note", "target", "directory").timer();
             assertThat(files.count()).isGreaterThanOrEqualTo(2);
