@@ -95,15 +95,4 @@ record BucketListing(String name, long modifiedMillis, String fileKey, long[] id
     boolean stillFor(long modified, String key) {
         return reusable && modifiedMillis == modified && fileKey != null && fileKey.equals(key);
     }
-
-    /**
-     * @param files the collection's byte seam
-     * @param dataName the {@code data/} folder's name
-     * @param index which packed id
-     * @return its entry
-     */
-    RecordListing.Entry entry(StoreFiles files, String dataName, int index) {
-        String id = PackedIds.unpack(ids[2 * index], ids[2 * index + 1]);
-        return new RecordListing.Entry(id, files.path(DocLayout.recordName(dataName, id)));
-    }
 }

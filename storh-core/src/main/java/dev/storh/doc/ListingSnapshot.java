@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 
 /**
  * The record files of a collection at one moment, as {@link ListingCache} found them: the buckets'
@@ -100,43 +99,82 @@ final class ListingSnapshot implements Iterable<RecordListing.Entry> {
         return new Merge();
     }
 
-    /** A bucket's place in the merge. */
-    private final class Cursor {
-        final BucketListing bucket;
-        int index;
-        RecordListing.Entry head;
-
-        Cursor(BucketListing bucket) {
-            this.bucket = bucket;
-            this.head = bucket.entry(files, dataName, 0);
-        }
-
-        boolean advance() {
-            index++;
-            head = index < bucket.packedCount() ? bucket.entry(files, dataName, index) : null;
-            return head != null;
-        }
-    }
-
-    /** Merges the buckets' sorted ids and the sorted strays. */
+    /**
+     * Merges the buckets' sorted packed ids (a binary heap of bucket cursors ordered by their head
+     * id's two halves, unsigned, which is the ids' string order) and the sorted strays; an entry is
+     * made only for the id handed out.
+     */
     private final class Merge implements Iterator<RecordListing.Entry> {
-        private final PriorityQueue<Cursor> heads = new PriorityQueue<>((a, b) -> a.head.id().compareTo(b.head.id()));
+        private final BucketListing[] cursors;
+        private final int[] next;
+        private final long[] headHi;
+        private final long[] headLo;
+        private final int[] heap;
+        private int size;
         private int stray;
 
         Merge() {
+            int n = buckets.size();
+            cursors = new BucketListing[n];
+            next = new int[n];
+            headHi = new long[n];
+            headLo = new long[n];
+            heap = new int[n];
             for (BucketListing b : buckets) {
                 if (b.ids() == null) {
                     throw new IllegalStateException("bucket " + b.name() + " was listed for its count only");
                 }
                 if (b.packedCount() > 0) {
-                    heads.add(new Cursor(b));
+                    int c = size;
+                    cursors[c] = b;
+                    headHi[c] = b.ids()[0];
+                    headLo[c] = b.ids()[1];
+                    heap[size++] = c;
+                    up(size - 1);
                 }
             }
         }
 
+        private boolean less(int a, int b) {
+            int c = Long.compareUnsigned(headHi[a], headHi[b]);
+            return c < 0 || c == 0 && Long.compareUnsigned(headLo[a], headLo[b]) < 0;
+        }
+
+        private void up(int at) {
+            int c = heap[at];
+            while (at > 0) {
+                int parent = (at - 1) >>> 1;
+                if (!less(c, heap[parent])) {
+                    break;
+                }
+                heap[at] = heap[parent];
+                at = parent;
+            }
+            heap[at] = c;
+        }
+
+        private void down(int at) {
+            int c = heap[at];
+            while (true) {
+                int child = 2 * at + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && less(heap[child + 1], heap[child])) {
+                    child++;
+                }
+                if (!less(heap[child], c)) {
+                    break;
+                }
+                heap[at] = heap[child];
+                at = child;
+            }
+            heap[at] = c;
+        }
+
         @Override
         public boolean hasNext() {
-            return !heads.isEmpty() || stray < strays.size();
+            return size > 0 || stray < strays.size();
         }
 
         @Override
@@ -144,14 +182,25 @@ final class ListingSnapshot implements Iterable<RecordListing.Entry> {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            Cursor first = heads.peek();
-            if (first == null || stray < strays.size() && strays.get(stray).id().compareTo(first.head.id()) < 0) {
+            if (size == 0) {
                 return strays.get(stray++);
             }
-            heads.poll();
-            RecordListing.Entry e = first.head;
-            if (first.advance()) {
-                heads.add(first);
+            int c = heap[0];
+            String id = PackedIds.unpack(headHi[c], headLo[c]);
+            if (stray < strays.size() && strays.get(stray).id().compareTo(id) < 0) {
+                return strays.get(stray++);
+            }
+            BucketListing b = cursors[c];
+            int index = next[c]++;
+            RecordListing.Entry e = RecordListing.Entry.home(files, dataName, id);
+            if (index + 1 < b.packedCount()) {
+                headHi[c] = b.ids()[2 * index + 2];
+                headLo[c] = b.ids()[2 * index + 3];
+            } else {
+                heap[0] = heap[--size];
+            }
+            if (size > 0) {
+                down(0);
             }
             return e;
         }

@@ -24,8 +24,82 @@ import java.util.Objects;
  */
 final class RecordListing {
 
-    /** A record file found on disk: its base name (the id it claims) and its path. */
-    record Entry(String id, Path path) {
+    /**
+     * A record file found on disk: its base name (the id it claims) and its path. An entry of a
+     * bucket listing ({@link #home}) stands for {@code data/<bucket>/<id>.jsonc} with a lowercase
+     * UUIDv7 id in the bucket its id names, and makes its path only when asked. Immutable.
+     */
+    static final class Entry {
+        private final String id;
+        private final StoreFiles files;
+        private final String dataName;
+        private Path path;
+
+        /**
+         * @param id the base name, the id the file claims
+         * @param path the file
+         */
+        Entry(String id, Path path) {
+            this.id = id;
+            this.path = Objects.requireNonNull(path, "path");
+            this.files = null;
+            this.dataName = null;
+        }
+
+        private Entry(String id, StoreFiles files, String dataName) {
+            this.id = id;
+            this.files = files;
+            this.dataName = dataName;
+        }
+
+        /**
+         * @param files the collection's byte seam
+         * @param dataName the {@code data/} folder's seam name
+         * @param id a lowercase UUIDv7 whose file sits in the bucket its id names
+         * @return its entry, the path made on first use
+         */
+        static Entry home(StoreFiles files, String dataName, String id) {
+            return new Entry(id, files, dataName);
+        }
+
+        /** @return the id the file's base name claims */
+        String id() {
+            return id;
+        }
+
+        /** @return the file (racy but idempotent: every thread makes the same path) */
+        Path path() {
+            Path p = path;
+            if (p == null) {
+                p = files.path(DocLayout.recordName(dataName, id));
+                path = p;
+            }
+            return p;
+        }
+
+        /**
+         * @param dataName a {@code data/} folder's seam name
+         * @return whether the entry came from a listing of that folder as a lowercase UUIDv7 in its
+         *     own bucket (a {@link #home} entry); other entries may still be such files
+         */
+        boolean homeIn(String dataName) {
+            return files != null && this.dataName.equals(dataName);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Entry e && id.equals(e.id) && path().equals(e.path());
+        }
+
+        @Override
+        public int hashCode() {
+            return id.hashCode() * 31 + path().hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[id=" + id + ", path=" + path() + "]";
+        }
     }
 
     private RecordListing() {

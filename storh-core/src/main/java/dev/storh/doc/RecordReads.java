@@ -91,6 +91,9 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
      */
     private StorageRecord listed(RecordListing.Entry entry) {
         String id = entry.id();
+        if (entry.homeIn(dataName)) { // a bucket listing's entry: the checks below hold by construction
+            return cache.get(id, () -> { });
+        }
         Path bucket = entry.path().getParent();
         if (PackedIds.packable(id) && bucket != null && dataPath.equals(bucket.getParent())
                 && bucket.getFileName().toString().equals(DocLayout.bucketOf(id))) {

@@ -173,7 +173,25 @@ final class LogReads {
             public long count() {
                 return log.count();
             }
+
+            @Override
+            public boolean exists(String id) {
+                log.ensureOpen();
+                return reads.exists(id);
+            }
         };
+    }
+
+    /**
+     * @param id a valid id
+     * @return whether the state index holds a live record with it, after catching up with other
+     *     processes; the record is not read (a line the index names scanned whole)
+     */
+    boolean exists(String id) {
+        String key = UuidV7.normalize(id);
+        log.refreshIfStale();
+        StateIndex.Entry e = log.state.index.get(key);
+        return e != null && !e.deleted();
     }
 
     long segmentsOpened() {

@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 /**
  * {@link MirrorConnection} over a JDBC connection. A transaction is "auto-commit off": begin turns
  * it off (refusing when it already is), commit and rollback end the transaction and turn it back on.
+ * On SQLite a transaction runs with a page cache of at least 64 MiB ({@link SqlitePageCache}).
  */
 final class JdbcMirrorConnection implements MirrorConnection {
 
@@ -23,10 +24,12 @@ final class JdbcMirrorConnection implements MirrorConnection {
 
     private final Connection connection;
     private final Dialect dialect;
+    private final SqlitePageCache pageCache;
 
     JdbcMirrorConnection(Connection connection, Dialect override) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.dialect = override != null ? override : detect(connection);
+        this.pageCache = dialect == Dialect.SQLITE ? new SqlitePageCache(connection) : null;
     }
 
     private static Dialect detect(Connection connection) {
@@ -88,6 +91,9 @@ final class JdbcMirrorConnection implements MirrorConnection {
             if (!connection.getAutoCommit()) {
                 throw new StorageException("SQL mirror transaction failed: There is already an active transaction");
             }
+            if (pageCache != null) {
+                pageCache.widen();
+            }
             connection.setAutoCommit(false);
         } catch (SQLException e) {
             throw transactionFailed(e);
@@ -115,6 +121,10 @@ final class JdbcMirrorConnection implements MirrorConnection {
             connection.setAutoCommit(true);
         } catch (SQLException e) {
             throw transactionFailed(e);
+        } finally {
+            if (pageCache != null) {
+                pageCache.restore();
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import com.dynatrace.hash4j.hashing.Hashing;
 import dev.storh.json.CanonicalJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.Map;
 final class RowCodec {
 
     private static final Hasher128 XXH3 = Hashing.xxh3_128();
+    private static final HexFormat HEX = HexFormat.of();
 
     private RowCodec() {
     }
@@ -73,22 +75,34 @@ final class RowCodec {
     /** @return the 32-hex-digit hash of a data text */
     static String hash(String dataText) {
         HashValue128 h = XXH3.hashBytesTo128Bits(dataText.getBytes(StandardCharsets.UTF_8));
-        return hex(h.getMostSignificantBits()) + hex(h.getLeastSignificantBits());
-    }
-
-    private static String hex(long v) {
-        String s = Long.toHexString(v);
-        return "0".repeat(16 - s.length()) + s;
+        return HEX.toHexDigits(h.getMostSignificantBits()) + HEX.toHexDigits(h.getLeastSignificantBits());
     }
 
     static boolean listShaped(Map<String, ?> data) {
         int i = 0;
         for (String key : data.keySet()) {
-            if (!key.equals(Integer.toString(i++))) {
+            if (!isIndex(key, i++)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** @return whether {@code key} is {@code Integer.toString(index)} (decimal digits, no sign, no leading zero) */
+    private static boolean isIndex(String key, int index) {
+        int n = key.length();
+        if (n == 0 || n > 10 || n > 1 && key.charAt(0) == '0') {
+            return false;
+        }
+        long value = 0;
+        for (int k = 0; k < n; k++) {
+            char c = key.charAt(k);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value == index;
     }
 
     /**

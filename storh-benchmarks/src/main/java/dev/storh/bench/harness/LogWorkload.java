@@ -6,10 +6,8 @@ import dev.storh.log.SegmentedLog;
 import dev.storh.log.SegmentedLogOptions;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
-import dev.storh.query.ScanQueryExecutor;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -18,11 +16,10 @@ import java.util.stream.Stream;
  * Section {@code log}: the segmented log {@code log} with 16,384-byte segments, then
  * {@code log-bulk} with explicit ids, as the original's benchmark lists them.
  *
- * <p>The Java log has no query builder of its own, so the {@code log.query_*} metrics that return
- * records run the core's {@link QueryBuilder} over a {@link ScanQueryExecutor} whose source is the
- * log (a scan, as the original's log queries are); the {@code *_count} metrics call the log's own
- * {@link SegmentedLog#count(RecordQuery)}. With {@code --threads=T}, {@code log.append_tT} times N
- * puts from T threads into a fresh log {@code log-tT} (group commit).
+ * <p>The {@code log.query_*} metrics that return records run the log's own {@link QueryBuilder}
+ * ({@link SegmentedLog#query()}, a scan as the original's log queries are, with id conditions read
+ * through the state index); the {@code *_count} metrics call {@link SegmentedLog#count(RecordQuery)}.
+ * With {@code --threads=T}, {@code log.append_tT} times N puts from T threads into a fresh log {@code log-tT} (group commit).
  */
 final class LogWorkload {
 
@@ -92,24 +89,10 @@ final class LogWorkload {
 
     /**
      * @param log a log
-     * @return a query builder that scans it, as the original's log query builder does
+     * @return the log's own query builder ({@link SegmentedLog#query()}): a scan, as the original's
+     *     log query builder is, whose id conditions read through the state index
      */
     static QueryBuilder query(SegmentedLog log) {
-        return QueryBuilder.on(new ScanQueryExecutor("log", new ScanQueryExecutor.RecordSource() {
-            @Override
-            public Stream<StorageRecord> scan(String afterId) {
-                return log.stream(afterId == null ? RecordQuery.all() : RecordQuery.all().after(afterId));
-            }
-
-            @Override
-            public Optional<StorageRecord> byId(String id) {
-                return log.get(id);
-            }
-
-            @Override
-            public long count() {
-                return log.count();
-            }
-        }));
+        return log.query();
     }
 }
