@@ -142,8 +142,12 @@ public final class LocalFiles implements StoreFiles {
 
     /** @return the name's own attributes (a link is not followed), empty when nothing has the name */
     private java.util.Optional<java.nio.file.attribute.BasicFileAttributes> attributes(String name) throws IOException {
+        return attributes(path(name));
+    }
+
+    private static java.util.Optional<java.nio.file.attribute.BasicFileAttributes> attributes(Path path) throws IOException {
         try {
-            return java.util.Optional.of(Files.readAttributes(path(name),
+            return java.util.Optional.of(Files.readAttributes(path,
                     java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
         } catch (java.nio.file.NoSuchFileException e) {
             return java.util.Optional.empty();
@@ -173,7 +177,14 @@ public final class LocalFiles implements StoreFiles {
      */
     @Override
     public java.util.Optional<String> version(String name) throws IOException {
-        return attributes(name).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile)
+        Path path = path(name);
+        if (!path.toFile().exists() && path.getParent() != null && path.getParent().toFile().isDirectory()) {
+            // Nothing there in a readable folder, or a link to nothing: no regular file either way.
+            // java.io's looks throw no exception, so an absent name (a value file's delta, most often)
+            // costs two plain stats instead of a NoSuchFileException; other failures take the path below.
+            return java.util.Optional.empty();
+        }
+        return attributes(path).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile)
                 .map(a -> Long.toHexString(a.size()) + "-"
                         + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS))
                         + "-" + a.fileKey());

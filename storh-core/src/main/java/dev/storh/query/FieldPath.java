@@ -26,8 +26,10 @@ public record FieldPath(List<String> segments) {
         if (segments == null || segments.isEmpty()) {
             throw new StorageException("Query field cannot be empty.");
         }
-        if (segments.stream().anyMatch(s -> s == null || s.isBlank())) {
-            throw new StorageException("Query field cannot be empty. A key of the path is blank: " + segments);
+        for (String s : segments) { // a loop, not a stream: every condition of every query builds one
+            if (s == null || s.isBlank()) {
+                throw new StorageException("Query field cannot be empty. A key of the path is blank: " + segments);
+            }
         }
         segments = List.copyOf(segments);
     }

@@ -1,0 +1,44 @@
+package dev.storh.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link LocalFiles#version}: the plain-stat answer for absent names agrees with the attributes it stands for. */
+class LocalFilesVersionTest {
+
+    @TempDir
+    Path root;
+
+    @Test
+    void absentNameInAFolderHasNoVersionAndAFileThatAppearsHasOne() throws IOException {
+        LocalFiles files = LocalFiles.at(root);
+        Files.createDirectories(root.resolve("a"));
+        assertThat(files.version("a/missing.json")).isEmpty();
+        Files.writeString(root.resolve("a/missing.json"), "{}");
+        assertThat(files.version("a/missing.json")).hasValueSatisfying(v -> assertThat(v).startsWith("2-"));
+        Files.delete(root.resolve("a/missing.json"));
+        assertThat(files.version("a/missing.json")).isEmpty();
+    }
+
+    @Test
+    void danglingLinkAndMissingFolderHaveNoVersion() throws IOException {
+        LocalFiles files = LocalFiles.at(root);
+        Files.createSymbolicLink(root.resolve("link"), root.resolve("nowhere"));
+        assertThat(files.version("link")).isEmpty();
+        assertThat(files.stat("link")).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo(StoreFiles.Entry.Kind.OTHER));
+        assertThat(files.version("no-folder/x.json")).isEmpty();
+    }
+
+    @Test
+    void aFileInPlaceOfTheFolderIsAnErrorNotAnAbsentFile() throws IOException {
+        LocalFiles files = LocalFiles.at(root);
+        Files.writeString(root.resolve("plain"), "x");
+        assertThatThrownBy(() -> files.version("plain/x.json")).isInstanceOf(IOException.class);
+    }
+}
