@@ -3,6 +3,7 @@ package dev.storh.doc;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.doc.index.IndexManager;
+import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.GroupCommit;
 import dev.storh.id.UuidV7;
 import java.io.IOException;
@@ -76,12 +77,32 @@ final class RecordWrites {
         return new WriteSession(writer.batch(journal), indexes, support, files.begin());
     }
 
+    /**
+     * @param ids the records a session of single puts writes
+     * @return {@link #journaledSession()} on a file system; on a seam whose writes are durable on
+     *     return ({@link dev.storh.fs.StoreFiles#durableOnReturn()}), a direct session through the
+     *     seam's own replace, unless this instance's journal holds one of the ids (a replay must
+     *     then not undo the write)
+     */
+    private WriteSession singlesSession(List<String> ids) {
+        if (!files.durableOnReturn()) {
+            return journaledSession();
+        }
+        journal.retireForeign();
+        for (String id : ids) {
+            if (journal.holds(id.toLowerCase(java.util.Locale.ROOT))) {
+                return journaledSession();
+            }
+        }
+        return new WriteSession(writer, indexes, support, files.begin());
+    }
+
     StorageRecord put(Map<String, ?> data, String id) {
         PreparedRecord prepared = preparer.prepare(data, id);
         if (gate.heldByCurrentThread()) {
             // Inside withWriteLock (e.g. a version check): write directly, never wait for a batch
             // whose leader would need the lock this thread holds.
-            WriteSession session = journaledSession();
+            WriteSession session = singlesSession(List.of(prepared.id()));
             try {
                 session.put(prepared);
             } catch (RuntimeException e) {
@@ -116,7 +137,7 @@ final class RecordWrites {
      */
     private void writePuts(List<PendingPut> batch) {
         gate.withJournalLock(() -> {
-            WriteSession session = journaledSession();
+            WriteSession session = singlesSession(batch.stream().map(p -> p.record.id()).toList());
             for (PendingPut p : batch) {
                 try {
                     session.put(p.record);
@@ -178,18 +199,23 @@ final class RecordWrites {
                 return false; // nothing to delete, nothing a replay could bring back
             }
             WriteSession session = new WriteSession(writer, indexes, support, files.begin());
+            // On a seam durable on return the unlink alone is durable, unless the journal holds a put of it.
+            boolean journaled = !files.durableOnReturn() || journal.holds(lower);
             boolean deleted;
             try {
                 // Durable in the journal first: a replay removes the file again if the unlink is lost,
                 // and never brings back a put of it the journal holds.
-                journal.appendDelete(lower);
+                if (journaled) {
+                    journal.appendDelete(lower);
+                }
                 // The index changes go first and the unlink last: an index write that fails then
                 // leaves the record file where it was, and an unlink that fails is undone by putting
                 // the index files' bytes back (through the same temp writes and renames that worked).
                 if (old != null) {
                     session.deleting(lower, old);
                 }
-                deleted = unlink(name); // its folder is fsynced when the journal retires
+                // A journaled unlink's folder is fsynced when the journal retires.
+                deleted = journaled ? unlink(name) : AtomicFiles.deleteDurably(files, name);
                 session.finish();
             } catch (IOException | RuntimeException e) {
                 session.abort(e);

@@ -79,6 +79,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public boolean durableOnReturn() {
+        return files.durableOnReturn();
+    }
+
+    @Override
     public List<String> list(String dir) throws IOException {
         return files.list(dir);
     }

@@ -115,6 +115,17 @@ public interface StoreFiles {
     }
 
     /**
+     * @return whether every write, rename and delete of this seam is durable once it returns (blob
+     *     storage), so that no fsync is ever needed: the document store then writes single records
+     *     directly, each through the seam's own replace (which may compare and set), instead of
+     *     through its batch journal, which exists to save fsyncs (docs/batch-journal.md);
+     *     {@code false} for file systems (the default)
+     */
+    default boolean durableOnReturn() {
+        return false;
+    }
+
+    /**
      * @param dir a folder name, {@code ""} for the root
      * @return the names of its entries (not recursive, no order promised)
      * @throws IOException {@code NoSuchFileException} when missing

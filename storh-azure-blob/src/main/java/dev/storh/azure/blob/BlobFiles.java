@@ -182,6 +182,12 @@ public final class BlobFiles implements StoreFiles {
         // every upload, append and delete is durable when the service has answered it
     }
 
+    /** @return {@code true}: every upload, append and delete is durable when the service has answered it */
+    @Override
+    public boolean durableOnReturn() {
+        return true;
+    }
+
     /** Lists a folder in name order; the spread folder's 16 prefixes merged. */
     @Override
     public List<String> list(String dir) throws IOException {
