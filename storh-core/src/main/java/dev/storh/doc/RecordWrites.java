@@ -74,6 +74,11 @@ final class RecordWrites {
      */
     private WriteSession journaledSession() {
         journal.retireForeign();
+        return journaled();
+    }
+
+    /** @return an atomic session through the journal, once {@link BatchJournal#retireForeign()} ran */
+    private WriteSession journaled() {
         return new WriteSession(writer.batch(journal), indexes, support, files.begin());
     }
 
@@ -91,7 +96,7 @@ final class RecordWrites {
         journal.retireForeign();
         for (String id : ids) {
             if (journal.holds(id.toLowerCase(java.util.Locale.ROOT))) {
-                return journaledSession();
+                return journaled();
             }
         }
         return new WriteSession(writer, indexes, support, files.begin());
