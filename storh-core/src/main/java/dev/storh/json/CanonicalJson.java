@@ -182,7 +182,9 @@ public final class CanonicalJson {
                 string(s, path);
             } else if (v instanceof Boolean b) {
                 out.append(b.booleanValue() ? "true" : "false");
-            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+            } else if (v instanceof Long l) {
+                out.append(l.longValue());
+            } else if (v instanceof Integer || v instanceof Short || v instanceof Byte
                     || v instanceof BigInteger || v instanceof AtomicLong || v instanceof AtomicInteger) {
                 out.append(v);
             } else if (v instanceof Double d) {
@@ -284,7 +286,13 @@ public final class CanonicalJson {
         private void string(String s, String path) {
             out.append('"');
             int n = s.length();
-            for (int i = 0; i < n; i++) {
+            int plain = plainPrefix(s, n);
+            if (plain == n) {
+                out.append(s).append('"');
+                return;
+            }
+            out.append(s, 0, plain);
+            for (int i = plain; i < n; i++) {
                 char c = s.charAt(i);
                 switch (c) {
                     case '"' -> out.append("\\\"");
@@ -311,6 +319,20 @@ public final class CanonicalJson {
                 }
             }
             out.append('"');
+        }
+
+        /**
+         * @return how many leading chars of {@code s} are written as they are: no control char, no
+         *     {@code "} or backslash, no surrogate, no U+2028/U+2029 (those go through the escaping loop)
+         */
+        private static int plainPrefix(String s, int n) {
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c == '"' || c == '\\' || c >= '\u2028' && (c <= '\u2029' || c >= '\ud800' && c <= '\udfff')) {
+                    return i;
+                }
+            }
+            return n;
         }
 
         private static String label(String path) {

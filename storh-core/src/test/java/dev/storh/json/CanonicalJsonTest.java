@@ -56,6 +56,25 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void everyEscapedCharIsEscapedWhereverItStandsInAString() {
+        String[] special = {"\"", "\\", "\b", "\f", "\n", "\r", "\t", "\u0000", "\u001f", "\u2028", "\u2029", "\ud83d\ude42"};
+        String[] escaped = {"\\\"", "\\\\", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u0000", "\\u001f", "\\u2028", "\\u2029",
+            "\ud83d\ude42"};
+        for (int k = 0; k < special.length; k++) {
+            for (String[] around : new String[][] {{"", ""}, {"plain", ""}, {"", "tail"}, {"ab/é", "cd€"}}) {
+                String s = around[0] + special[k] + around[1];
+                assertThat(CanonicalJson.compactText(s)).as("%s", s).isEqualTo("\"" + around[0] + escaped[k] + around[1] + "\"");
+            }
+        }
+        assertThat(CanonicalJson.compactText("plain only, é€ \u2027\u202a\uffff")).isEqualTo("\"plain only, é€ \u2027\u202a\uffff\"");
+        assertThat(CanonicalJson.compactText(List.of(7L, -3L, Long.MIN_VALUE, 5, (short) 2))).isEqualTo("[7,-3,-9223372036854775808,5,2]");
+        assertThatThrownBy(() -> CanonicalJson.compactText(Map.of("x", "plain\ud800")))
+                .isInstanceOf(StorageException.class).hasMessageContaining("Malformed UTF-8").hasMessageContaining("x");
+        assertThatThrownBy(() -> CanonicalJson.compactText(Map.of("x", "\udc00plain")))
+                .isInstanceOf(StorageException.class).hasMessageContaining("Malformed UTF-8");
+    }
+
+    @Test
     void compactAndPrettyShapes() {
         assertThat(compact(Map.of("alpha", 1L))).isEqualTo("{\"alpha\":1}\n");
         assertThat(CanonicalJson.encodePretty(Map.of("alpha", 1L))).isEqualTo("{\n    \"alpha\": 1\n}\n");
