@@ -6,7 +6,6 @@ import com.dynatrace.hash4j.hashing.Hashing;
 import dev.storh.json.CanonicalJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +24,7 @@ import java.util.Map;
 final class RowCodec {
 
     private static final Hasher128 XXH3 = Hashing.xxh3_128();
-    private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
 
     private RowCodec() {
     }
@@ -75,7 +74,17 @@ final class RowCodec {
     /** @return the 32-hex-digit hash of a data text */
     static String hash(String dataText) {
         HashValue128 h = XXH3.hashBytesTo128Bits(dataText.getBytes(StandardCharsets.UTF_8));
-        return HEX.toHexDigits(h.getMostSignificantBits()) + HEX.toHexDigits(h.getLeastSignificantBits());
+        byte[] hex = new byte[32];
+        hexDigits(h.getMostSignificantBits(), hex, 0);
+        hexDigits(h.getLeastSignificantBits(), hex, 16);
+        return new String(hex, StandardCharsets.ISO_8859_1);
+    }
+
+    private static void hexDigits(long bits, byte[] into, int from) {
+        for (int i = 15; i >= 0; i--) {
+            into[from + i] = DIGITS[(int) bits & 0xf];
+            bits >>>= 4;
+        }
     }
 
     static boolean listShaped(Map<String, ?> data) {
