@@ -75,6 +75,35 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void phpTextWritesEmptyAndListShapedObjectsAsArraysAtAnyDepth() {
+        Map<String, Object> listShaped = new LinkedHashMap<>();
+        listShaped.put("0", "a");
+        listShaped.put("1", new LinkedHashMap<>());
+        Map<String, Object> notInOrder = new LinkedHashMap<>();
+        notInOrder.put("1", "a");
+        notInOrder.put("0", "b");
+        Map<String, Object> leadingZero = new LinkedHashMap<>();
+        leadingZero.put("00", 1L);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("l", listShaped);
+        doc.put("o", notInOrder);
+        doc.put("z", leadingZero);
+        doc.put("e", new LinkedHashMap<>());
+        doc.put("n", List.of(Map.of("0", 1L), Map.of(), "x \" é"));
+        assertThat(CanonicalJson.compactPhpText(doc)).isEqualTo(
+                "{\"l\":[\"a\",[]],\"o\":{\"1\":\"a\",\"0\":\"b\"},\"z\":{\"00\":1},\"e\":[],\"n\":[[1],[],\"x \\\" é\"]}");
+        assertThat(CanonicalJson.compactText(doc)).isEqualTo(
+                "{\"l\":{\"0\":\"a\",\"1\":{}},\"o\":{\"1\":\"a\",\"0\":\"b\"},\"z\":{\"00\":1},\"e\":{},"
+                        + "\"n\":[{\"0\":1},{},\"x \\\" é\"]}");
+        assertThat(CanonicalJson.compactPhpText(Map.of())).isEqualTo("[]");
+        assertThat(CanonicalJson.compactPhpText(Map.of("0", Map.of("0", Map.of("a", 1.5))))).isEqualTo("[[{\"a\":1.5}]]");
+        assertThatThrownBy(() -> CanonicalJson.compactPhpText(Map.of("0", List.of(Map.of("0", Double.NaN)))))
+                .isInstanceOf(StorageException.class).hasMessageContaining("NaN").hasMessageContaining("[0][0][0]");
+        assertThatThrownBy(() -> CanonicalJson.compactPhpText(Map.of(1, "x")))
+                .isInstanceOf(StorageException.class).hasMessageContaining("keys must be strings");
+    }
+
+    @Test
     void compactAndPrettyShapes() {
         assertThat(compact(Map.of("alpha", 1L))).isEqualTo("{\"alpha\":1}\n");
         assertThat(CanonicalJson.encodePretty(Map.of("alpha", 1L))).isEqualTo("{\n    \"alpha\": 1\n}\n");
