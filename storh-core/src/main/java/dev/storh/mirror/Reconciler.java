@@ -251,8 +251,9 @@ final class Reconciler {
 
     /**
      * Buffers row writes and sends them in batches: first the pending deletes, then the pending
-     * inserts, so a rewritten row is always deleted before it is inserted again. Inserts go out as
-     * statements of {@link Dialect#rowsPerInsert} rows each, the rest as a batch of single-row ones.
+     * inserts, so a rewritten row is always deleted before it is inserted again. Once a full batch
+     * of inserts is pending, inserts go out as statements of {@link Dialect#rowsPerInsert} rows each
+     * and the rest as a batch of single-row ones; fewer rows (a flush) only as single-row ones.
      */
     private static final class RowWriter implements AutoCloseable {
         private final MirrorConnection c;
@@ -305,7 +306,9 @@ final class Reconciler {
         private void send() {
             deleteOne.executeBatch(new ArrayList<>(deletes));
             deletes.clear();
-            int grouped = group > 1 ? inserts.size() - inserts.size() % group : 0;
+            // a few rows (a flush) are not worth preparing the long statement; a push of many is
+            boolean many = insertGroup != null || inserts.size() >= BATCH;
+            int grouped = group > 1 && many ? inserts.size() - inserts.size() % group : 0;
             if (grouped > 0 && insertGroup == null) {
                 insertGroup = c.prepare(t.insertStatement(group));
             }
