@@ -209,7 +209,7 @@ final class RecordCache {
      */
     private String look(String name) {
         try {
-            Optional<String> version = files.version(name);
+            Optional<String> version = files.likelyFileVersion(name); // one lstat: a record looked up is most often there
             if (version.isPresent()) {
                 return version.get();
             }
