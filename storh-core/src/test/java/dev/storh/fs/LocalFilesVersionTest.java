@@ -52,8 +52,8 @@ class LocalFilesVersionTest {
         Files.writeString(root.resolve("a/file.json"), "{\"v\":1}");
         Files.createSymbolicLink(root.resolve("a/link-to-file"), root.resolve("a/file.json"));
         Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
-        for (String name : new String[] {"a/file.json", "a/missing.json", "a/sub", "a/link-to-file", "a/dangling",
-                "no-folder/x.json", "a"}) {
+        String[] names = {"a/file.json", "a/missing.json", "a/sub", "a/link-to-file", "a/dangling", "no-folder/x.json", "a"};
+        for (String name : names) {
             assertThat(files.likelyFileVersion(name)).as(name).isEqualTo(files.version(name));
         }
         assertThat(files.likelyFileVersion("a/file.json")).isPresent();
