@@ -7,12 +7,14 @@ import dev.storh.id.UuidV7;
 import dev.storh.mirror.MirrorConnection.MirrorStatement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import dev.storh.progress.ProgressTracker;
@@ -109,6 +111,7 @@ final class Reconciler {
             }
             long upserted = 0;
             long deleted = 0;
+            Set<String> written = new HashSet<>();
             try (RowWriter writer = new RowWriter(c, t)) {
                 for (String id : new LinkedHashSet<>(ids)) {
                     Optional<StorageRecord> found = t.source().get(id);
@@ -116,6 +119,9 @@ final class Reconciler {
                         StorageRecord r = found.get();
                         if (!r.id().equals(id)) {
                             writer.delete(id);
+                        }
+                        if (!written.add(r.id())) {
+                            continue; // the same record listed again in another letter case: one row, counted once
                         }
                         String text = RowCodec.dataText(r.data());
                         writer.write(r.id(), t.rowValues(r, text, RowCodec.hash(text)), true);

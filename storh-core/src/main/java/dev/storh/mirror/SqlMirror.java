@@ -326,8 +326,8 @@ public final class SqlMirror {
 
     /**
      * Writes only the listed ids of one collection, in one transaction: each id's row is deleted and,
-     * when the store holds the record, written again. Duplicates count once; rows of other ids and
-     * the store are not touched.
+     * when the store holds the record, written again. Duplicates count once (also one record listed
+     * in both letter cases); rows of other ids and the store are not touched.
      *
      * @param name a registered collection
      * @param ids record ids (UUIDv7)
