@@ -23,7 +23,12 @@ public enum CacheValidation {
      * a record this store wrote itself while no other writer had a marker in the collection (no
      * other store instance, process or the original open for writing) is trusted on its version
      * as long as the collection's writer-marker folder keeps its modification time, which any
-     * writer that registers changes before it writes. Not seen: a writer that rewrites a settled
+     * writer that registers changes before it writes. An entry also settles before the settle
+     * time when its file's modification time is earlier than a time the file system itself set and
+     * the store saw before the look that preceded the read (the collection's writer-marker folder's
+     * time, or that of a later record file this store wrote; times ahead of this machine's clock
+     * are not taken): the file was last written in an earlier clock tick than that look, so any
+     * later write gives it a later time. Not seen: a writer that rewrites a settled
      * file in place with the same size and then sets its modification time back (HASH sees it), a
      * program that registers no writer marker and rewrites one of this store's own records within
      * the same clock tick keeping size and time, and a file system whose clock runs more than

@@ -63,7 +63,9 @@ final class BatchJournal {
     private final Set<String> pendingIds = new java.util.HashSet<>();
     private long ownSize = -1;
     /** Names this instance in its commit lines. */
-    private final String writer = Long.toHexString(new java.security.SecureRandom().nextLong());
+    private final String writer = Long.toHexString(WRITER_NAMES.nextLong());
+    /** One generator for every instance: building a {@code SecureRandom} costs more than opening a store. */
+    private static final java.security.SecureRandom WRITER_NAMES = new java.security.SecureRandom();
     /** How many groups this instance appended; the last one's commit line is {@code lastCommit}. */
     private long appends;
     private byte[] lastCommit;

@@ -7,6 +7,7 @@ import dev.storh.doc.index.PathIndexDefinition;
 import dev.storh.doc.index.RangeView;
 import dev.storh.query.Condition;
 import dev.storh.query.Direction;
+import dev.storh.query.FieldPath;
 import dev.storh.query.Operator;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.QueryPlan;
@@ -73,25 +74,28 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return !defs.isEmpty() || !indexes.pathDefinitions().isEmpty();
     }
 
-    private Optional<IndexDefinition> supporting(Condition c, java.util.Map<String, IndexDefinition> defs) {
-        if (c.path().isId() || c.path().nested() || c.ignoreCase()) {
-            return Optional.empty();
+    /** @return the definition that can answer {@code c}, or {@code null} */
+    private static IndexDefinition supporting(Condition c, java.util.Map<String, IndexDefinition> defs) {
+        FieldPath path = c.path();
+        if (c.ignoreCase() || path.nested() || path.isId()) {
+            return null;
         }
-        Optional<IndexDefinition> d = Optional.ofNullable(defs.get(c.field()));
-        if (d.isEmpty()) {
+        IndexDefinition d = defs.get(path.segments().get(0));
+        if (d == null) {
+            return null;
+        }
+        Operator op = c.operator();
+        if (op == Operator.EQ || op == Operator.IN) {
+            // Lists and objects are never in an index, so only scalar operands can be looked up.
+            List<Object> values = c.values();
+            for (int i = 0; i < values.size(); i++) {
+                if (!IndexKeys.isIndexable(values.get(i))) {
+                    return null;
+                }
+            }
             return d;
         }
-        boolean ok;
-        if (c.operator() == Operator.EQ || c.operator() == Operator.IN) {
-            // Lists and objects are never in an index, so only scalar operands can be looked up.
-            ok = true;
-            for (Object v : c.values()) {
-                ok &= IndexKeys.isIndexable(v);
-            }
-        } else {
-            ok = d.get().range() && c.operator().isRange();
-        }
-        return ok ? d : Optional.empty();
+        return d.range() && op.isRange() ? d : null;
     }
 
     /** Range matches among lists and objects: the records the range lines cannot hold. */
@@ -111,11 +115,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         List<QueryPlan.IndexUse> uses = new ArrayList<>();
         for (List<Condition> group : query.groups()) {
             Optional<Condition> first = group.stream()
-                    .filter(c -> supporting(c, defs).isPresent() || indexes.pathIndexFor(c) != null).findFirst();
+                    .filter(c -> supporting(c, defs) != null || indexes.pathIndexFor(c) != null).findFirst();
             if (first.isEmpty()) {
                 return List.of(); // this group needs a scan, so the whole query does (W12)
             }
-            PathIndexDefinition path = supporting(first.get(), defs).isPresent() ? null : indexes.pathIndexFor(first.get());
+            PathIndexDefinition path = supporting(first.get(), defs) != null ? null : indexes.pathIndexFor(first.get());
             uses.add(new QueryPlan.IndexUse(path != null ? path.label() : first.get().field(),
                     first.get().operator().label()));
         }
@@ -163,10 +167,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (query.limit() > 0 && query.limit() <= Integer.MAX_VALUE && query.cursor() == null
                 && query.orderField() == null && query.groups().size() == 1 && query.groups().get(0).size() == 1) {
             Condition c = query.groups().get(0).get(0);
-            Optional<IndexDefinition> d = supporting(c, defs);
-            if (c.operator() == Operator.EQ && d.isPresent() && d.get().equality()) {
+            IndexDefinition d = supporting(c, defs);
+            if (c.operator() == Operator.EQ && d != null && d.equality()) {
                 List<String> ids = IndexKeys.isIndexable(c.value())
-                        ? indexes.idsEqualLimited(d.get(), c.value(), (int) query.limit()) : List.of();
+                        ? indexes.idsEqualLimited(d, c.value(), (int) query.limit()) : List.of();
                 return new Candidates(ids, false, ids.size() >= query.limit());
             }
         }
@@ -242,15 +246,14 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         for (List<Condition> group : query.groups()) {
-            for (Condition c : group) {
-                Optional<IndexDefinition> d = supporting(c, defs);
-                if (d.isEmpty() || c.operator().isRange() && !containerIds(c).isEmpty()) {
+            for (int i = 0; i < group.size(); i++) {
+                Condition c = group.get(i);
+                IndexDefinition d = supporting(c, defs);
+                if (d == null || c.operator().isRange() && !containerIds(c).isEmpty()) {
                     return null; // listed lists and objects carry no value to check: count the records
                 }
-                for (Object v : d.get().range() ? List.of() : c.values()) {
-                    if (!IndexKeys.keyIsExact(v)) {
-                        return null; // a value file may also hold values that are not identical: count the records
-                    }
+                if (!d.range() && !exactKeys(c.values())) {
+                    return null; // a value file may also hold values that are not identical: count the records
                 }
             }
         }
@@ -265,6 +268,16 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             union.addAll(groupIds(group, defs));
         }
         return (long) union.size();
+    }
+
+    /** @return whether every value filed under the key of each of {@code values} is identical to it */
+    private static boolean exactKeys(List<Object> values) {
+        for (int i = 0; i < values.size(); i++) {
+            if (!IndexKeys.keyIsExact(values.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -282,7 +295,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         Condition c = group.get(0);
-        IndexDefinition d = supporting(c, defs).orElseThrow();
+        IndexDefinition d = supporting(c, defs); // not null: indexCount checked every condition
         if (c.operator() == Operator.EQ && d.equality()) {
             return IndexKeys.isIndexable(c.value()) ? indexes.countEqual(d, c.value()) : 0L;
         }
@@ -305,9 +318,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         List<java.util.Collection<String>> sets = new ArrayList<>();
         for (Condition c : group) {
-            Optional<IndexDefinition> d = supporting(c, defs);
-            if (d.isPresent()) {
-                sets.add(idsFor(c, d.get()));
+            IndexDefinition d = supporting(c, defs);
+            if (d != null) {
+                sets.add(idsFor(c, d));
                 continue;
             }
             PathIndexDefinition path = indexes.pathIndexFor(c);
@@ -340,15 +353,15 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (a.operator() != Operator.EQ || b.operator() != Operator.EQ || a.field().equals(b.field())) {
             return null;
         }
-        Optional<IndexDefinition> da = supporting(a, defs);
-        Optional<IndexDefinition> db = supporting(b, defs);
-        if (da.isEmpty() || db.isEmpty() || !da.get().equality() || !db.get().equality() || da.get().unique()
-                || db.get().unique() || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())
+        IndexDefinition da = supporting(a, defs);
+        IndexDefinition db = supporting(b, defs);
+        if (da == null || db == null || !da.equality() || !db.equality() || da.unique() || db.unique()
+                || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())
                 || IndexKeys.valueKeys(a.value()).size() > 1 || IndexKeys.valueKeys(b.value()).size() > 1) {
             return null; // a zero fraction lives under two keys: intersect the equality sets instead
         }
         boolean aFirst = Values.compareUtf8(a.field(), b.field()) < 0;
-        return aFirst ? new Compound(da.get(), a.value(), db.get(), b.value()) : new Compound(db.get(), b.value(), da.get(), a.value());
+        return aFirst ? new Compound(da, a.value(), db, b.value()) : new Compound(db, b.value(), da, a.value());
     }
 
     private List<String> idsFor(Condition c, IndexDefinition d) {
@@ -431,13 +444,13 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         Condition c = query.groups().get(0).get(0);
-        Optional<IndexDefinition> d = supporting(c, defs);
+        IndexDefinition d = supporting(c, defs);
         IndexDefinition order = defs.get(query.orderField());
-        if (c.operator() != Operator.EQ || d.isEmpty() || !d.get().equality() || order == null || !order.range()
+        if (c.operator() != Operator.EQ || d == null || !d.equality() || order == null || !order.range()
                 || !IndexKeys.isIndexable(c.value())) {
             return null;
         }
-        long matches = indexes.countEqual(d.get(), c.value());
+        long matches = indexes.countEqual(d, c.value());
         if (matches < RangeTopK.FEW) {
             return null;
         }
@@ -446,7 +459,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (prefix != null) {
             return new Candidates(prefix, true, true); // the records in the way are read and re-checked
         }
-        List<String> ids = RangeTopK.amongMembers(indexes.rangeSlices(order.field()), indexes.idsEqual(d.get(), c.value()),
+        List<String> ids = RangeTopK.amongMembers(indexes.rangeSlices(order.field()), indexes.idsEqual(d, c.value()),
                 ascending, records::count, need(query));
         return ids == null ? null : new Candidates(ids, true, true);
     }
@@ -458,8 +471,8 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         Condition c = query.groups().get(0).get(0);
-        Optional<IndexDefinition> d = supporting(c, defs);
-        if (!c.path().equals(query.orderPath()) || d.isEmpty() || !d.get().range() || !c.operator().isRange()
+        IndexDefinition d = supporting(c, defs);
+        if (!c.path().equals(query.orderPath()) || d == null || !d.range() || !c.operator().isRange()
                 || !containerIds(c).isEmpty()) {
             return null; // lists and objects that match are not in the view: sort the candidates instead
         }

@@ -19,12 +19,28 @@ import java.util.Optional;
  * mode a hit costs one version look once the entry has settled (see {@link CacheValidation#STAT});
  * before, each hit also reads the file and compares the hash, except for records this store wrote
  * while no other writer was registered (a look at the writers folder instead). Negative entries (missing files) are
- * kept too and re-checked like positive ones, except in TRUST mode. Thread-safe.
+ * kept too and re-checked like positive ones, except in TRUST mode.
+ *
+ * <p>Settling early: the cache keeps a <em>clock floor</em>, the latest modification time it has
+ * seen that the file system set itself (the writers folder's, which only markers coming and going
+ * change, looked at most every {@value #FLOOR_REFRESH_MILLIS} ms before a look that may need it,
+ * and those of the record files this store has just written). Times ahead of this machine's clock
+ * are not taken (a copy that kept its times). A file whose time is earlier than a floor read before
+ * the look that precedes a read of its bytes (or a check that they are still this store's) was
+ * last written in an earlier clock tick than that look: any later write gives it a later time, so
+ * the entry settles then and there. Thread-safe.
  */
 final class RecordCache {
 
     /** The version of a name that is there but not a regular file (a link, a folder). */
     private static final String NOT_A_FILE = "not a file";
+
+    /** How often, at most, the clock floor is raised from the writers folder's time (ms of this machine's clock). */
+    static final long FLOOR_REFRESH_MILLIS = 10;
+
+    /** A writers mark found unchanged after the clock floor had reached {@code floor}. */
+    private record Verified(long mark, long floor) {
+    }
 
     private final StoreFiles files;
     private final Cache cache;
@@ -32,6 +48,9 @@ final class RecordCache {
     private final String prefix;
     private final WriterQuiet quiet;
     private final String dataName;
+    private final java.util.concurrent.atomic.AtomicLong floor = new java.util.concurrent.atomic.AtomicLong(-1);
+    private volatile long floorLookedAt = -FLOOR_REFRESH_MILLIS;
+    private volatile Verified verified = new Verified(-1, -1);
 
     /**
      * @param files the collection's seam
@@ -80,8 +99,11 @@ final class RecordCache {
         try {
             String version = look(name);
             if (version != null && !NOT_A_FILE.equals(version)) {
-                long mark = validation == CacheValidation.STAT ? quiet.markFor(files.modifiedMillis(version)) : -1;
-                store(key, path, version, bytes, System.currentTimeMillis(), mark);
+                long written = files.modifiedMillis(version);
+                long mark = validation == CacheValidation.STAT ? quiet.markFor(written) : -1;
+                long now = System.currentTimeMillis();
+                store(key, path, version, bytes, now, mark, -1);
+                raiseFloor(written, now); // the file system's clock at this write: later writes get later times
                 return;
             }
         } catch (StorageException e) {
@@ -103,33 +125,19 @@ final class RecordCache {
         if (cached != null && validation == CacheValidation.TRUST) {
             return cached.record();
         }
+        boolean stat = validation == CacheValidation.STAT;
+        // read before the look: a time below it was set in an earlier clock tick than the look
+        long floorBefore = stat && (cached == null || !cached.settled()) ? floorBeforeLook() : -1;
         String version = look(name);
-        long seen = System.currentTimeMillis();
         if (cached != null) {
             if (version == null && cached.missing()) {
                 return null;
             }
             if (version != null && !cached.missing() && version.equals(cached.fileKey())) {
-                boolean stat = validation == CacheValidation.STAT;
-                boolean settles = stat && seen - cached.seenMillis() >= CacheValidation.SETTLE_MILLIS;
-                if (stat && (cached.settled() || quiet.unchanged(cached.writersMark()))) {
-                    if (settles && !cached.settled()) {
-                        cache.put(key, cached.asSettled());
-                    }
+                if (stat && cached.settled()) {
                     return cached.record();
                 }
-                beforeRead.run();
-                Path path = files.path(name);
-                byte[] bytes = RecordFiles.readBytesOrNull(files, name, path);
-                if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
-                    return store(key, path, version, bytes, cached.seenMillis(), -1);
-                }
-                if (settles) {
-                    cache.put(key, cached.asSettled());
-                } else if (cached.writersMark() >= 0) {
-                    cache.put(key, cached.withoutWritersMark());
-                }
-                return cached.record();
+                return unsettledHit(key, name, version, cached, stat, floorBefore, beforeRead);
             }
         }
         if (version == null) {
@@ -138,7 +146,75 @@ final class RecordCache {
         }
         beforeRead.run();
         Path path = files.path(name);
-        return store(key, path, version, RecordFiles.readBytesOrNull(files, name, path), seen, -1);
+        return store(key, path, version, RecordFiles.readBytesOrNull(files, name, path), System.currentTimeMillis(), -1,
+                floorBefore);
+    }
+
+    /**
+     * A hit on an entry not yet settled whose file still has the entry's version: trusted when its
+     * writers mark still holds (or held after the clock floor passed the file's time), else the
+     * bytes are read and compared. Settles the entry once the bytes are confirmed after the settle
+     * time, or after a look preceded by a clock floor later than the file's time.
+     */
+    private StorageRecord unsettledHit(String key, String name, String version, CachedRecord cached, boolean stat,
+            long floorBefore, Runnable beforeRead) {
+        long modified = files.modifiedMillis(version);
+        boolean settles = stat && (System.currentTimeMillis() - cached.seenMillis() >= CacheValidation.SETTLE_MILLIS
+                || modified >= 0 && modified < floorBefore);
+        long mark = cached.writersMark();
+        if (stat && mark >= 0) {
+            Verified v = verified;
+            if (v.mark() == mark && modified >= 0 && modified < v.floor()) {
+                // No writer registered until after the floor passed this file's time: the bytes are
+                // this store's, and any later write gives the file a later time.
+                cache.put(key, cached.asSettled());
+                return cached.record();
+            }
+            if (quiet.unchanged(mark)) {
+                if (floorBefore > v.floor() || v.mark() != mark) {
+                    verified = new Verified(mark, floorBefore);
+                }
+                if (settles) {
+                    cache.put(key, cached.asSettled());
+                }
+                return cached.record();
+            }
+        }
+        beforeRead.run();
+        Path path = files.path(name);
+        byte[] bytes = RecordFiles.readBytesOrNull(files, name, path);
+        if (bytes == null || !IndexKeys.xxh128(bytes).equals(cached.hash())) {
+            return store(key, path, version, bytes, cached.seenMillis(), -1, floorBefore);
+        }
+        if (settles) {
+            cache.put(key, cached.asSettled());
+        } else if (mark >= 0) {
+            cache.put(key, cached.withoutWritersMark());
+        }
+        return cached.record();
+    }
+
+    /**
+     * @return the clock floor, first raised from the writers folder's time when it was last looked
+     *     at {@link #FLOOR_REFRESH_MILLIS} ms ago or more (one look); -1 when none is known
+     */
+    private long floorBeforeLook() {
+        long now = System.currentTimeMillis();
+        if (now - floorLookedAt >= FLOOR_REFRESH_MILLIS || now < floorLookedAt) {
+            floorLookedAt = now;
+            raiseFloor(quiet.folderMillis(), now);
+        }
+        return floor.get();
+    }
+
+    /**
+     * @param millis a modification time the file system set itself, or -1
+     * @param now this machine's clock when it was read
+     */
+    private void raiseFloor(long millis, long now) {
+        if (millis >= 0 && millis <= now) { // a time ahead of this clock was not set by it
+            floor.accumulateAndGet(millis, Math::max);
+        }
     }
 
     /**
@@ -178,9 +254,11 @@ final class RecordCache {
      * Keeps the bytes read (or written) after a look at {@code version}. The settle time counts
      * from {@code seen} or from the file's modification time when the version tells it and it is
      * earlier; an entry whose file was last modified {@link CacheValidation#SETTLE_MILLIS} or more
-     * before the look is settled at once (any later write gets a later time).
+     * before the look is settled at once (any later write gets a later time), and so is one whose
+     * time is earlier than {@code floorBefore}, a clock floor read before the look.
      */
-    private StorageRecord store(String key, Path path, String version, byte[] bytes, long seen, long writersMark) {
+    private StorageRecord store(String key, Path path, String version, byte[] bytes, long seen, long writersMark,
+            long floorBefore) {
         if (bytes == null) {
             cache.put(key, CachedRecord.MISSING);
             return null;
@@ -188,7 +266,7 @@ final class RecordCache {
         StorageRecord record = RecordFiles.decode(path, bytes);
         long modified = NOT_A_FILE.equals(version) ? -1 : files.modifiedMillis(version);
         long from = modified >= 0 ? Math.min(seen, modified) : seen;
-        boolean settled = seen - from >= CacheValidation.SETTLE_MILLIS;
+        boolean settled = seen - from >= CacheValidation.SETTLE_MILLIS || modified >= 0 && modified < floorBefore;
         cache.put(key, new CachedRecord(record, bytes.length, version, IndexKeys.xxh128(bytes), from, settled,
                 settled ? -1 : writersMark));
         return record;
@@ -209,7 +287,7 @@ final class RecordCache {
      */
     private String look(String name) {
         try {
-            Optional<String> version = files.version(name);
+            Optional<String> version = files.likelyFileVersion(name); // one lstat: a record looked up is most often there
             if (version.isPresent()) {
                 return version.get();
             }

@@ -49,6 +49,15 @@ final class WriterQuiet {
     }
 
     /**
+     * @return the writers folder's modification time now (one look), in milliseconds on the file
+     *     system's clock, or -1 when it is not a readable folder: a reading of that clock, since only
+     *     markers coming and going change it
+     */
+    long folderMillis() {
+        return writers.modifiedMillis();
+    }
+
+    /**
      * @param mark a value {@link #markFor} returned
      * @return whether the writers folder still has that modification time (no writer registered since)
      */

@@ -134,6 +134,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public Optional<String> likelyFileVersion(String name) throws IOException {
+        return files.likelyFileVersion(name);
+    }
+
+    @Override
     public long modifiedMillis(String version) {
         return files.modifiedMillis(version);
     }

@@ -184,10 +184,19 @@ public final class LocalFiles implements StoreFiles {
             // costs two plain stats instead of a NoSuchFileException; other failures take the path below.
             return java.util.Optional.empty();
         }
-        return attributes(path).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile)
-                .map(a -> Long.toHexString(a.size()) + "-"
-                        + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS))
-                        + "-" + a.fileKey());
+        return attributes(path).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile).map(LocalFiles::versionOf);
+    }
+
+    /** {@link #version} in one {@code lstat} when the file is there (a NoSuchFileException inside when it is not). */
+    @Override
+    public java.util.Optional<String> likelyFileVersion(String name) throws IOException {
+        return attributes(path(name)).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile)
+                .map(LocalFiles::versionOf);
+    }
+
+    private static String versionOf(java.nio.file.attribute.BasicFileAttributes a) {
+        return Long.toHexString(a.size()) + "-"
+                + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)) + "-" + a.fileKey();
     }
 
     /** Reads the time back out of a {@link #version} of this seam: its second field, nanoseconds in hex. */

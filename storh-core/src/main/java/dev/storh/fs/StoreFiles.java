@@ -331,6 +331,20 @@ public interface StoreFiles {
     }
 
     /**
+     * {@link #version} of a name that is most likely a regular file (a record a cache holds): the
+     * same answer, but a seam may make the look cheaper when the file is there at the price of a
+     * dearer one when it is not (a local seam: one {@code lstat} instead of two looks, an exception
+     * inside when nothing has the name). The default asks {@link #version}.
+     *
+     * @param name a file
+     * @return its version, empty when no file has that name
+     * @throws IOException when it cannot be read
+     */
+    default java.util.Optional<String> likelyFileVersion(String name) throws IOException {
+        return version(name);
+    }
+
+    /**
      * The modification time a {@link #version} carries, to tell how long a file has been left
      * alone. The default knows nothing of the versions' shapes (they may be ETags) and says so.
      *

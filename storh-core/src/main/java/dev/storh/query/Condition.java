@@ -45,11 +45,15 @@ public record Condition(FieldPath path, Operator operator, List<Object> values, 
         if (path == null) {
             throw new StorageException("Query field cannot be empty.");
         }
-        List<Object> normalised = new ArrayList<>();
-        for (Object v : values) {
-            normalised.add(Values.normalise(v));
+        if (values.size() == 1) { // most operators: one operand, kept without a list to copy
+            values = Collections.singletonList(Values.normalise(values.get(0)));
+        } else {
+            List<Object> normalised = new ArrayList<>(values.size());
+            for (Object v : values) {
+                normalised.add(Values.normalise(v));
+            }
+            values = Collections.unmodifiableList(normalised);
         }
-        values = Collections.unmodifiableList(normalised);
         if (ignoreCase && !operator.foldsCase()) {
             throw new StorageException("Query operator " + operator.label() + " on field " + path
                     + " cannot ignore case: it compares by value order.");

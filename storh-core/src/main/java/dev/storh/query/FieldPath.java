@@ -35,6 +35,18 @@ public record FieldPath(List<String> segments) {
     }
 
     /**
+     * @param key a top-level key
+     * @return the path of that key alone
+     * @throws StorageException {@code "Query field cannot be empty."} for a null or blank key
+     */
+    public static FieldPath of(String key) {
+        if (key == null) {
+            throw new StorageException("Query field cannot be empty.");
+        }
+        return new FieldPath(List.of(key)); // a blank key is rejected as by of(String...)
+    }
+
+    /**
      * @param segments the keys, outermost first
      * @return the path
      * @throws StorageException for no key or a blank key

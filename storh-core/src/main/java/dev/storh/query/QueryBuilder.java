@@ -261,7 +261,12 @@ public final class QueryBuilder {
      * @return whether any group has a condition
      */
     public boolean hasConditions() {
-        return shape.groups().stream().anyMatch(g -> !g.isEmpty());
+        for (List<Condition> g : shape.groups()) { // a loop, not a stream: every query asks
+            if (!g.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -335,6 +340,12 @@ public final class QueryBuilder {
 
     /** @return this query with the conditions appended to every OR group */
     private QueryBuilder andEveryGroup(List<Condition> conditions) {
+        if (shape.groups().size() == 1 && conditions.size() == 1) { // where(...) on a query without orWhere
+            List<Condition> g = shape.groups().get(0);
+            Condition[] ng = g.toArray(new Condition[g.size() + 1]);
+            ng[g.size()] = conditions.get(0);
+            return with(List.of(List.of(ng)));
+        }
         List<List<Condition>> next = new ArrayList<>();
         for (List<Condition> g : shape.groups()) {
             List<Condition> ng = new ArrayList<>(g);

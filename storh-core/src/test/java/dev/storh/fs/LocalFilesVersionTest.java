@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link LocalFiles#version}: the plain-stat answer for absent names agrees with the attributes it stands for. */
+/**
+ * {@link LocalFiles#version}: the plain-stat answer for absent names agrees with the attributes it
+ * stands for; {@link LocalFiles#likelyFileVersion} (one lstat) answers as it does for every kind of name.
+ */
 class LocalFilesVersionTest {
 
     @TempDir
@@ -40,5 +43,28 @@ class LocalFilesVersionTest {
         LocalFiles files = LocalFiles.at(root);
         Files.writeString(root.resolve("plain"), "x");
         assertThatThrownBy(() -> files.version("plain/x.json")).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void likelyFileVersionAnswersAsVersionForEveryKindOfName() throws IOException {
+        LocalFiles files = LocalFiles.at(root);
+        Files.createDirectories(root.resolve("a/sub"));
+        Files.writeString(root.resolve("a/file.json"), "{\"v\":1}");
+        Files.createSymbolicLink(root.resolve("a/link-to-file"), root.resolve("a/file.json"));
+        Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
+        String[] names = {"a/file.json", "a/missing.json", "a/sub", "a/link-to-file", "a/dangling", "no-folder/x.json", "a"};
+        for (String name : names) {
+            assertThat(files.likelyFileVersion(name)).as(name).isEqualTo(files.version(name));
+        }
+        assertThat(files.likelyFileVersion("a/file.json")).isPresent();
+        String before = files.likelyFileVersion("a/file.json").orElseThrow();
+        Files.writeString(root.resolve("a/file.json"), "{\"v\":22}");
+        assertThat(files.likelyFileVersion("a/file.json")).isEqualTo(files.version("a/file.json")).isNotEqualTo(
+                java.util.Optional.of(before));
+        Files.writeString(root.resolve("plain"), "x");
+        assertThatThrownBy(() -> files.likelyFileVersion("plain/x.json")).isInstanceOf(IOException.class);
+        ForwardingFiles forwarded = new ForwardingFiles(files) {
+        };
+        assertThat(forwarded.likelyFileVersion("a/file.json")).isEqualTo(files.version("a/file.json"));
     }
 }

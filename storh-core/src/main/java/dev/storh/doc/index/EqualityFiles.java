@@ -186,7 +186,26 @@ final class EqualityFiles {
      * @return the count (or -1 when the file has none) and up to {@code limit} ids; count 0 when absent
      */
     static Head headOfValueFile(StoreFiles files, Path file, String expectedKey, int limit) {
-        try (InputStream in = files.open(files.nameOf(file))) {
+        return headOfValueFile(files, file, files.nameOf(file), expectedKey, limit);
+    }
+
+    /**
+     * The {@code count} of a value file alone (no delta merged), its name already known.
+     *
+     * @param files the collection's byte seam
+     * @param file a value file
+     * @param name its name on the seam ({@code files.nameOf(file)})
+     * @param expectedKey the value key the file must hold (else the count is 0)
+     * @return the count (or -1 when the file has none), with no ids; count 0 when the file is absent or
+     *     holds another key
+     * @throws StorageException {@code "Could not read equality index: <path>"} / {@code "Malformed equality index: <path>"}
+     */
+    static Head headOfValueFile(StoreFiles files, Path file, String name, String expectedKey) {
+        return headOfValueFile(files, file, name, expectedKey, 0);
+    }
+
+    private static Head headOfValueFile(StoreFiles files, Path file, String name, String expectedKey, int limit) {
+        try (InputStream in = files.open(name)) {
             byte[] first = in.readNBytes(ValueFileHeads.bytesFor(limit));
             Head compact = ValueFileHeads.scan(first, first.length, expectedKey, limit);
             if (compact != null) {

@@ -93,6 +93,12 @@ final class IndexBytes {
      * @param file an index file
      * @return its version ({@link StoreFiles#version}), {@code null} when absent or unreadable
      */
+    /**
+     * The matchers of the few globs {@link #list} is given (constants), compiled once: a glob compiles to a
+     * regular expression, which costs more than the listing it filters when a store opens.
+     */
+    private static final Map<String, PathMatcher> MATCHERS = new java.util.concurrent.ConcurrentHashMap<>();
+
     static String version(StoreFiles files, Path file) {
         try {
             return files.version(files.nameOf(file)).orElse(null);
@@ -110,7 +116,7 @@ final class IndexBytes {
      * @throws IOException when it cannot be listed
      */
     static List<Path> list(StoreFiles files, Path dir, String glob) throws IOException {
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+        PathMatcher matcher = MATCHERS.computeIfAbsent(glob, g -> FileSystems.getDefault().getPathMatcher("glob:" + g));
         List<String> names;
         try {
             names = new ArrayList<>(files.list(files.nameOf(dir)));

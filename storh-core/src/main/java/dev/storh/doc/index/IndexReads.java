@@ -179,6 +179,15 @@ final class IndexReads {
         return ids;
     }
 
+    /** @return the version of a value file alone, or {@code null} when the file is absent or unreadable */
+    private String mainVersion(String name) {
+        try {
+            return files.version(name).orElse(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
     /** @return the version of a value file with its delta's, or {@code null} when the file is absent or unreadable */
     private String versionOf(Path file, String name) {
         try {
@@ -292,7 +301,9 @@ final class IndexReads {
         }
         Path file = cached != null ? cached.file() : locate.get();
         String name = cached != null ? cached.name() : files.nameOf(file);
-        String version = versionOf(file, name);
+        String main = mainVersion(name);
+        String delta = main == null ? null : IndexBytes.version(files, ValueDeltas.deltaOf(file));
+        String version = main == null || delta == null ? main : main + "+" + delta; // as EqualityFiles.withDelta
         IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
         if (cached != null && java.util.Objects.equals(cached.version(), version)) {
             counts.put(lookup, new Counted(file, name, version, cached.count(), vouch));
@@ -300,7 +311,11 @@ final class IndexReads {
         }
         long count = 0;
         if (version != null) {
-            EqualityFiles.Head head = EqualityFiles.head(files, file, key, 0);
+            // Without a delta when the versions were taken, the value file alone holds the count as of
+            // then (a write since either appends a delta, which changes the version for the next call,
+            // or replaces the value file by one holding a later count).
+            EqualityFiles.Head head = delta == null ? EqualityFiles.headOfValueFile(files, file, name, key)
+                    : EqualityFiles.head(files, file, key, 0);
             count = head.count();
             if (count < 0) {
                 EqualityFiles.Entry e = EqualityFiles.read(files, file);
