@@ -47,7 +47,7 @@ public final class CanonicalJson {
      */
     public static byte[] encodeCompact(Map<String, ?> object) {
         StringBuilder out = new StringBuilder(128);
-        new Writer(out, false, MAX_ENCODE_DEPTH).value(object, 1, "");
+        new Writer(out, false, MAX_ENCODE_DEPTH, false).value(object, 1, "");
         return out.append('\n').toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -58,7 +58,22 @@ public final class CanonicalJson {
      */
     public static String compactText(Object value) {
         StringBuilder out = new StringBuilder(128);
-        new Writer(out, false, MAX_ENCODE_DEPTH).value(value, 1, "");
+        new Writer(out, false, MAX_ENCODE_DEPTH, false).value(value, 1, "");
+        return out.toString();
+    }
+
+    /**
+     * {@link #compactText(Object)} as the original sees its arrays: an empty object, and an object
+     * whose keys are exactly {@code "0".."n-1"} in that order (how a list-shaped record is held),
+     * are written as JSON arrays of their values, at any depth.
+     *
+     * @param value any value of the JSON model
+     * @return its compact canonical text in that view, without a trailing newline
+     * @throws StorageException when a value cannot be encoded
+     */
+    public static String compactPhpText(Object value) {
+        StringBuilder out = new StringBuilder(128);
+        new Writer(out, false, MAX_ENCODE_DEPTH, true).value(value, 1, "");
         return out.toString();
     }
 
@@ -69,7 +84,7 @@ public final class CanonicalJson {
      */
     public static String encodePretty(Map<String, ?> object) {
         StringBuilder out = new StringBuilder(256);
-        new Writer(out, true, MAX_ENCODE_DEPTH).value(object, 1, "");
+        new Writer(out, true, MAX_ENCODE_DEPTH, false).value(object, 1, "");
         return out.append('\n').toString();
     }
 
@@ -90,7 +105,7 @@ public final class CanonicalJson {
         if (data.isEmpty()) {
             out.append("[]");
         } else {
-            new Writer(out, false, Jsonc.MAX_NESTING_DEPTH).value(data, 2, "");
+            new Writer(out, false, Jsonc.MAX_NESTING_DEPTH, false).value(data, 2, "");
         }
         return out.append("}\n").toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -172,8 +187,11 @@ public final class CanonicalJson {
         return out.toString();
     }
 
-    /** One encoding: the text it appends to, compact or pretty, and the deepest nesting it accepts. */
-    private record Writer(StringBuilder out, boolean pretty, int maxDepth) {
+    /**
+     * One encoding: the text it appends to, compact or pretty, the deepest nesting it accepts and
+     * whether empty and list-shaped objects are written as arrays ({@link #compactPhpText}).
+     */
+    private record Writer(StringBuilder out, boolean pretty, int maxDepth, boolean phpArrays) {
 
         void value(Object v, int depth, String path) {
             if (v == null) {
@@ -182,7 +200,9 @@ public final class CanonicalJson {
                 string(s, path);
             } else if (v instanceof Boolean b) {
                 out.append(b.booleanValue() ? "true" : "false");
-            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+            } else if (v instanceof Long l) {
+                out.append(l.longValue());
+            } else if (v instanceof Integer || v instanceof Short || v instanceof Byte
                     || v instanceof BigInteger || v instanceof AtomicLong || v instanceof AtomicInteger) {
                 out.append(v);
             } else if (v instanceof Double d) {
@@ -229,6 +249,10 @@ public final class CanonicalJson {
 
         private void object(Map<?, ?> m, int depth, String path) {
             checkDepth(depth, path);
+            if (phpArrays && listShaped(m)) {
+                array(m.values(), depth, path);
+                return;
+            }
             if (m.isEmpty()) {
                 out.append("{}");
                 return;
@@ -284,7 +308,13 @@ public final class CanonicalJson {
         private void string(String s, String path) {
             out.append('"');
             int n = s.length();
-            for (int i = 0; i < n; i++) {
+            int plain = plainPrefix(s, n);
+            if (plain == n) {
+                out.append(s).append('"');
+                return;
+            }
+            out.append(s, 0, plain);
+            for (int i = plain; i < n; i++) {
                 char c = s.charAt(i);
                 switch (c) {
                     case '"' -> out.append("\\\"");
@@ -311,6 +341,48 @@ public final class CanonicalJson {
                 }
             }
             out.append('"');
+        }
+
+        /**
+         * @return how many leading chars of {@code s} are written as they are: no control char, no
+         *     {@code "} or backslash, no surrogate, no U+2028/U+2029 (those go through the escaping loop)
+         */
+        private static int plainPrefix(String s, int n) {
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c == '"' || c == '\\' || c >= '\u2028' && (c <= '\u2029' || c >= '\ud800' && c <= '\udfff')) {
+                    return i;
+                }
+            }
+            return n;
+        }
+
+        /** @return whether the keys are exactly {@code "0".."n-1"} in order (true when empty) */
+        private static boolean listShaped(Map<?, ?> m) {
+            int index = 0;
+            for (Object key : m.keySet()) {
+                if (!(key instanceof String k) || !isIndex(k, index++)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** @return whether {@code key} is {@code Integer.toString(index)}: digits, no sign, no leading zero */
+        private static boolean isIndex(String key, int index) {
+            int n = key.length();
+            if (n == 0 || n > 10 || n > 1 && key.charAt(0) == '0') {
+                return false;
+            }
+            long value = 0;
+            for (int k = 0; k < n; k++) {
+                char c = key.charAt(k);
+                if (c < '0' || c > '9') {
+                    return false;
+                }
+                value = value * 10 + (c - '0');
+            }
+            return value == index;
         }
 
         private static String label(String path) {

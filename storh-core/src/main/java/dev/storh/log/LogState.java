@@ -271,12 +271,16 @@ final class LogState {
      *     manifest identity and rebuild (after a repair rewrote segments)
      */
     void writeManifest(boolean always) {
+        writeManifest(always, true);
+    }
+
+    private void writeManifest(boolean always, boolean syncFolder) {
         byte[] bytes;
         synchronized (this) {
             bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
         }
         try {
-            Manifest.write(files, bytes, always);
+            Manifest.write(files, bytes, always, syncFolder);
         } finally {
             stamp = Manifest.stamp(files); // a failed swap put the old manifest back under a new identity
         }
@@ -290,6 +294,18 @@ final class LogState {
      * @throws StorageException {@code "Could not roll missing active segment."} naming the path
      */
     void roll() {
+        roll(true);
+    }
+
+    /**
+     * {@link #roll()}, optionally leaving the collection folder's fsync after the manifest's rename
+     * to the caller ({@link Manifest#write(StoreFiles, byte[], boolean, boolean)}): a batch of appends
+     * that rolls several times fsyncs the folder once, before it returns.
+     *
+     * @param syncManifestFolder whether the manifest's rename is made durable before this returns
+     * @throws StorageException as {@link #roll()}
+     */
+    void roll(boolean syncManifestFolder) {
         Segment old = active;
         if (old.records == 0) {
             return;
@@ -315,7 +331,7 @@ final class LogState {
             }
             createIfMissing(fresh.file, false);
             AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
-            swapActive(old, fresh, indexName, n);
+            swapActive(old, fresh, indexName, n, syncManifestFolder);
             presence.afterOwnChange(known);
         } catch (RuntimeException e) {
             // nothing references them: take them away so a failed roll leaves the folder as it was
@@ -325,7 +341,7 @@ final class LogState {
         }
     }
 
-    private void swapActive(Segment old, Segment fresh, String indexName, long n) {
+    private void swapActive(Segment old, Segment fresh, String indexName, long n, boolean syncManifestFolder) {
         long oldNext;
         List<Segment> oldSealed;
         synchronized (this) {
@@ -339,7 +355,7 @@ final class LogState {
             nextSegment = n + 1;
         }
         try {
-            writeManifest();
+            writeManifest(false, syncManifestFolder);
         } catch (RuntimeException e) {
             synchronized (this) {
                 old.index = null;

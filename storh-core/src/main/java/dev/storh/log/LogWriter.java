@@ -1,6 +1,7 @@
 package dev.storh.log;
 
 import dev.storh.StorageException;
+import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.CollectionLock;
 import dev.storh.fs.GroupCommit;
 import dev.storh.fs.ReadOnlyFileSystem;
@@ -140,14 +141,23 @@ final class LogWriter implements AutoCloseable {
         int bufLen = 0;
         List<long[]> offsets = new ArrayList<>();
         List<Line> pending = new ArrayList<>();
+        // Lines of segments this batch sealed after a roll whose manifest rename is not durable yet:
+        // applied to the state index (made visible) only once the collection folder is fsynced.
+        List<Sealed> unsynced = new ArrayList<>();
+        boolean folderUnsynced = false;
         boolean rollFailed = false;
         try {
             // one stat of the name told the size of the file our handle has: no need to ask the handle
             if ((same && known >= 0 ? known : ch.size()) != pos) {
                 ch.truncate(pos); // leftovers of a failed write of ours
             }
+            long remaining = 0;
+            for (List<Line> lines : batch) {
+                remaining += lines.size();
+            }
             for (List<Line> lines : batch) {
                 for (Line line : lines) {
+                    remaining--;
                     byte[] b = line.bytes();
                     if (bufLen + b.length > buf.length) {
                         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, bufLen + b.length));
@@ -161,8 +171,16 @@ final class LogWriter implements AutoCloseable {
                         writeAt(ch, buf, bufLen, pos - bufLen);
                         bufLen = 0;
                         sync(ch);
-                        publish(seg, pending, offsets);
-                        rollFailed = !roll();
+                        if (folderUnsynced) {
+                            unsynced.add(observe(seg, pending, offsets));
+                        } else {
+                            publish(seg, pending, offsets);
+                        }
+                        // a roll with more lines to follow leaves its manifest's folder fsync to the end of the
+                        // batch; the last one makes its own durable, and with it every earlier rename
+                        boolean syncNow = remaining == 0;
+                        rollFailed = !roll(syncNow);
+                        folderUnsynced = rollFailed ? folderUnsynced : !syncNow;
                         seg = state.active;
                         ch = channelFor(seg, null);
                         pos = seg.end;
@@ -177,9 +195,22 @@ final class LogWriter implements AutoCloseable {
             }
             if (!pending.isEmpty()) {
                 sync(ch);
+            }
+            if (folderUnsynced) {
+                // one fsync makes every manifest rename of the batch's rolls durable
+                AtomicFiles.syncDirectory(state.files, "");
+                folderUnsynced = false;
+            }
+            applyAll(unsynced);
+            if (!pending.isEmpty()) {
                 publish(seg, pending, offsets);
             }
         } catch (IOException | RuntimeException | Error e) {
+            try {
+                applyAll(unsynced); // their lines are in files the manifest in force names: the index follows
+            } catch (RuntimeException | Error applyFailure) {
+                e.addSuppressed(applyFailure);
+            }
             Throwable failure = e instanceof StorageException || e instanceof Error ? e
                     : new StorageException("Could not append to active segment: " + state.path(seg.file) + " ("
                             + e.getMessage() + (ReadOnlyFileSystem.isReadOnlyError(e) ? "; " + ReadOnlyFileSystem.READ_ONLY
@@ -207,9 +238,9 @@ final class LogWriter implements AutoCloseable {
      *
      * @return whether the roll happened
      */
-    private boolean roll() {
+    private boolean roll(boolean syncManifestFolder) {
         try {
-            state.roll();
+            state.roll(syncManifestFolder);
             // caught up under the lock, and the new manifest's time is later than the writers folder's
             writers.look(writers.folderMillis(), state.stamp instanceof String v ? state.files.modifiedMillis(v) : -1);
             return true;
@@ -246,6 +277,47 @@ final class LogWriter implements AutoCloseable {
         }
         lines.clear();
         offsets.clear();
+    }
+
+    /**
+     * A segment's synced lines whose state index entries wait for the batch's folder fsync.
+     *
+     * @param file the segment's file name
+     * @param lines its lines, in order
+     * @param offsets their {start, end} offsets
+     */
+    private record Sealed(String file, List<Line> lines, List<long[]> offsets) {
+    }
+
+    /** Adds synced lines to their segment (its sparse index, id range and end) before it is sealed; not to the state index yet. */
+    private Sealed observe(Segment seg, List<Line> lines, List<long[]> offsets) {
+        synchronized (state) {
+            for (int i = 0; i < lines.size(); i++) {
+                long[] at = offsets.get(i);
+                seg.observe(lines.get(i).id(), at[0], at[1], state.interval);
+            }
+        }
+        Sealed sealed = new Sealed(seg.file, new ArrayList<>(lines), new ArrayList<>(offsets));
+        lines.clear();
+        offsets.clear();
+        return sealed;
+    }
+
+    /** Applies the lines of {@link #observe}d segments to the state index, in order, and forgets them. */
+    private void applyAll(List<Sealed> waiting) {
+        if (waiting.isEmpty()) {
+            return;
+        }
+        synchronized (state) {
+            StateIndex index = state.index;
+            while (!waiting.isEmpty()) {
+                Sealed s = waiting.remove(0);
+                for (int i = 0; i < s.lines().size(); i++) {
+                    Line line = s.lines().get(i);
+                    index.apply(line.id(), line.delete(), s.file(), s.offsets().get(i)[0], false, line::keys, this::keysAt);
+                }
+            }
+        }
     }
 
     private Object[] keysAt(String file, long offset) {

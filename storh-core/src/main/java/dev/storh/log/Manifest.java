@@ -2,6 +2,7 @@ package dev.storh.log;
 
 import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.json.CanonicalJson;
 import dev.storh.fs.StoreFiles;
 import dev.storh.json.Jsonc;
@@ -141,6 +142,20 @@ final class Manifest {
      *     to put it back is attached as suppressed)
      */
     static boolean write(StoreFiles files, byte[] bytes, boolean always) {
+        return write(files, bytes, always, true);
+    }
+
+    /**
+     * {@link #write(StoreFiles, byte[], boolean)}, with or without the collection folder's fsync after
+     * the rename. Without it the new manifest is in force for every reader at once, but a power cut
+     * may still bring the previous one back: the caller fsyncs the folder itself (with
+     * {@link AtomicFiles#syncDirectory(StoreFiles, String)} of {@code ""}) before anything that
+     * depends on the new manifest surviving a crash is acknowledged.
+     *
+     * @param syncFolder whether to fsync the collection folder after the rename
+     * @return whether the file was written
+     */
+    static boolean write(StoreFiles files, byte[] bytes, boolean always, boolean syncFolder) {
         byte[] old;
         try {
             old = readAll(files);
@@ -149,6 +164,18 @@ final class Manifest {
         }
         if (!always && Arrays.equals(old, bytes)) {
             return false;
+        }
+        if (!syncFolder) {
+            String temp = LogFiles.tempName(LogFiles.MANIFEST);
+            AtomicFiles.writeSynced(files, temp, bytes);
+            try {
+                files.rename(temp, LogFiles.MANIFEST);
+            } catch (IOException | RuntimeException e) {
+                AtomicFiles.deleteQuietly(files, temp);
+                throw new StorageException("Could not atomically replace storage file: " + files.path(LogFiles.MANIFEST)
+                        + ReadOnlyFileSystem.hint(e), e);
+            }
+            return true;
         }
         try {
             AtomicFiles.writeAtomic(files, LogFiles.MANIFEST, bytes);

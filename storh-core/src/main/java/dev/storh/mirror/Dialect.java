@@ -92,6 +92,18 @@ public enum Dialect implements WireName {
         return this == POSTGRESQL ? "CAST(? AS JSONB)" : "?";
     }
 
+    /**
+     * How many rows one INSERT statement carries when many rows are written: SQLite runs a
+     * statement of up to 100 rows (at most 999 placeholders, its historical limit) for less per-row
+     * work than one execution per row; the servers' drivers batch single-row statements themselves.
+     *
+     * @param columns the table's column count
+     * @return rows per INSERT, 1 or more
+     */
+    int rowsPerInsert(int columns) {
+        return this == SQLITE ? Math.max(1, Math.min(100, 999 / Math.max(1, columns))) : 1;
+    }
+
     /** @return whether a changed row is written by one upsert instead of DELETE then INSERT */
     boolean upserts() {
         return this == POSTGRESQL;

@@ -11,6 +11,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -69,6 +70,31 @@ final class JdbcMirrorConnection implements MirrorConnection {
                                 ? v : rs.getString(i));
                     }
                     row.accept(values);
+                }
+            }
+        } catch (SQLException e) {
+            throw statementFailed(e);
+        }
+    }
+
+    /**
+     * Runs a query of two text columns and hands each row whose values are both non-null to
+     * {@code pair}, read with {@code getString}: what {@link #rows} gives for text columns, without a
+     * list per row or a type probe per value.
+     *
+     * @param sql a query whose first two columns are text
+     * @param pair receives both values of each row, in result order
+     */
+    void pairs(String sql, BiConsumer<String, String> pair) {
+        try (Statement s = connection.createStatement()) {
+            s.setFetchSize(FETCH_SIZE);
+            try (ResultSet rs = s.executeQuery(sql)) {
+                while (rs.next()) {
+                    String first = rs.getString(1);
+                    String second = rs.getString(2);
+                    if (first != null && second != null) {
+                        pair.accept(first, second);
+                    }
                 }
             }
         } catch (SQLException e) {

@@ -102,14 +102,23 @@ record MirrorTable(String collection, String table, MirrorSource source, List<Mi
 
     /** @return the INSERT (PostgreSQL: an upsert on {@code id}) with one placeholder per column */
     String insertStatement() {
+        return insertStatement(1);
+    }
+
+    /**
+     * @param rows how many rows the statement inserts, 1 or more
+     * @return the INSERT of {@code rows} rows ({@code VALUES (…), (…)}), placeholders row after row
+     */
+    String insertStatement(int rows) {
         StringJoiner names = new StringJoiner(", ");
-        StringJoiner marks = new StringJoiner(", ");
+        StringJoiner marks = new StringJoiner(", ", "(", ")");
         List<String> all = columnNames();
         for (int i = 0; i < all.size(); i++) {
             names.add(q(all.get(i)));
             marks.add(i == all.size() - 1 ? dialect.dataPlaceholder() : "?");
         }
-        String insert = "INSERT INTO " + q(table) + " (" + names + ") VALUES (" + marks + ")";
+        String values = String.join(", ", Collections.nCopies(rows, marks.toString()));
+        String insert = "INSERT INTO " + q(table) + " (" + names + ") VALUES " + values;
         if (!dialect.upserts()) {
             return insert;
         }

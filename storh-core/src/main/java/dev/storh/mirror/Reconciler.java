@@ -24,7 +24,9 @@ import dev.storh.progress.ProgressTracker;
  * <p>Push reads every {@code (id, hash)} pair of the table into memory (about 100 bytes per row),
  * then streams the store once: a record whose hash matches its row is left alone, a changed one is
  * rewritten (DELETE then INSERT; PostgreSQL: one upsert), a new one is inserted, and the rows left
- * over are deleted 500 ids per statement. Writes go out in JDBC batches of {@value #BATCH} rows.
+ * over are deleted 500 ids per statement. Writes go out in JDBC batches of {@value #BATCH} rows
+ * (SQLite: inserts {@link Dialect#rowsPerInsert} rows per statement). A rebuild, which empties the
+ * table first, reads no hashes.
  */
 final class Reconciler {
 
@@ -67,7 +69,7 @@ final class Reconciler {
             if (emptyFirst) {
                 c.execute(t.deleteAll());
             }
-            Map<String, String> rows = hashes(c, t);
+            Map<String, String> rows = emptyFirst ? new HashMap<>() : hashes(c, t);
             long inserted = 0;
             long updated = 0;
             long unchanged = 0;
@@ -219,9 +221,16 @@ final class Reconciler {
         return RowCodec.dataText(stored).equals(RowCodec.dataText(row));
     }
 
-    /** @return id → hash of every row; rows whose id or hash is not text are ignored */
+    /**
+     * @return id → hash of every row; rows whose id or hash is not text are ignored (over JDBC: is
+     *     NULL; the id and hash columns are text columns)
+     */
     static Map<String, String> hashes(MirrorConnection c, MirrorTable t) {
         Map<String, String> rows = new HashMap<>();
+        if (c instanceof JdbcMirrorConnection jdbc) {
+            jdbc.pairs(t.selectHashes(), rows::put);
+            return rows;
+        }
         c.rows(t.selectHashes(), row -> {
             if (row.size() >= 2 && row.get(0) instanceof String id && row.get(1) instanceof String hash) {
                 rows.put(id, hash);
@@ -242,17 +251,26 @@ final class Reconciler {
 
     /**
      * Buffers row writes and sends them in batches: first the pending deletes, then the pending
-     * inserts, so a rewritten row is always deleted before it is inserted again.
+     * inserts, so a rewritten row is always deleted before it is inserted again. Once a full batch
+     * of inserts is pending, inserts go out as statements of {@link Dialect#rowsPerInsert} rows each
+     * and the rest as a batch of single-row ones; fewer rows (a flush) only as single-row ones.
      */
     private static final class RowWriter implements AutoCloseable {
+        private final MirrorConnection c;
+        private final MirrorTable t;
         private final MirrorStatement insert;
         private final MirrorStatement deleteOne;
         private final boolean upserts;
+        private final int group;
+        private MirrorStatement insertGroup;
         private final List<List<Object>> deletes = new ArrayList<>();
         private final List<List<Object>> inserts = new ArrayList<>();
 
         RowWriter(MirrorConnection c, MirrorTable t) {
+            this.c = c;
+            this.t = t;
             this.upserts = t.dialect().upserts();
+            this.group = t.dialect().rowsPerInsert(t.columns().size() + 3);
             this.insert = c.prepare(t.insertStatement());
             MirrorStatement d;
             try {
@@ -288,7 +306,20 @@ final class Reconciler {
         private void send() {
             deleteOne.executeBatch(new ArrayList<>(deletes));
             deletes.clear();
-            insert.executeBatch(new ArrayList<>(inserts));
+            // a few rows (a flush) are not worth preparing the long statement; a push of many is
+            boolean many = insertGroup != null || inserts.size() >= BATCH;
+            int grouped = group > 1 && many ? inserts.size() - inserts.size() % group : 0;
+            if (grouped > 0 && insertGroup == null) {
+                insertGroup = c.prepare(t.insertStatement(group));
+            }
+            for (int from = 0; from < grouped; from += group) {
+                List<Object> params = new ArrayList<>(group * inserts.get(from).size());
+                for (List<Object> row : inserts.subList(from, from + group)) {
+                    params.addAll(row);
+                }
+                insertGroup.execute(params);
+            }
+            insert.executeBatch(new ArrayList<>(inserts.subList(grouped, inserts.size())));
             inserts.clear();
         }
 
@@ -297,7 +328,13 @@ final class Reconciler {
             try {
                 insert.close();
             } finally {
-                deleteOne.close();
+                try {
+                    deleteOne.close();
+                } finally {
+                    if (insertGroup != null) {
+                        insertGroup.close();
+                    }
+                }
             }
         }
     }

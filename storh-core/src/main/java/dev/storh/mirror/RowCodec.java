@@ -5,8 +5,6 @@ import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
 import dev.storh.json.CanonicalJson;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,84 +23,30 @@ import java.util.Map;
 final class RowCodec {
 
     private static final Hasher128 XXH3 = Hashing.xxh3_128();
-    private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
 
     private RowCodec() {
     }
 
     /** @return the canonical data text of record data */
     static String dataText(Map<String, ?> data) {
-        return CanonicalJson.compactText(phpShape(data));
-    }
-
-    /** @return the value with empty and list-shaped maps turned into lists (copied only where needed) */
-    private static Object phpShape(Object value) {
-        if (value instanceof Map<?, ?> map) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> m = (Map<String, Object>) map;
-            if (m.isEmpty() || listShaped(m)) {
-                return phpShape(new ArrayList<>(m.values()));
-            }
-            Map<String, Object> copy = null;
-            for (Map.Entry<String, Object> e : m.entrySet()) {
-                Object shaped = phpShape(e.getValue());
-                if (shaped != e.getValue() && copy == null) {
-                    copy = new LinkedHashMap<>(m);
-                }
-                if (copy != null) {
-                    copy.put(e.getKey(), shaped);
-                }
-            }
-            return copy == null ? m : copy;
-        }
-        if (value instanceof List<?> list) {
-            List<Object> copy = null;
-            for (int i = 0; i < list.size(); i++) {
-                Object item = list.get(i);
-                Object shaped = phpShape(item);
-                if (shaped != item && copy == null) {
-                    copy = new ArrayList<>(list);
-                }
-                if (copy != null) {
-                    copy.set(i, shaped);
-                }
-            }
-            return copy == null ? list : copy;
-        }
-        return value;
+        return CanonicalJson.compactPhpText(data);
     }
 
     /** @return the 32-hex-digit hash of a data text */
     static String hash(String dataText) {
         HashValue128 h = XXH3.hashBytesTo128Bits(dataText.getBytes(StandardCharsets.UTF_8));
-        return HEX.toHexDigits(h.getMostSignificantBits()) + HEX.toHexDigits(h.getLeastSignificantBits());
+        byte[] hex = new byte[32];
+        hexDigits(h.getMostSignificantBits(), hex, 0);
+        hexDigits(h.getLeastSignificantBits(), hex, 16);
+        return new String(hex, StandardCharsets.ISO_8859_1);
     }
 
-    static boolean listShaped(Map<String, ?> data) {
-        int i = 0;
-        for (String key : data.keySet()) {
-            if (!isIndex(key, i++)) {
-                return false;
-            }
+    private static void hexDigits(long bits, byte[] into, int from) {
+        for (int i = 15; i >= 0; i--) {
+            into[from + i] = DIGITS[(int) bits & 0xf];
+            bits >>>= 4;
         }
-        return true;
-    }
-
-    /** @return whether {@code key} is {@code Integer.toString(index)} (decimal digits, no sign, no leading zero) */
-    private static boolean isIndex(String key, int index) {
-        int n = key.length();
-        if (n == 0 || n > 10 || n > 1 && key.charAt(0) == '0') {
-            return false;
-        }
-        long value = 0;
-        for (int k = 0; k < n; k++) {
-            char c = key.charAt(k);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-            value = value * 10 + (c - '0');
-        }
-        return value == index;
     }
 
     /**

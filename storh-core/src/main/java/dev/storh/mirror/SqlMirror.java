@@ -277,8 +277,9 @@ public final class SqlMirror {
 
     private PushResult reconcile(String operation, String name, boolean emptyFirst, ProgressListener listener) {
         Collection<MirrorTable> targets = targets(name);
-        long expected = 0;
-        for (MirrorTable t : targets) {
+        boolean watched = listener != null && listener != ProgressListener.NONE;
+        long expected = watched ? 0 : -1; // the stores' counts only matter to a listener
+        for (MirrorTable t : watched ? targets : List.<MirrorTable>of()) {
             long n = t.source().count();
             expected = n < 0 || expected < 0 ? -1 : expected + n;
         }

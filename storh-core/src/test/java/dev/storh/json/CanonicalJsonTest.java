@@ -56,6 +56,54 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void everyEscapedCharIsEscapedWhereverItStandsInAString() {
+        String[] special = {"\"", "\\", "\b", "\f", "\n", "\r", "\t", "\u0000", "\u001f", "\u2028", "\u2029", "\ud83d\ude42"};
+        String[] escaped = {"\\\"", "\\\\", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u0000", "\\u001f", "\\u2028", "\\u2029",
+            "\ud83d\ude42"};
+        for (int k = 0; k < special.length; k++) {
+            for (String[] around : new String[][] {{"", ""}, {"plain", ""}, {"", "tail"}, {"ab/é", "cd€"}}) {
+                String s = around[0] + special[k] + around[1];
+                assertThat(CanonicalJson.compactText(s)).as("%s", s).isEqualTo("\"" + around[0] + escaped[k] + around[1] + "\"");
+            }
+        }
+        assertThat(CanonicalJson.compactText("plain only, é€ \u2027\u202a\uffff")).isEqualTo("\"plain only, é€ \u2027\u202a\uffff\"");
+        assertThat(CanonicalJson.compactText(List.of(7L, -3L, Long.MIN_VALUE, 5, (short) 2))).isEqualTo("[7,-3,-9223372036854775808,5,2]");
+        assertThatThrownBy(() -> CanonicalJson.compactText(Map.of("x", "plain\ud800")))
+                .isInstanceOf(StorageException.class).hasMessageContaining("Malformed UTF-8").hasMessageContaining("x");
+        assertThatThrownBy(() -> CanonicalJson.compactText(Map.of("x", "\udc00plain")))
+                .isInstanceOf(StorageException.class).hasMessageContaining("Malformed UTF-8");
+    }
+
+    @Test
+    void phpTextWritesEmptyAndListShapedObjectsAsArraysAtAnyDepth() {
+        Map<String, Object> listShaped = new LinkedHashMap<>();
+        listShaped.put("0", "a");
+        listShaped.put("1", new LinkedHashMap<>());
+        Map<String, Object> notInOrder = new LinkedHashMap<>();
+        notInOrder.put("1", "a");
+        notInOrder.put("0", "b");
+        Map<String, Object> leadingZero = new LinkedHashMap<>();
+        leadingZero.put("00", 1L);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("l", listShaped);
+        doc.put("o", notInOrder);
+        doc.put("z", leadingZero);
+        doc.put("e", new LinkedHashMap<>());
+        doc.put("n", List.of(Map.of("0", 1L), Map.of(), "x \" é"));
+        assertThat(CanonicalJson.compactPhpText(doc)).isEqualTo(
+                "{\"l\":[\"a\",[]],\"o\":{\"1\":\"a\",\"0\":\"b\"},\"z\":{\"00\":1},\"e\":[],\"n\":[[1],[],\"x \\\" é\"]}");
+        assertThat(CanonicalJson.compactText(doc)).isEqualTo(
+                "{\"l\":{\"0\":\"a\",\"1\":{}},\"o\":{\"1\":\"a\",\"0\":\"b\"},\"z\":{\"00\":1},\"e\":{},"
+                        + "\"n\":[{\"0\":1},{},\"x \\\" é\"]}");
+        assertThat(CanonicalJson.compactPhpText(Map.of())).isEqualTo("[]");
+        assertThat(CanonicalJson.compactPhpText(Map.of("0", Map.of("0", Map.of("a", 1.5))))).isEqualTo("[[{\"a\":1.5}]]");
+        assertThatThrownBy(() -> CanonicalJson.compactPhpText(Map.of("0", List.of(Map.of("0", Double.NaN)))))
+                .isInstanceOf(StorageException.class).hasMessageContaining("NaN").hasMessageContaining("[0][0][0]");
+        assertThatThrownBy(() -> CanonicalJson.compactPhpText(Map.of(1, "x")))
+                .isInstanceOf(StorageException.class).hasMessageContaining("keys must be strings");
+    }
+
+    @Test
     void compactAndPrettyShapes() {
         assertThat(compact(Map.of("alpha", 1L))).isEqualTo("{\"alpha\":1}\n");
         assertThat(CanonicalJson.encodePretty(Map.of("alpha", 1L))).isEqualTo("{\n    \"alpha\": 1\n}\n");

@@ -273,6 +273,68 @@ abstract class MirrorFlowsContract {
         assertThat(rd.get(3)).isIn(0, 0L, false);
     }
 
+    /**
+     * Enough rows that inserts go out in multi-row statements, full JDBC batches and a remainder:
+     * every row must hold its own record's values, as a row-at-a-time push would write them.
+     */
+    @Test
+    void manyRowsPushRebuildAndFlushWriteEachRowsOwnValues() throws SQLException {
+        Schema schema = Schema.collection("pages").string("slug").unique().integer("views").range()
+                .number("score").index().bool("live").index();
+        DocStore pages = store("pages");
+        SqlMirror mirror = mirror("").collection(pages, "pages", schema);
+        mirror.install();
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (int i = 0; i < 731; i++) {
+            items.add(map("data", map("slug", "s-" + i, "views", (long) i * 3, "score", i + 0.25, "live", i % 3 == 0,
+                    "text", "ü\"" + i)));
+        }
+        pages.putStream(items);
+        String sql = "SELECT " + q("id") + ", " + q("hash") + ", " + q("slug") + ", " + q("views") + ", " + q("score") + ", "
+                + q("live") + ", " + q("data") + " FROM " + q(mirror.table("pages"));
+        Consumer<String> check = step -> {
+            Map<String, StorageRecord> records = new HashMap<>();
+            try (Stream<StorageRecord> st = pages.stream()) {
+                st.forEach(r -> records.put(r.id(), r));
+            }
+            List<List<Object>> rows;
+            try {
+                rows = query(sql);
+            } catch (SQLException e) {
+                throw new AssertionError(e);
+            }
+            assertThat(rows).as(step).hasSize(records.size());
+            for (List<Object> row : rows) {
+                StorageRecord r = records.get((String) row.get(0));
+                assertThat(r).as("%s: row %s", step, row.get(0)).isNotNull();
+                Map<String, Object> d = r.data();
+                assertThat(row.get(1)).as(step).isEqualTo(RowCodec.hash(RowCodec.dataText(d)));
+                assertThat(row.get(2)).as(step).isEqualTo(d.get("slug"));
+                assertThat(n(row.get(3))).as(step).isEqualTo((Long) d.get("views"));
+                assertThat(((Number) row.get(4)).doubleValue()).as(step).isEqualTo((Double) d.get("score"));
+                Object live = row.get(5) instanceof Boolean b ? b : n(row.get(5)) != 0;
+                assertThat(live).as(step).isEqualTo(d.get("live"));
+                assertThat(Jsonc.decodeStrict(row.get(6).toString())).as(step).isEqualTo(d);
+            }
+        };
+        assertThat(mirror.push()).isEqualTo(new PushResult(731, 0, 0, 0));
+        check.accept("push");
+        assertThat(mirror.rebuild()).isEqualTo(new PushResult(731, 0, 0, 0));
+        check.accept("rebuild");
+        List<String> ids = new ArrayList<>();
+        try (Stream<StorageRecord> st = pages.stream()) {
+            st.limit(250).forEach(r -> ids.add(r.id()));
+        }
+        for (String id : ids) {
+            Map<String, Object> d = new LinkedHashMap<>(pages.get(id).orElseThrow().data());
+            d.put("views", (Long) d.get("views") + 1);
+            pages.put(d, id);
+        }
+        assertThat(mirror.flush("pages", ids)).isEqualTo(new FlushResult(250, 0));
+        check.accept("flush");
+        assertThat(mirror.push()).isEqualTo(new PushResult(0, 0, 0, 731));
+    }
+
     // --- incremental push ------------------------------------------------------------------
 
     @Test
