@@ -55,14 +55,16 @@ final class Manifest {
     /**
      * The identity of one manifest version, to notice another process's rewrite (W11): every rewrite
      * is a rename, so it changes the file's identity (inode); size and nanosecond mtime count too
-     * ({@link StoreFiles#version}).
+     * ({@link StoreFiles#version}). Asked as {@link StoreFiles#likelyFileVersion}: an open log's
+     * manifest is there, so the local seam answers with one {@code lstat} (every append and every
+     * catch-up asks).
      *
      * @param files the collection's byte seam
      * @return the manifest's version, or {@code null} when it does not exist or cannot be read
      */
     static Object stamp(StoreFiles files) {
         try {
-            return files.version(LogFiles.MANIFEST).orElse(null);
+            return files.likelyFileVersion(LogFiles.MANIFEST).orElse(null);
         } catch (IOException e) {
             return null;
         }

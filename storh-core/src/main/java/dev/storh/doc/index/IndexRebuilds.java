@@ -94,7 +94,9 @@ final class IndexRebuilds {
     /**
      * Rebuilds only what a definition change touched: the files of new or re-flagged fields and
      * the compound buckets of new pairs; buckets of pairs that no longer exist are removed. Other
-     * indexes are left as they are.
+     * indexes are left as they are. Each live folder a built file or folder moves into is fsynced
+     * once, after its last move and before this returns (also when a later step fails); the
+     * build tree's folders are not (the tree is removed after, or swept after a crash).
      */
     void rebuildChanged(List<IndexDefinition> before, List<IndexDefinition> after, List<PathIndexDefinition> pathDefs) {
         List<IndexDefinition> changed = after.stream().filter(d -> !before.contains(d)).toList();
@@ -111,6 +113,9 @@ final class IndexRebuilds {
         }
         cleanLeftovers();
         Path building = layout.indexEntriesBuilding(HexFormat.of().formatHex(randomBytes()));
+        // The moves in note their folder fsyncs: each live folder is fsynced once, after its last move.
+        DeferredSyncs moves = new DeferredSyncs(files, false);
+        boolean synced = false;
         try (ExpectedIndexes expected = ExpectedIndexes.forBuild(files, files.nameOf(layout.sortDir()), changed, newPairs,
                 List.of())) {
             try (Stream<StorageRecord> all = records.records(null)) {
@@ -119,19 +124,19 @@ final class IndexRebuilds {
             AtomicFiles.ensureDirectory(files, files.nameOf(building));
             writeTree(expected, building);
             for (IndexDefinition d : changed) {
-                replace(IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
+                replace(moves, IndexLayout.equalityDir(building, d.field()), IndexLayout.equalityDir(entries, d.field()));
                 RangeFiles built = new RangeFiles(files, building, d.field());
                 RangeFiles live = new RangeFiles(files, entries, d.field());
                 swap.swapping(() -> {
-                    replaceFile(built.main(), live.main());
-                    replaceFile(built.checkpoints(), live.checkpoints());
-                    replaceFile(built.unindexed(), live.unindexed());
+                    replaceFile(moves, built.main(), live.main());
+                    replaceFile(moves, built.checkpoints(), live.checkpoints());
+                    replaceFile(moves, built.unindexed(), live.unindexed());
                     AtomicFiles.deleteQuietly(files, files.nameOf(live.delta()));
                 });
                 reads.forget(d.field());
             }
             for (IndexDefinition[] p : newPairs) {
-                replace(IndexLayout.compoundDir(building, p[0].field(), p[1].field()),
+                replace(moves, IndexLayout.compoundDir(building, p[0].field(), p[1].field()),
                         IndexLayout.compoundDir(entries, p[0].field(), p[1].field()));
             }
             for (IndexDefinition[] p : IndexUpdates.compoundPairs(before)) {
@@ -139,7 +144,16 @@ final class IndexRebuilds {
                     deleteTree(IndexLayout.compoundDir(entries, p[0].field(), p[1].field()));
                 }
             }
+            moves.syncAll();
+            synced = true;
         } finally {
+            if (!synced) {
+                try {
+                    moves.syncAll(); // the moves that were made are durable, as each one was before
+                } catch (RuntimeException alsoFailed) {
+                    // the first failure is the one thrown
+                }
+            }
             deleteTree(building);
         }
     }
@@ -154,26 +168,43 @@ final class IndexRebuilds {
         tree.syncAll();
     }
 
-    /** Replaces the folder {@code live} by {@code built}; removes {@code live} when nothing was built. */
-    private void replace(Path built, Path live) {
+    /**
+     * Replaces the folder {@code live} by {@code built}; removes {@code live} when nothing was built.
+     *
+     * @param moves the seam of the move, which notes its folder fsyncs
+     */
+    private void replace(DeferredSyncs moves, Path built, Path live) {
         if (!IndexBytes.exists(files, built)) {
             swap.swapping(() -> deleteTree(live));
             return;
         }
-        AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
+        AtomicFiles.ensureDirectory(moves, files.nameOf(live.getParent()));
         // The old tree goes aside under a name cleanLeftovers() knows, should a crash leave it.
-        FolderTrees.replaceTree(files, files.nameOf(built), files.nameOf(live),
+        FolderTrees.replaceTree(moves, files.nameOf(built), files.nameOf(live),
                 files.nameOf(layout.indexEntriesAside(HexFormat.of().formatHex(randomBytes()))), swap::swapping);
     }
 
-    /** Renames {@code built} over the file {@code live} in one step; removes {@code live} when nothing was built. */
-    private void replaceFile(Path built, Path live) {
+    /**
+     * Renames {@code built} over the file {@code live} in one step; removes {@code live} when
+     * nothing was built. Only {@code live}'s folder is noted for an fsync: the build tree that
+     * {@code built} leaves is removed after, or by {@link #cleanLeftovers()} after a crash.
+     *
+     * @param moves the seam of the move, which notes its folder fsyncs
+     */
+    private void replaceFile(DeferredSyncs moves, Path built, Path live) {
         if (!IndexBytes.exists(files, built)) {
             AtomicFiles.deleteQuietly(files, files.nameOf(live));
             return;
         }
-        AtomicFiles.ensureDirectory(files, files.nameOf(live.getParent()));
-        AtomicFiles.moveAtomic(files, files.nameOf(built), files.nameOf(live));
+        String target = files.nameOf(live);
+        AtomicFiles.ensureDirectory(moves, files.nameOf(live.getParent()));
+        try {
+            moves.rename(files.nameOf(built), target);
+        } catch (IOException | RuntimeException e) {
+            throw new StorageException("Could not atomically move " + files.path(files.nameOf(built)) + " to "
+                    + files.path(target) + dev.storh.fs.ReadOnlyFileSystem.hint(e), e);
+        }
+        moves.syncDirectory(AtomicFiles.parentName(target));
     }
 
     /**
