@@ -1,6 +1,7 @@
 package dev.storh.doc.index;
 
 import dev.storh.query.Condition;
+import dev.storh.query.Operator;
 import dev.storh.query.Values;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -138,15 +139,31 @@ public final class RangeSlices {
             return null;
         }
         long n = 0;
-        for (RangeDelta.Entry e : seek.delta().adds()) {
-            if (w.test().test(e.value())) {
+        RangeDelta delta = seek.delta();
+        for (RangeDelta.Entry e : delta.adds()) {
+            if (c.matchesValue(e.value())) {
                 n++;
             }
         }
-        for (int j = seek.chunkFrom(w.from()), last = seek.chunkTo(w.to()); j <= last && n < limit; j++) {
+        // A line whose key lies strictly between the bounds' keys holds a value strictly between the
+        // bounds (RangeKeyOrder#boundKey), so it matches a comparison without a look at its value;
+        // lines with a bound's own key may hold values on either side and are compared one by one.
+        boolean byKeys = delta.isEmpty() && c.operator().isRange() && c.operator() != Operator.PREFIX;
+        String from = w.from();
+        String to = w.to();
+        for (int j = seek.chunkFrom(from), last = seek.chunkTo(to); j <= last && n < limit; j++) {
             RangeSeek.Chunk chunk = seek.chunk(j);
-            for (int i = 0; i < chunk.size() && n < limit; i++) {
-                if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
+            String[] keys = chunk.keys();
+            Object[] values = chunk.values();
+            String[] ids = chunk.ids();
+            int size = ids.length;
+            if (byKeys && size > 0 && keys[0].compareTo(from) > 0 && keys[size - 1].compareTo(to) < 0) {
+                n += size; // a stride's keys never go back: all of it lies inside
+                continue;
+            }
+            for (int i = 0; i < size && n < limit; i++) {
+                if (byKeys && keys[i].compareTo(from) > 0 && keys[i].compareTo(to) < 0
+                        || c.matchesValue(values[i]) && !delta.touches(ids[i])) {
                     n++;
                 }
             }
@@ -157,8 +174,9 @@ public final class RangeSlices {
     /**
      * The matches of a window, read stride by stride in one direction until at least {@code need}
      * of them are known to come first: those whose keys are beyond the next unread stride's first key.
-     * With a limit, the delta's matches are taken in key order ({@link RangeDelta#addsByKey}) so that
-     * how many of them come before a key is a binary search, not a pass over the delta per line read.
+     * The delta's matches are taken in key order ({@link RangeDelta#addsByKey}): only those with keys
+     * in the window are tested, and how many of them come before a key is a binary search, not a
+     * pass over the delta per line read.
      *
      * @return the matches known complete (at least {@code need} unless there are fewer), unsorted:
      *     the delta's, then the main file's
@@ -169,16 +187,15 @@ public final class RangeSlices {
             return null;
         }
         boolean limited = need < Integer.MAX_VALUE;
-        List<RangeDelta.Entry> delta;
-        if (limited && c == null) {
-            delta = seek.delta().addsByKey(); // every value matches
-        } else {
-            delta = new ArrayList<>();
-            for (RangeDelta.Entry e : limited ? seek.delta().addsByKey() : seek.delta().adds()) {
-                if (w.test().test(e.value())) {
-                    delta.add(e);
+        List<RangeDelta.Entry> delta = seek.delta().addsByKey();
+        if (c != null) { // a match's key is within the window's keys, as for the strides read below
+            List<RangeDelta.Entry> within = new ArrayList<>();
+            for (int i = keysBelow(delta, w.from(), false), end = keysBelow(delta, w.to(), true); i < end; i++) {
+                if (w.test().test(delta.get(i).value())) {
+                    within.add(delta.get(i));
                 }
             }
+            delta = within;
         }
         List<RangeDelta.Entry> main = new ArrayList<>(); // in the reading direction
         int first = seek.chunkFrom(w.from());
@@ -252,19 +269,23 @@ public final class RangeSlices {
      *     the last ones descending
      */
     private static int deltaBefore(List<RangeDelta.Entry> delta, String key, boolean ascending) {
-        // the lowest position whose key is not below (ascending: >= key) or is above (descending: > key)
+        return ascending ? keysBelow(delta, key, false) : delta.size() - keysBelow(delta, key, true);
+    }
+
+    /** @return how many entries (ascending by key) have keys below {@code key}, or not above it when {@code orEqual} */
+    private static int keysBelow(List<RangeDelta.Entry> delta, String key, boolean orEqual) {
         int low = 0;
         int high = delta.size();
         while (low < high) {
             int mid = (low + high) >>> 1;
             int c = delta.get(mid).key().compareTo(key);
-            if (ascending ? c < 0 : c <= 0) {
+            if (c < 0 || orEqual && c == 0) {
                 low = mid + 1;
             } else {
                 high = mid;
             }
         }
-        return ascending ? low : delta.size() - low;
+        return low;
     }
 
     private static boolean before(String a, String b, boolean ascending) {
