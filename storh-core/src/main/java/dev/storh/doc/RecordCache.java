@@ -166,8 +166,8 @@ final class RecordCache {
             Verified v = verified;
             if (v.mark() == mark && modified >= 0 && modified < v.floor()) {
                 // No writer registered until after the floor passed this file's time: the bytes are
-                // this store's, and any later write gives the file a later time.
-                cache.put(key, cached.asSettled());
+                // this store's, and any later write gives the file a later time. The entry is left
+                // as it is (no cache write per hit): the same check answers its next hit.
                 return cached.record();
             }
             if (quiet.unchanged(mark)) {

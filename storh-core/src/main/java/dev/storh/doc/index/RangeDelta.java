@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * A range index's delta file replayed on its own: which ids it changes (their main-file lines no
  * longer count) and what they hold after it, with the range key of each value. Read whole: writes
- * fold it into the main file once it grows. Immutable.
+ * fold it into the main file once it grows. Immutable (the by-key order of its entries is computed once, on
+ * first use). Thread-safe.
  */
 final class RangeDelta {
 
@@ -23,6 +24,7 @@ final class RangeDelta {
     private final Map<String, Entry> touched;
     private final List<Entry> adds;
     private final RangeKeyOrder order;
+    private volatile List<Entry> byKey;
 
     private RangeDelta(Map<String, Entry> touched, List<Entry> adds, RangeKeyOrder order) {
         this.touched = touched;
@@ -96,5 +98,20 @@ final class RangeDelta {
     /** @return the ids the delta leaves with a value, with those values */
     List<Entry> adds() {
         return adds;
+    }
+
+    /**
+     * @return {@link #adds()} ascending by range key (ties in no particular order), sorted on the
+     *     first call and kept: ordered reads count the delta's entries before a key by binary search
+     */
+    List<Entry> addsByKey() {
+        List<Entry> sorted = byKey;
+        if (sorted == null) {
+            List<Entry> copy = new ArrayList<>(adds);
+            copy.sort((a, b) -> a.key().compareTo(b.key()));
+            sorted = List.copyOf(copy);
+            byKey = sorted;
+        }
+        return sorted;
     }
 }

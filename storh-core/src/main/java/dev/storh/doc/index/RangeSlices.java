@@ -157,21 +157,30 @@ public final class RangeSlices {
     /**
      * The matches of a window, read stride by stride in one direction until at least {@code need}
      * of them are known to come first: those whose keys are beyond the next unread stride's first key.
+     * With a limit, the delta's matches are taken in key order ({@link RangeDelta#addsByKey}) so that
+     * how many of them come before a key is a binary search, not a pass over the delta per line read.
      *
-     * @return the matches known complete (at least {@code need} unless there are fewer), unsorted
+     * @return the matches known complete (at least {@code need} unless there are fewer), unsorted:
+     *     the delta's, then the main file's
      */
     private static List<RangeDelta.Entry> collect(RangeSeek seek, Condition c, boolean ascending, int need) {
         Window w = window(seek, c);
         if (w == null) {
             return null;
         }
-        List<RangeDelta.Entry> found = new ArrayList<>();
-        for (RangeDelta.Entry e : seek.delta().adds()) {
-            if (w.test().test(e.value())) {
-                found.add(e);
+        boolean limited = need < Integer.MAX_VALUE;
+        List<RangeDelta.Entry> delta;
+        if (limited && c == null) {
+            delta = seek.delta().addsByKey(); // every value matches
+        } else {
+            delta = new ArrayList<>();
+            for (RangeDelta.Entry e : limited ? seek.delta().addsByKey() : seek.delta().adds()) {
+                if (w.test().test(e.value())) {
+                    delta.add(e);
+                }
             }
         }
-        int fromDelta = found.size();
+        List<RangeDelta.Entry> main = new ArrayList<>(); // in the reading direction
         int first = seek.chunkFrom(w.from());
         int last = seek.chunkTo(w.to());
         String frontier = null;
@@ -184,59 +193,82 @@ public final class RangeSlices {
                 int i = ascending ? m : chunk.size() - 1 - m;
                 String key = chunk.keys()[i];
                 // A stride's keys never go back, so on a new key every main match read so far comes first.
-                if (need < Integer.MAX_VALUE && previous != null && !key.equals(previous)
-                        && enough(found, fromDelta, key, ascending, need)) {
+                if (limited && previous != null && !key.equals(previous)
+                        && enough(delta, main.size(), key, ascending, need)) {
                     frontier = key;
                     break scan;
                 }
                 previous = key;
                 if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
-                    found.add(new RangeDelta.Entry(key, chunk.values()[i], chunk.ids()[i]));
+                    main.add(new RangeDelta.Entry(key, chunk.values()[i], chunk.ids()[i]));
                 }
             }
             String next = n == last - first ? null : ascending ? seek.firstKey(j + 1) : seek.firstKey(j);
-            if (next != null && need < Integer.MAX_VALUE && complete(found, next, ascending) >= need) {
+            if (next != null && limited && deltaBefore(delta, next, ascending) + mainBefore(main, next, ascending) >= need) {
                 frontier = next;
                 break;
             }
         }
-        if (frontier == null) {
-            return found;
-        }
-        List<RangeDelta.Entry> known = new ArrayList<>();
-        for (RangeDelta.Entry e : found) {
-            if (ascending ? e.key().compareTo(frontier) < 0 : e.key().compareTo(frontier) > 0) {
-                known.add(e);
-            }
-        }
+        int fromDelta = (frontier == null) ? delta.size() : deltaBefore(delta, frontier, ascending);
+        int fromMain = (frontier == null) ? main.size() : mainBefore(main, frontier, ascending);
+        List<RangeDelta.Entry> known = new ArrayList<>(fromDelta + fromMain);
+        known.addAll(ascending || frontier == null ? delta.subList(0, fromDelta) : delta.subList(delta.size() - fromDelta, delta.size()));
+        known.addAll(main.subList(0, fromMain));
         return known;
     }
 
     /**
-     * @param found the delta's matches (the first {@code fromDelta}), then the main file's, read in
-     *     the reading direction, all of them before {@code key} in it
+     * @param delta the delta's matches, ascending by key
+     * @param main how many of the main file's matches were read, all of them before {@code key} in
+     *     the reading direction
      * @return whether at least {@code need} matches come before {@code key} in the reading direction
      */
-    private static boolean enough(List<RangeDelta.Entry> found, int fromDelta, String key, boolean ascending, int need) {
-        int main = found.size() - fromDelta;
+    private static boolean enough(List<RangeDelta.Entry> delta, int main, String key, boolean ascending, int need) {
         if (main >= need) {
             return true;
         }
-        if (main + fromDelta < need) {
+        if (main + delta.size() < need) {
             return false;
         }
-        return complete(found.subList(0, fromDelta), key, ascending) + main >= need;
+        return deltaBefore(delta, key, ascending) + main >= need;
     }
 
-    /** @return how many entries no unread line can precede: keys before the frontier's in the reading direction */
-    private static int complete(List<RangeDelta.Entry> found, String frontier, boolean ascending) {
-        int n = 0;
-        for (RangeDelta.Entry e : found) {
-            int c = e.key().compareTo(frontier);
-            if (ascending ? c < 0 : c > 0) {
-                n++;
-            }
+    /**
+     * @param main the main file's matches in the reading direction, so those not before the
+     *     frontier are at the end
+     * @return how many of them no unread line can precede: keys before the frontier's in the reading direction
+     */
+    private static int mainBefore(List<RangeDelta.Entry> main, String frontier, boolean ascending) {
+        int n = main.size();
+        while (n > 0 && !before(main.get(n - 1).key(), frontier, ascending)) {
+            n--;
         }
         return n;
+    }
+
+    /**
+     * @param delta entries ascending by key
+     * @return how many come before {@code key} in the reading direction: the first ones ascending,
+     *     the last ones descending
+     */
+    private static int deltaBefore(List<RangeDelta.Entry> delta, String key, boolean ascending) {
+        // the lowest position whose key is not below (ascending: >= key) or is above (descending: > key)
+        int low = 0;
+        int high = delta.size();
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            int c = delta.get(mid).key().compareTo(key);
+            if (ascending ? c < 0 : c <= 0) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return ascending ? low : delta.size() - low;
+    }
+
+    private static boolean before(String a, String b, boolean ascending) {
+        int c = a.compareTo(b);
+        return ascending ? c < 0 : c > 0;
     }
 }
