@@ -163,13 +163,16 @@ final class IndexReads {
             return cached.value();
         }
         String version = versionOf(file, files.nameOf(file));
-        IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
-        if (version != null && cached != null && cached.version().equals(version)) {
+        if (version == null) {
+            return List.of(); // no value file (a delta alone is one being removed): no id, and no read to fail
+        }
+        IndexTrust.Vouch vouch = trust.vouch(look, files.modifiedMillis(version));
+        if (cached != null && cached.version().equals(version)) {
             listed.put(lookup, new Versioned<>(version, cached.value(), vouch));
             return cached.value();
         }
         List<String> ids = java.util.Collections.unmodifiableList(EqualityFiles.ids(files, file)); // read after the version
-        if (version != null && ids.size() <= MAX_LISTED_IDS / 4) {
+        if (ids.size() <= MAX_LISTED_IDS / 4) {
             if (listedIds.addAndGet(ids.size()) > MAX_LISTED_IDS) {
                 listed.clear();
                 listedIds.set(ids.size());
@@ -370,9 +373,22 @@ final class IndexReads {
      * @return ids of the compound bucket, ascending
      */
     List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        return swap.reading(() -> EqualityFiles.ids(files, IndexLayout.valueFile(
-                IndexLayout.compoundDir(entries, left.field(), right.field()),
-                IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue)))));
+        Path file = IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()),
+                IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue)));
+        return swap.reading(() -> present(file) ? EqualityFiles.ids(files, file) : List.of());
+    }
+
+    /**
+     * @return whether a value file exists now, by its version (which the local seam takes without
+     *     an exception when the file is absent, as a pair of values no record holds has no bucket;
+     *     a read of a missing file costs one); true when that cannot be told (the read reports it)
+     */
+    private boolean present(Path file) {
+        try {
+            return files.version(files.nameOf(file)).isPresent();
+        } catch (java.io.IOException e) {
+            return true; // the read reports it
+        }
     }
 
     /**

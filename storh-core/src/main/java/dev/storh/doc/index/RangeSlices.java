@@ -1,6 +1,7 @@
 package dev.storh.doc.index;
 
 import dev.storh.query.Condition;
+import dev.storh.query.Operator;
 import dev.storh.query.Values;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -138,15 +139,31 @@ public final class RangeSlices {
             return null;
         }
         long n = 0;
-        for (RangeDelta.Entry e : seek.delta().adds()) {
-            if (w.test().test(e.value())) {
+        RangeDelta delta = seek.delta();
+        for (RangeDelta.Entry e : delta.adds()) {
+            if (c.matchesValue(e.value())) {
                 n++;
             }
         }
-        for (int j = seek.chunkFrom(w.from()), last = seek.chunkTo(w.to()); j <= last && n < limit; j++) {
+        // A line whose key lies strictly between the bounds' keys holds a value strictly between the
+        // bounds (RangeKeyOrder#boundKey), so it matches a comparison without a look at its value;
+        // lines with a bound's own key may hold values on either side and are compared one by one.
+        boolean byKeys = delta.isEmpty() && c.operator().isRange() && c.operator() != Operator.PREFIX;
+        String from = w.from();
+        String to = w.to();
+        for (int j = seek.chunkFrom(from), last = seek.chunkTo(to); j <= last && n < limit; j++) {
             RangeSeek.Chunk chunk = seek.chunk(j);
-            for (int i = 0; i < chunk.size() && n < limit; i++) {
-                if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
+            String[] keys = chunk.keys();
+            Object[] values = chunk.values();
+            String[] ids = chunk.ids();
+            int size = ids.length;
+            if (byKeys && size > 0 && keys[0].compareTo(from) > 0 && keys[size - 1].compareTo(to) < 0) {
+                n += size; // a stride's keys never go back: all of it lies inside
+                continue;
+            }
+            for (int i = 0; i < size && n < limit; i++) {
+                if (byKeys && keys[i].compareTo(from) > 0 && keys[i].compareTo(to) < 0
+                        || c.matchesValue(values[i]) && !delta.touches(ids[i])) {
                     n++;
                 }
             }

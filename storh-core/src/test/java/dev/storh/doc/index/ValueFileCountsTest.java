@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The count of an equality value file or a compound bucket: read from the value file's head alone
  * while no delta file is beside it, and with the delta's last count once another instance has
- * appended one; either way it equals a scan, on the instance that wrote and on one that did not.
+ * appended one; either way it equals a scan, on the instance that wrote and on one that did not. A
+ * value (or pair) no record holds has no file and answers nothing, until another instance writes one.
  */
 class ValueFileCountsTest {
 
@@ -63,6 +64,20 @@ class ValueFileCountsTest {
             assertThat(reader.query().where("kind").eq("page").count()).isEqualTo(7);
             assertThat(reader.query().where("kind").eq("post").count()).isEqualTo(1);
             assertThat(writer.query().where("kind").eq("page").where("bucket").eq(1L).count()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aCompoundBucketNoRecordHoldsAnswersNothingUntilAnotherInstanceWritesOne() {
+        try (DocStore reader = DocStore.open(root, "m"); DocStore writer = DocStore.open(root, "m")) {
+            writer.indexes().field("kind").field("bucket").sync();
+            writer.put(Map.of("kind", "page", "bucket", 1L), null);
+            assertThat(reader.query().where("kind").eq("post").where("bucket").eq(1L).get()).isEmpty();
+            assertThat(reader.query().where("kind").eq("page").where("bucket").eq(1L).get()).hasSize(1);
+            writer.put(Map.of("kind", "post", "bucket", 1L), null);
+            assertThat(reader.query().where("kind").eq("post").where("bucket").eq(1L).get()).hasSize(1);
+            assertThat(reader.query().where("kind").eq("post").get()).hasSize(1);
+            assertThat(reader.query().where("kind").eq("none").get()).isEmpty();
         }
     }
 
