@@ -174,8 +174,9 @@ public final class RangeSlices {
     /**
      * The matches of a window, read stride by stride in one direction until at least {@code need}
      * of them are known to come first: those whose keys are beyond the next unread stride's first key.
-     * With a limit, the delta's matches are taken in key order ({@link RangeDelta#addsByKey}) so that
-     * how many of them come before a key is a binary search, not a pass over the delta per line read.
+     * The delta's matches are taken in key order ({@link RangeDelta#addsByKey}): only those with keys
+     * in the window are tested, and how many of them come before a key is a binary search, not a
+     * pass over the delta per line read.
      *
      * @return the matches known complete (at least {@code need} unless there are fewer), unsorted:
      *     the delta's, then the main file's
@@ -186,16 +187,15 @@ public final class RangeSlices {
             return null;
         }
         boolean limited = need < Integer.MAX_VALUE;
-        List<RangeDelta.Entry> delta;
-        if (limited && c == null) {
-            delta = seek.delta().addsByKey(); // every value matches
-        } else {
-            delta = new ArrayList<>();
-            for (RangeDelta.Entry e : limited ? seek.delta().addsByKey() : seek.delta().adds()) {
-                if (w.test().test(e.value())) {
-                    delta.add(e);
+        List<RangeDelta.Entry> delta = seek.delta().addsByKey();
+        if (c != null) { // a match's key is within the window's keys, as for the strides read below
+            List<RangeDelta.Entry> within = new ArrayList<>();
+            for (int i = keysBelow(delta, w.from(), false), end = keysBelow(delta, w.to(), true); i < end; i++) {
+                if (w.test().test(delta.get(i).value())) {
+                    within.add(delta.get(i));
                 }
             }
+            delta = within;
         }
         List<RangeDelta.Entry> main = new ArrayList<>(); // in the reading direction
         int first = seek.chunkFrom(w.from());
@@ -269,19 +269,23 @@ public final class RangeSlices {
      *     the last ones descending
      */
     private static int deltaBefore(List<RangeDelta.Entry> delta, String key, boolean ascending) {
-        // the lowest position whose key is not below (ascending: >= key) or is above (descending: > key)
+        return ascending ? keysBelow(delta, key, false) : delta.size() - keysBelow(delta, key, true);
+    }
+
+    /** @return how many entries (ascending by key) have keys below {@code key}, or not above it when {@code orEqual} */
+    private static int keysBelow(List<RangeDelta.Entry> delta, String key, boolean orEqual) {
         int low = 0;
         int high = delta.size();
         while (low < high) {
             int mid = (low + high) >>> 1;
             int c = delta.get(mid).key().compareTo(key);
-            if (ascending ? c < 0 : c <= 0) {
+            if (c < 0 || orEqual && c == 0) {
                 low = mid + 1;
             } else {
                 high = mid;
             }
         }
-        return ascending ? low : delta.size() - low;
+        return low;
     }
 
     private static boolean before(String a, String b, boolean ascending) {

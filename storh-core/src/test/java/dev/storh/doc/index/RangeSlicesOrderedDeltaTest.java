@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the main file was written, values tied within the delta and with the main file's) equals the
  * records sorted by value then id, both ways, for limits around the stride length and beyond the
  * number of values, with and without a range condition: the delta's matches counted before a key
- * by binary search must be exactly those an unread line cannot precede.
+ * by binary search must be exactly those an unread line cannot precede, and those tested for a
+ * condition (the ones with keys in its window) must hold every match; {@link RangeSlices#ids} too.
  */
 class RangeSlicesOrderedDeltaTest {
 
@@ -60,8 +61,15 @@ class RangeSlicesOrderedDeltaTest {
                 RangeSlices slices = store.indexes().rangeSlices(field);
                 List<Condition> conditions = new ArrayList<>();
                 conditions.add(null);
-                conditions.add(field.equals("s") ? new Condition("s", Operator.GTE, List.of("k3"))
-                        : new Condition("n", Operator.BETWEEN, List.of(100L, 700L)));
+                if (field.equals("s")) {
+                    conditions.add(new Condition("s", Operator.GTE, List.of("k3")));
+                    conditions.add(new Condition("s", Operator.PREFIX, List.of("k1")));
+                    conditions.add(new Condition("s", Operator.LT, List.of("k25")));
+                } else {
+                    conditions.add(new Condition("n", Operator.BETWEEN, List.of(100L, 700L)));
+                    conditions.add(new Condition("n", Operator.LTE, List.of(250L)));
+                    conditions.add(new Condition("n", Operator.GT, List.of(999L)));
+                }
                 for (Condition c : conditions) {
                     List<Map.Entry<String, Object>> matching = values.stream()
                             .filter(e -> c == null || c.matchesValue(e.getValue())).toList();
@@ -72,6 +80,10 @@ class RangeSlicesOrderedDeltaTest {
                             String label = field + " " + c + (ascending ? " asc " : " desc ") + need;
                             assertThat(got).as(label + ": the strides answer").isNotNull();
                             assertThat(got).as(label).isEqualTo(sorted.subList(0, Math.min(need, sorted.size())));
+                        }
+                        if (c != null) {
+                            assertThat(slices.ids(c)).as(field + " " + c + ": ids").isEqualTo(matching.stream()
+                                    .map(Map.Entry::getKey).sorted().toList());
                         }
                     }
                 }
