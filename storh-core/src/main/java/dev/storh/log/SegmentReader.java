@@ -27,10 +27,12 @@ final class SegmentReader {
      * @param file an open segment
      * @param start the offset of the first line to read
      * @param limit read nothing at or past this offset
-     * @param bufferBytes initial buffer size (it grows for longer lines)
+     * @param bufferBytes initial buffer size (it grows for longer lines); never more than the bytes
+     *     from {@code start} to {@code limit}, so a small segment gets a small buffer (one read, no
+     *     zeroing of a large array per segment)
      */
     SegmentReader(StoreFiles.Input file, long start, long limit, int bufferBytes) {
-        this.buf = new byte[Math.max(64, bufferBytes)];
+        this.buf = new byte[(int) Math.max(64, Math.min(bufferBytes, limit - start))];
         this.file = file;
         this.position = start;
         this.bufStart = start;
