@@ -16,7 +16,9 @@ import java.util.stream.Stream;
  * store contract that holds records (a segmented log, a collection); any other store can implement
  * it directly.
  *
- * <p>Implementations must be safe to call from several threads, as the engines are.
+ * <p>Implementations must be safe to call from several threads, as the engines are: push and
+ * rebuild open, read and close {@link #stream()} on a thread of their own, while the calling
+ * thread writes the table.
  */
 public interface MirrorSource {
 

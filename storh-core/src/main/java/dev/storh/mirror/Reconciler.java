@@ -7,12 +7,14 @@ import dev.storh.id.UuidV7;
 import dev.storh.mirror.MirrorConnection.MirrorStatement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import dev.storh.progress.ProgressTracker;
@@ -64,38 +66,41 @@ final class Reconciler {
         }
     }
 
+    /**
+     * The store is read ahead by a {@link RecordFeed} (its own thread streams, encodes and hashes
+     * the records) while this thread opens the transaction, reads the table's hashes and writes.
+     */
     static PushResult push(MirrorConnection c, MirrorTable t, boolean emptyFirst, ProgressTracker progress) {
-        return transaction(c, () -> {
-            if (emptyFirst) {
-                c.execute(t.deleteAll());
-            }
-            Map<String, String> rows = emptyFirst ? new HashMap<>() : hashes(c, t);
-            long inserted = 0;
-            long updated = 0;
-            long unchanged = 0;
-            try (RowWriter writer = new RowWriter(c, t); Stream<StorageRecord> records = t.source().stream()) {
-                Iterator<StorageRecord> it = records.iterator();
-                while (it.hasNext()) {
-                    StorageRecord r = it.next();
-                    String text = RowCodec.dataText(r.data());
-                    String hash = RowCodec.hash(text);
-                    progress.advance(1, text.length());
-                    String old = rows.remove(r.id());
-                    if (old == null) {
-                        writer.write(r.id(), t.rowValues(r, text, hash), false);
-                        inserted++;
-                    } else if (old.equals(hash)) {
-                        unchanged++;
-                    } else {
-                        writer.write(r.id(), t.rowValues(r, text, hash), true);
-                        updated++;
-                    }
+        try (RecordFeed feed = RecordFeed.start(t.source())) {
+            return transaction(c, () -> {
+                if (emptyFirst) {
+                    c.execute(t.deleteAll());
                 }
-                writer.finish();
-            }
-            long deleted = deleteIds(c, t, new ArrayList<>(rows.keySet()));
-            return new PushResult(inserted, updated, deleted, unchanged);
-        });
+                Map<String, String> rows = emptyFirst ? new HashMap<>() : hashes(c, t);
+                long inserted = 0;
+                long updated = 0;
+                long unchanged = 0;
+                try (RowWriter writer = new RowWriter(c, t)) {
+                    for (RecordFeed.Row row = feed.next(); row != null; row = feed.next()) {
+                        StorageRecord r = row.record();
+                        progress.advance(1, row.text().length());
+                        String old = rows.remove(r.id());
+                        if (old == null) {
+                            writer.write(r.id(), t.rowValues(r, row.text(), row.hash()), false);
+                            inserted++;
+                        } else if (old.equals(row.hash())) {
+                            unchanged++;
+                        } else {
+                            writer.write(r.id(), t.rowValues(r, row.text(), row.hash()), true);
+                            updated++;
+                        }
+                    }
+                    writer.finish();
+                }
+                long deleted = deleteIds(c, t, new ArrayList<>(rows.keySet()));
+                return new PushResult(inserted, updated, deleted, unchanged);
+            });
+        }
     }
 
     static FlushResult flush(MirrorConnection c, MirrorTable t, List<String> ids) {
@@ -106,6 +111,7 @@ final class Reconciler {
             }
             long upserted = 0;
             long deleted = 0;
+            Set<String> written = new HashSet<>();
             try (RowWriter writer = new RowWriter(c, t)) {
                 for (String id : new LinkedHashSet<>(ids)) {
                     Optional<StorageRecord> found = t.source().get(id);
@@ -113,6 +119,9 @@ final class Reconciler {
                         StorageRecord r = found.get();
                         if (!r.id().equals(id)) {
                             writer.delete(id);
+                        }
+                        if (!written.add(r.id())) {
+                            continue; // the same record listed again in another letter case: one row, counted once
                         }
                         String text = RowCodec.dataText(r.data());
                         writer.write(r.id(), t.rowValues(r, text, RowCodec.hash(text)), true);

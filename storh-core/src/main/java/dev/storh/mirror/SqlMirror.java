@@ -53,7 +53,8 @@ import javax.sql.DataSource;
  * <p>Thread-safe. Over a single {@link Connection} or {@link MirrorConnection} every operation holds
  * that connection exclusively; over a {@link DataSource} each operation borrows its own connection
  * and operations on the same collection are serialised. Registration may run concurrently with
- * operations; an operation works on the collections registered when it started.
+ * operations; an operation works on the collections registered when it started. Push and rebuild
+ * stream each store on a second thread of their own, which ends before they return.
  */
 public final class SqlMirror {
 
@@ -325,8 +326,8 @@ public final class SqlMirror {
 
     /**
      * Writes only the listed ids of one collection, in one transaction: each id's row is deleted and,
-     * when the store holds the record, written again. Duplicates count once; rows of other ids and
-     * the store are not touched.
+     * when the store holds the record, written again. Duplicates count once (also one record listed
+     * in both letter cases); rows of other ids and the store are not touched.
      *
      * @param name a registered collection
      * @param ids record ids (UUIDv7)
