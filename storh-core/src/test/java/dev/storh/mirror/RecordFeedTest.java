@@ -41,6 +41,8 @@ class RecordFeedTest {
      */
     static final class Generated implements MirrorSource {
         final List<String> ids = new ArrayList<>();
+        /** The live records by id, in the order the stream gives them. */
+        final Map<String, Map<String, Object>> records = new LinkedHashMap<>();
         final int failAt;
         final int duplicateAt;
         final AtomicInteger opened = new AtomicInteger();
@@ -52,11 +54,13 @@ class RecordFeedTest {
         }
 
         Generated(int n, int failAt, int duplicateAt) {
-            for (int i = 0; i < n; i++) {
-                ids.add(UuidV7.generate());
-            }
             this.failAt = failAt;
             this.duplicateAt = duplicateAt;
+            for (int i = 0; i < n; i++) {
+                String id = UuidV7.generate();
+                ids.add(id);
+                records.put(id, data(i));
+            }
         }
 
         Map<String, Object> data(int i) {
@@ -70,12 +74,13 @@ class RecordFeedTest {
         @Override
         public Stream<StorageRecord> stream() {
             opened.incrementAndGet();
+            Iterator<Map.Entry<String, Map<String, Object>>> live = new ArrayList<>(records.entrySet()).iterator();
             Iterator<StorageRecord> it = new Iterator<>() {
                 int i;
 
                 @Override
                 public boolean hasNext() {
-                    return i < ids.size();
+                    return live.hasNext();
                 }
 
                 @Override
@@ -83,9 +88,9 @@ class RecordFeedTest {
                     if (i == failAt) {
                         throw failure;
                     }
-                    StorageRecord r = new StorageRecord(ids.get(i), data(i));
+                    Map.Entry<String, Map<String, Object>> e = live.next();
                     i++;
-                    return r;
+                    return new StorageRecord(e.getKey(), e.getValue());
                 }
             };
             return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED), false)
@@ -94,17 +99,20 @@ class RecordFeedTest {
 
         @Override
         public StorageRecord put(Map<String, ?> data, String id) {
-            throw new UnsupportedOperationException();
+            Map<String, Object> copy = new LinkedHashMap<>(data);
+            records.put(id, copy);
+            return new StorageRecord(id, copy);
         }
 
         @Override
         public Optional<StorageRecord> get(String id) {
-            return Optional.empty();
+            Map<String, Object> data = records.get(id);
+            return data == null ? Optional.empty() : Optional.of(new StorageRecord(id, data));
         }
 
         @Override
         public boolean delete(String id) {
-            return false;
+            return records.remove(id) != null;
         }
     }
 
