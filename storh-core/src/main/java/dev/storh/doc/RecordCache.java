@@ -10,6 +10,7 @@ import dev.storh.fs.StoreFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Point reads through a {@link Cache}. A file's version (size, modification time and identity, as
@@ -48,7 +49,7 @@ final class RecordCache {
     private final String prefix;
     private final WriterQuiet quiet;
     private final String dataName;
-    private final java.util.concurrent.atomic.AtomicLong floor = new java.util.concurrent.atomic.AtomicLong(-1);
+    private final AtomicLong floor = new AtomicLong(-1);
     private volatile long floorLookedAt = -FLOOR_REFRESH_MILLIS;
     private volatile Verified verified = new Verified(-1, -1);
 
