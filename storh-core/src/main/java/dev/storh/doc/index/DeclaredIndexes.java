@@ -44,7 +44,7 @@ final class DeclaredIndexes {
         this.manifest = manifest;
         this.trust = trust;
         this.stamp = IndexManifest.stamp(files, manifest);
-        IndexManifest.Contents contents = IndexManifest.readContents(files, manifest);
+        IndexManifest.Contents contents = IndexManifest.readContents(files, manifest, stamp);
         this.definitions = contents.definitions();
         this.layout = contents.layout();
         definitions.forEach(d -> pending.put(d.field(), d));
@@ -92,7 +92,7 @@ final class DeclaredIndexes {
         }
         IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
         if (!IndexManifest.sameStamp(now, stamp)) {
-            IndexManifest.Contents contents = IndexManifest.readContents(files, manifest);
+            IndexManifest.Contents contents = IndexManifest.readContents(files, manifest, now);
             List<IndexDefinition> defs = contents.definitions();
             defs.forEach(this::define);
             definitions = defs;
