@@ -143,8 +143,9 @@ final class LogState {
         for (Segment s : newSealed) {
             claimed += Math.max(0, s.claimedRecords);
         }
+        // The equality counts are not built here: the first unlimited count builds them (LogCounts), so an
+        // open or a recover reads each line's envelope only.
         StateIndex built = new StateIndex(claimed + 1024);
-        built.countWhileRebuilding();
         for (Segment s : newSealed) {
             bytesCut += SegmentScanner.scan(this, s, built, truncate, true);
         }

@@ -235,8 +235,9 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
      * comes from the state index without reading segments. With exactly one equality filter on a
      * string, boolean, {@code null} or 64-bit integer value, and no cursor, time range or error handler,
      * it comes from in-memory counts of each field's values (kept up to date by every append, delete and
-     * catch-up with other processes, and built by the scan every open already makes, so the first count
-     * after an open reads no segment; a field with more than 64 distinct values at once is not counted). Any
+     * catch-up with other processes, and built by one scan of the segments at the first count without a
+     * limit after an open, not by the open itself; a field with more than 64 distinct values at once is not
+     * counted; a limited count before they are built scans and stops early). Any
      * other query, or a log with a damaged line, is a scan. Both give the same number.
      *
      * @param query the query

@@ -20,8 +20,8 @@ import java.util.function.Supplier;
  *
  * <p><b>Equality counts.</b> The index also owns the {@link EqualityCounts} of its live records: while
  * they are usable, every applied line moves them (its record's values in, the replaced record's values
- * out, read back through a {@link LineKeys}). A rebuilt index counts while its scan applies the lines
- * ({@link #countWhileRebuilding}); one rebuilt otherwise starts without them.
+ * out, read back through a {@link LineKeys}). A rebuilt index starts without them (unless it holds no
+ * live record): the first count that needs them builds them from one scan ({@code LogCounts}).
  *
  * <p>Reads are lock-free ({@link ConcurrentHashMap}); updates are made by one thread at a time under
  * the owning log's state monitor, which also guards the equality counts.
@@ -82,11 +82,6 @@ final class StateIndex {
     private long seq;
     private int openSnapshots;
     private EqualityCounts counts = EqualityCounts.unbuilt();
-    /** Whether rebuild lines move the counts ({@link #countWhileRebuilding}). */
-    private boolean countingRebuild;
-    private int readBacks;
-    /** Most replaced records read back while counting a rebuild. */
-    static final int MAX_READ_BACKS = 10_000;
 
     /** An empty index. */
     StateIndex() {
@@ -150,8 +145,8 @@ final class StateIndex {
      * @param tombstone whether the line is a delete
      * @param file segment file name
      * @param offset line offset
-     * @param rebuilding whether this comes from a rebuild scan (sequence 0, no history; it moves the counts
-     *     only while {@link #countWhileRebuilding counting the rebuild})
+     * @param rebuilding whether this comes from a rebuild scan (sequence 0, no history; the counts of a
+     *     rebuilding index are unbuilt, so it does not move them)
      * @param keys the line's counted values ({@link EqualityCounts#keysOf}), asked for only while the counts
      *     are usable; {@code null} discards them
      * @param lines reads the replaced record's values back; {@code null} discards the counts when one is needed
@@ -161,12 +156,8 @@ final class StateIndex {
         Entry old = entries.get(id);
         long s = rebuilding ? 0 : ++seq;
         Entry previous = !rebuilding && openSnapshots > 0 ? old : null;
-        if ((!rebuilding || countingRebuild) && counts.usable()) {
-            if (rebuilding && old != null && !old.deleted && ++readBacks > MAX_READ_BACKS) {
-                counts.discard(); // many overwrites: reading each replaced line back costs more than one later scan
-            } else {
-                recount(old, tombstone, keys, lines);
-            }
+        if (!rebuilding && counts.usable()) {
+            recount(old, tombstone, keys, lines);
         }
         entries.put(id, new Entry(file, offset, tombstone, s, previous, NO_ALIASES));
         count(old, -1);
@@ -191,20 +182,8 @@ final class StateIndex {
         return counts;
     }
 
-    /**
-     * Counts the records of the rebuild scan that follows, as it applies them: the scan reads every line
-     * anyway, so the counts are ready when the index is (a replaced record's values are read back from
-     * its line; after {@value #MAX_READ_BACKS} of those the counts are given up and built by the first
-     * count that needs them). Call on a new, empty index; {@link #endRebuild} when the scan is done.
-     */
-    void countWhileRebuilding() {
-        counts = EqualityCounts.empty();
-        countingRebuild = true;
-    }
-
     /** Ends the rebuild scan; an index without live records counts from empty in any case. */
     void endRebuild() {
-        countingRebuild = false;
         if (live == 0 && !counts.usable()) {
             counts = EqualityCounts.empty();
         }
