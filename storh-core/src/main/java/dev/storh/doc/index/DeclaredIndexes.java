@@ -62,6 +62,11 @@ final class DeclaredIndexes {
         pendingValueDeltas = on;
     }
 
+    /** @return the layout last asked for ({@code true}: value deltas), {@code null} when none was */
+    Boolean requestedValueDeltas() {
+        return pendingValueDeltas;
+    }
+
     /**
      * Writes the pending definitions, merged with the manifest's, and the layout asked for (else the
      * manifest's); call under the collection write lock.
