@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 
 /**
  * The read side of a {@link SegmentedLog}: point reads through the state index (one cached read
- * handle per segment file, dropped after a rebuild), streams over a snapshot of the segment set
+ * handle per segment file, opened by the first get() from it or handed over by a stream done with the
+ * segment, dropped after a rebuild), streams over a snapshot of the segment set
  * ({@link LogStream}) and counts. Every read first catches up with other processes. Thread-safe.
  */
 final class LogReads {
