@@ -115,6 +115,29 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
         return layout.recordFile(UuidV7.normalize(id));
     }
 
+    /**
+     * {@link #checkedPathForId} for a caller holding the write lock: {@link WriteGate} has checked
+     * {@code data/} on taking it, so only the bucket folder is looked at (one {@code lstat}).
+     *
+     * @param lowerId a record id, lower case
+     * @return the record's file
+     * @throws dev.storh.StorageException when the bucket folder is a symbolic link
+     */
+    Path checkedPathUnderLock(String lowerId) {
+        Path path = layout.recordFile(lowerId);
+        String bucket = files.nameOf(path.getParent());
+        java.util.Optional<StoreFiles.Entry> entry;
+        try {
+            entry = files.stat(bucket);
+        } catch (java.io.IOException e) {
+            throw new dev.storh.StorageException("Could not check storage path: " + files.path(bucket), e);
+        }
+        if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
+            throw SafePaths.linkRefused(files.path(bucket));
+        }
+        return path;
+    }
+
     /** {@link #pathForId}, refusing it when {@code data/} or the bucket folder is a symbolic link. */
     Path checkedPathForId(String id) {
         Path path = pathForId(id);

@@ -64,7 +64,7 @@ final class RecordWrites {
     /** @return a streaming write session (putStream, imports): what it wrote before a failure stays */
     WriteSession session() {
         journal.retireIfPending();
-        return new WriteSession(writer, indexes, support, null);
+        return new WriteSession(writer.batch(), indexes, indexedKeys(), support, null);
     }
 
     /**
@@ -79,7 +79,7 @@ final class RecordWrites {
 
     /** @return an atomic session through the journal, once {@link BatchJournal#retireForeign()} ran */
     private WriteSession journaled() {
-        return new WriteSession(writer.batch(journal), indexes, support, files.begin());
+        return new WriteSession(writer.batch(journal), indexes, indexedKeys(), support, files.begin());
     }
 
     /**
@@ -99,7 +99,7 @@ final class RecordWrites {
                 return journaled();
             }
         }
-        return new WriteSession(writer, indexes, support, files.begin());
+        return new WriteSession(writer.batch(), indexes, indexedKeys(), support, files.begin());
     }
 
     StorageRecord put(Map<String, ?> data, String id) {
@@ -196,14 +196,15 @@ final class RecordWrites {
     boolean delete(String id) {
         String lower = UuidV7.normalize(id);
         return gate.withJournalLock(() -> {
-            Path path = reads.checkedPathForId(lower);
+            Path path = reads.checkedPathUnderLock(lower);
             String name = files.nameOf(path);
             journal.retireForeign();
-            StorageRecord old = indexes.active() ? RecordFiles.readOrNull(files, path) : null;
+            java.util.Set<String> indexedKeys = indexedKeys();
+            StorageRecord old = indexedKeys.isEmpty() ? null : RecordFiles.readOrNull(files, path);
             if (old == null && !journal.holds(lower) && !exists(name)) {
                 return false; // nothing to delete, nothing a replay could bring back
             }
-            WriteSession session = new WriteSession(writer, indexes, support, files.begin());
+            WriteSession session = new WriteSession(writer.batch(), indexes, indexedKeys, support, files.begin());
             // On a seam durable on return the unlink alone is durable, unless the journal holds a put of it.
             boolean journaled = !files.durableOnReturn() || journal.holds(lower);
             boolean deleted;
@@ -219,7 +220,9 @@ final class RecordWrites {
                 if (old != null) {
                     session.deleting(lower, old);
                 }
-                // A journaled unlink's folder is fsynced when the journal retires.
+                // A journaled unlink's folder is fsynced when the journal retires. The unlink is the
+                // last change: finish() then has no record and no index change left to write, so
+                // nothing can fail after it and the undo need not keep the file's bytes.
                 deleted = journaled ? unlink(name) : AtomicFiles.deleteDurably(files, name);
                 session.finish();
             } catch (IOException | RuntimeException e) {
@@ -232,6 +235,14 @@ final class RecordWrites {
         });
     }
 
+    /**
+     * @return the keys the indexes read, under the write lock: none, without a look at the
+     *     manifests, when the gate found no {@code .storh/indexes/} on taking the lock
+     */
+    private java.util.Set<String> indexedKeys() {
+        return gate.indexFolderAbsent() ? java.util.Set.of() : indexes.indexedKeys();
+    }
+
     private boolean exists(String name) {
         try {
             return files.exists(name);
@@ -242,7 +253,7 @@ final class RecordWrites {
 
     private boolean unlink(String name) throws IOException {
         try {
-            files.delete(name);
+            files.deleteAsLastChange(name);
             return true;
         } catch (java.nio.file.NoSuchFileException gone) {
             return false;

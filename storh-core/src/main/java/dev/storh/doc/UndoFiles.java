@@ -113,6 +113,18 @@ final class UndoFiles extends ForwardingFiles {
         }
     }
 
+    /**
+     * Removes a file without remembering it: for the last change of an atomic write, after which
+     * nothing of the write can fail (so no undo has to bring the file back), whose own failure
+     * changed nothing. Saves reading the file's bytes for an undo that cannot need them.
+     *
+     * @param name the file
+     * @throws IOException as {@link StoreFiles#delete}
+     */
+    void deleteAsLastChange(String name) throws IOException {
+        super.delete(name);
+    }
+
     @Override
     public void createDirectories(String dir) throws IOException {
         Undo undo = open;

@@ -45,6 +45,11 @@ final class WriteGate {
     private final StoreFiles files;
     private final Duration lockTimeout;
     private final String marker;
+    /** The folders every write goes to, checked for links on each hold of the lock ({@code .storh/} once). */
+    private final java.util.List<String> writtenFolders;
+    private final String indexesDir;
+    /** Whether the last check of {@link #writtenFolders} found no {@code .storh/indexes/} (guarded by the lock). */
+    private boolean indexFolderAbsent;
     private final Object lifecycle = new Object();
     private volatile CollectionLock lock;
     private volatile boolean markerRegistered;
@@ -74,6 +79,9 @@ final class WriteGate {
         this.files = files;
         this.lockTimeout = lockTimeout;
         this.marker = files.nameOf(layout.writerMarker(writerPrefix));
+        this.indexesDir = files.nameOf(layout.indexesDir());
+        this.writtenFolders = java.util.List.of(files.nameOf(layout.dataDir()), AtomicFiles.parentName(marker),
+                files.nameOf(layout.indexEntriesDir()));
     }
 
     /**
@@ -99,9 +107,8 @@ final class WriteGate {
         take(l);
         try {
             // Writes go to data/ and .storh/: never through a link that may leave the collection.
-            SafePaths.requireNoLinks(files, files.nameOf(layout.dataDir()));
-            SafePaths.requireNoLinks(files, AtomicFiles.parentName(marker));
-            SafePaths.requireNoLinks(files, files.nameOf(layout.indexEntriesDir()));
+            // data/ is then known to be no link for the whole hold (RecordReads#checkedPathUnderLock).
+            indexFolderAbsent = SafePaths.requireNoLinks(files, writtenFolders).contains(indexesDir);
             if (!markerRegistered) {
                 registerMarker();
             }
@@ -147,6 +154,16 @@ final class WriteGate {
      */
     long writes() {
         return writes.get();
+    }
+
+    /**
+     * @return whether {@code .storh/indexes/} was absent when the calling thread took the write lock
+     *     in {@link #withWriteLock} or {@link #withJournalLock} (the innermost hold): no index is
+     *     defined then, and none can be until this thread writes a manifest itself. Call from the
+     *     action, before it defines indexes.
+     */
+    boolean indexFolderAbsent() {
+        return indexFolderAbsent;
     }
 
     /**

@@ -75,9 +75,22 @@ final class WriteSession {
      * @param undo the undo log of an atomic session, {@code null} for a streaming one
      */
     WriteSession(RecordWriter.Batch batch, IndexManager indexes, Support support, UndoFiles.Undo undo) {
+        this(batch, indexes, indexes.indexedKeys(), support, undo);
+    }
+
+    /**
+     * @param batch where the records go
+     * @param indexes the collection's indexes
+     * @param indexedKeys {@link IndexManager#indexedKeys()}, looked up by the caller under the same
+     *     hold of the write lock
+     * @param support reads, cache invalidation and the drift mark
+     * @param undo the undo log of an atomic session, {@code null} for a streaming one
+     */
+    WriteSession(RecordWriter.Batch batch, IndexManager indexes, Set<String> indexedKeys, Support support,
+            UndoFiles.Undo undo) {
         this.batch = batch;
         this.indexes = indexes;
-        this.indexedKeys = indexes.indexedKeys();
+        this.indexedKeys = indexedKeys;
         this.support = support;
         this.undo = undo;
     }
@@ -218,7 +231,9 @@ final class WriteSession {
         }
         try {
             batch.flush();
-            indexes.apply(changes);
+            if (!changes.isEmpty()) { // without changes nothing is written (no look at the index manifests either)
+                indexes.apply(changes);
+            }
         } catch (RuntimeException e) {
             abort(e);
             throw e;

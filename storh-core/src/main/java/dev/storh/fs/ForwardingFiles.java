@@ -139,6 +139,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public boolean versionsNameFileStates() {
+        return files.versionsNameFileStates();
+    }
+
+    @Override
     public long modifiedMillis(String version) {
         return files.modifiedMillis(version);
     }

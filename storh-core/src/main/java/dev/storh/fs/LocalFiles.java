@@ -194,6 +194,12 @@ public final class LocalFiles implements StoreFiles {
                 .map(LocalFiles::versionOf);
     }
 
+    /** @return true: a version carries the file's device and inode, its size and its modification time to the nanosecond */
+    @Override
+    public boolean versionsNameFileStates() {
+        return true;
+    }
+
     private static String versionOf(java.nio.file.attribute.BasicFileAttributes a) {
         return Long.toHexString(a.size()) + "-"
                 + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)) + "-" + a.fileKey();

@@ -88,6 +88,53 @@ public final class SafePaths {
     }
 
     /**
+     * {@link #requireNoLinks(StoreFiles, String)} for several names at once, each folder they
+     * share looked at once (one {@code lstat} per distinct component).
+     *
+     * @param files the store's seam
+     * @param names names below its root
+     * @return the components found absent (each ends the check of its names), in the order met;
+     *     empty when every name exists
+     * @throws StorageException as {@link #requireNoLinks(StoreFiles, String)}
+     */
+    public static java.util.List<String> requireNoLinks(StoreFiles files, java.util.List<String> names) {
+        java.util.List<String> checked = new java.util.ArrayList<>(names.size() + 2);
+        java.util.List<String> absent = java.util.List.of();
+        for (String name : names) {
+            String current = "";
+            for (String part : name.split("/")) {
+                if (part.isEmpty()) {
+                    continue;
+                }
+                current = current.isEmpty() ? part : current + "/" + part;
+                if (checked.contains(current)) {
+                    continue;
+                }
+                java.util.Optional<StoreFiles.Entry> entry;
+                try {
+                    entry = files.stat(current);
+                } catch (IOException e) {
+                    throw new StorageException("Could not check storage path: " + files.path(current), e);
+                }
+                if (entry.isEmpty()) {
+                    if (absent.isEmpty()) {
+                        absent = new java.util.ArrayList<>(2);
+                    }
+                    if (!absent.contains(current)) {
+                        absent.add(current);
+                    }
+                    break; // nothing below it exists either
+                }
+                if (entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
+                    throw linkRefused(files.path(current));
+                }
+                checked.add(current);
+            }
+        }
+        return absent;
+    }
+
+    /**
      * @param link the symbolic link found
      * @return the error refusing it, naming the link and where it points when readable
      */

@@ -345,6 +345,19 @@ public interface StoreFiles {
     }
 
     /**
+     * Whether a {@link #version} of this seam names one state of one file for the whole process:
+     * two equal versions, of any names and taken through any seam saying so, are the same bytes, so
+     * what was decoded from them may be kept under the version and shared. Local files say so (the
+     * version carries the file's device and inode besides its size and modification time in
+     * nanoseconds); the default, whose versions may be ETags or bare sizes and times, does not.
+     *
+     * @return whether versions name file states process-wide
+     */
+    default boolean versionsNameFileStates() {
+        return false;
+    }
+
+    /**
      * The modification time a {@link #version} carries, to tell how long a file has been left
      * alone. The default knows nothing of the versions' shapes (they may be ETags) and says so.
      *

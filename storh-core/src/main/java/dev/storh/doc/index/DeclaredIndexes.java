@@ -44,7 +44,7 @@ final class DeclaredIndexes {
         this.manifest = manifest;
         this.trust = trust;
         this.stamp = IndexManifest.stamp(files, manifest);
-        IndexManifest.Contents contents = IndexManifest.readContents(files, manifest);
+        IndexManifest.Contents contents = IndexManifest.readContents(files, manifest, stamp);
         this.definitions = contents.definitions();
         this.layout = contents.layout();
         definitions.forEach(d -> pending.put(d.field(), d));
@@ -60,6 +60,11 @@ final class DeclaredIndexes {
     /** Asks for value deltas on or off from the next {@link #write()}. */
     void requestValueDeltas(boolean on) {
         pendingValueDeltas = on;
+    }
+
+    /** @return the layout last asked for ({@code true}: value deltas), {@code null} when none was */
+    Boolean requestedValueDeltas() {
+        return pendingValueDeltas;
     }
 
     /**
@@ -92,7 +97,7 @@ final class DeclaredIndexes {
         }
         IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
         if (!IndexManifest.sameStamp(now, stamp)) {
-            IndexManifest.Contents contents = IndexManifest.readContents(files, manifest);
+            IndexManifest.Contents contents = IndexManifest.readContents(files, manifest, now);
             List<IndexDefinition> defs = contents.definitions();
             defs.forEach(this::define);
             definitions = defs;

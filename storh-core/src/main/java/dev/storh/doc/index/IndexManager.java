@@ -113,6 +113,15 @@ public final class IndexManager {
         return declared.valueDeltas();
     }
 
+    /**
+     * @return whether writes append value deltas once the next {@link #sync()} has run: the layout
+     *     last asked for by {@link #valueDeltas(boolean)}, else the manifest's ({@link #valueDeltas()})
+     */
+    public boolean valueDeltasAfterSync() {
+        Boolean asked = declared.requestedValueDeltas();
+        return asked != null ? asked : valueDeltas();
+    }
+
     // ------------------------------------------------------------------ declaring
 
     /**

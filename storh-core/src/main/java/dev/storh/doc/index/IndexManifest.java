@@ -3,6 +3,8 @@ package dev.storh.doc.index;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.json.CanonicalJson;
+import dev.storh.json.Jsonc;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,6 +75,48 @@ final class IndexManifest {
     static Contents readContents(StoreFiles files, Path manifest) {
         Map<String, Object> doc = IndexBytes.readObjectOrNull(files, manifest);
         return new Contents(definitionsOf(doc), layoutOf(doc));
+    }
+
+    /** Manifests decoded in this process, by seam root, name and version (see {@link #readContents(StoreFiles, Path, Stamp)}). */
+    private static final Map<String, Contents> DECODED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_DECODED = 256;
+
+    /**
+     * {@link #readContents(StoreFiles, Path)} of the manifest whose stamp was just taken, decoded
+     * once per process for a version that names one file state ({@link StoreFiles#versionsNameFileStates}):
+     * a store opening again, or another instance of the collection, takes the decoded contents
+     * instead of parsing the same bytes. A manifest rewritten since has another version, so it is
+     * read; only a complete read whose stamp still held afterwards is kept.
+     *
+     * @param files the byte seam of the collection
+     * @param manifest the manifest path
+     * @param stamp its stamp, taken just before
+     * @return its definitions and layout
+     */
+    static Contents readContents(StoreFiles files, Path manifest, Stamp stamp) {
+        if (stamp.version() == null || !files.versionsNameFileStates()) {
+            return readContents(files, manifest);
+        }
+        String key = files.root() + "\0" + files.nameOf(manifest) + "\0" + stamp.version();
+        Contents known = DECODED.get(key);
+        if (known != null) {
+            return known;
+        }
+        Map<String, Object> doc;
+        try {
+            byte[] bytes = IndexBytes.readOrNull(files, manifest);
+            doc = bytes == null ? null : Jsonc.decodeObject(bytes);
+        } catch (IOException | RuntimeException e) {
+            doc = null;
+        }
+        Contents contents = new Contents(definitionsOf(doc), layoutOf(doc));
+        if (doc != null && sameStamp(stamp(files, manifest), stamp)) {
+            if (DECODED.size() >= MAX_DECODED) {
+                DECODED.clear();
+            }
+            DECODED.put(key, contents);
+        }
+        return contents;
     }
 
     private static List<IndexDefinition> definitionsOf(Map<String, Object> doc) {

@@ -57,7 +57,7 @@ final class PathIndexes {
         this.locker = locker;
         this.records = records;
         this.stamp = IndexManifest.stamp(files, manifest);
-        this.definitions = PathManifest.read(files, manifest);
+        this.definitions = readUnlessAbsent(stamp);
         pending.addAll(definitions);
     }
 
@@ -75,7 +75,7 @@ final class PathIndexes {
     List<PathIndexDefinition> definitions() {
         IndexManifest.Stamp now = IndexManifest.stamp(files, manifest);
         if (!IndexManifest.sameStamp(now, stamp)) {
-            List<PathIndexDefinition> defs = PathManifest.read(files, manifest);
+            List<PathIndexDefinition> defs = readUnlessAbsent(now);
             synchronized (pendingLock) {
                 defs.forEach(d -> PathManifest.merge(pending, d));
             }
@@ -83,6 +83,15 @@ final class PathIndexes {
             stamp = now;
         }
         return definitions;
+    }
+
+    /**
+     * @param now the file's stamp, taken just before
+     * @return its definitions; none without a read when the stamp found no file (most collections
+     *     have no path index: a read would only fail inside the seam)
+     */
+    private List<PathIndexDefinition> readUnlessAbsent(IndexManifest.Stamp now) {
+        return now.version() == null ? List.of() : PathManifest.read(files, manifest);
     }
 
     /**

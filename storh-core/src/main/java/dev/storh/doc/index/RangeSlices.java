@@ -82,7 +82,7 @@ public final class RangeSlices {
      *     strides cannot answer it
      */
     public List<String> ids(Condition c) {
-        List<RangeDelta.Entry> all = reads.withSeek(field, seek -> collect(seek, c, true, Integer.MAX_VALUE));
+        List<RangeDelta.Entry> all = reads.withSeek(field, seek -> collect(seek, c, true, Integer.MAX_VALUE, null));
         if (all == null) {
             return null;
         }
@@ -99,7 +99,24 @@ public final class RangeSlices {
      * @return the ids of the first matches in that order; {@code null} when the strides cannot answer it
      */
     public List<String> ordered(Condition c, boolean ascending, int need) {
-        List<RangeDelta.Entry> all = reads.withSeek(field, seek -> collect(seek, c, ascending, need));
+        return ordered(c, ascending, need, null);
+    }
+
+    /**
+     * {@link #ordered(Condition, boolean, int)} among some ids only: the strides are read in order
+     * until {@code need} of the accepted ids are known to come first, so a caller that wants the
+     * first values of a few candidates reads past the others once, without collecting them.
+     *
+     * @param c a range condition, or {@code null} for every value
+     * @param ascending the order of values (ties always by ascending id)
+     * @param need how many accepted ids to return at most
+     * @param accept which ids count, {@code null} for all; called once per entry read, under the
+     *     index's shared lock, so it must be quick and must not touch the store
+     * @return the accepted ids of the first matches in that order; {@code null} when the strides
+     *     cannot answer it
+     */
+    public List<String> ordered(Condition c, boolean ascending, int need, Predicate<String> accept) {
+        List<RangeDelta.Entry> all = reads.withSeek(field, seek -> collect(seek, c, ascending, need, accept));
         if (all == null) {
             return null;
         }
@@ -181,17 +198,18 @@ public final class RangeSlices {
      * @return the matches known complete (at least {@code need} unless there are fewer), unsorted:
      *     the delta's, then the main file's
      */
-    private static List<RangeDelta.Entry> collect(RangeSeek seek, Condition c, boolean ascending, int need) {
+    private static List<RangeDelta.Entry> collect(RangeSeek seek, Condition c, boolean ascending, int need,
+            Predicate<String> accept) {
         Window w = window(seek, c);
         if (w == null) {
             return null;
         }
         boolean limited = need < Integer.MAX_VALUE;
         List<RangeDelta.Entry> delta = seek.delta().addsByKey();
-        if (c != null) { // a match's key is within the window's keys, as for the strides read below
+        if (c != null || accept != null) { // a match's key is within the window's keys, as for the strides read below
             List<RangeDelta.Entry> within = new ArrayList<>();
             for (int i = keysBelow(delta, w.from(), false), end = keysBelow(delta, w.to(), true); i < end; i++) {
-                if (w.test().test(delta.get(i).value())) {
+                if (w.test().test(delta.get(i).value()) && (accept == null || accept.test(delta.get(i).id()))) {
                     within.add(delta.get(i));
                 }
             }
@@ -216,7 +234,8 @@ public final class RangeSlices {
                     break scan;
                 }
                 previous = key;
-                if (w.test().test(chunk.values()[i]) && !seek.delta().touches(chunk.ids()[i])) {
+                if ((accept == null || accept.test(chunk.ids()[i])) && w.test().test(chunk.values()[i])
+                        && !seek.delta().touches(chunk.ids()[i])) {
                     main.add(new RangeDelta.Entry(key, chunk.values()[i], chunk.ids()[i]));
                 }
             }

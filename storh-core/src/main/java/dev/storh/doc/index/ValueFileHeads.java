@@ -8,9 +8,11 @@ import java.util.List;
  * Reads the start of a value file written in the compact layout both implementations write
  * ({@link EqualityFiles}: {@code {"field":…,"key":"…","count":N,"value":…,"ids":["…",…]}}) straight
  * from its bytes, without a JSON parser: a count or the first ids of a file cost one small read and
- * a few byte comparisons. Anything else (another member order, an escape in a string, whitespace,
- * a comment, or bytes that end before the answer) is left to the JSON reader: {@link #scan} then
- * answers {@code null}. Stateless.
+ * a few byte comparisons. The {@code field} and {@code value} strings are skipped, escapes and
+ * UTF-8 text included (a compound bucket's field holds a tab, {@code "a\tb"}); the key and the ids
+ * are read only when they are plain printable ASCII. Anything else (another member order, an escape
+ * in the key or an id, whitespace, a comment, or bytes that end before the answer) is left to the
+ * JSON reader: {@link #scan} then answers {@code null}. Stateless.
  */
 final class ValueFileHeads {
 
@@ -42,7 +44,7 @@ final class ValueFileHeads {
      */
     static EqualityFiles.Head scan(byte[] b, int length, String expectedKey, int limit) {
         int at = expect(b, length, 0, "{\"field\":");
-        at = at < 0 ? -1 : skipString(b, length, at);
+        at = at < 0 ? -1 : skipEscapedString(b, length, at);
         at = at < 0 ? -1 : expect(b, length, at, ",\"key\":");
         if (at < 0 || at >= length || b[at] != '"') {
             return null;
@@ -133,10 +135,33 @@ final class ValueFileHeads {
         return -1;
     }
 
-    /** @return the position after the scalar value at {@code at} (a plain string, a number, true, false, null), or -1 */
+    /**
+     * @return the position after the string starting with the quote at {@code at}, escapes and
+     *     UTF-8 bytes included, or -1 when it holds a control byte (below 0x20: not JSON) or ends
+     *     past the bytes read
+     */
+    private static int skipEscapedString(byte[] b, int length, int at) {
+        if (at >= length || b[at] != '"') {
+            return -1;
+        }
+        for (int i = at + 1; i < length; i++) {
+            byte c = b[i];
+            if (c == '"') {
+                return i + 1;
+            }
+            if (c == '\\') {
+                i++; // the escaped byte: a quote or backslash there does not end the string
+            } else if (c >= 0 && c < 0x20) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /** @return the position after the scalar value at {@code at} (a string, a number, true, false, null), or -1 */
     private static int skipScalar(byte[] b, int length, int at) {
         if (at < length && b[at] == '"') {
-            return skipString(b, length, at);
+            return skipEscapedString(b, length, at);
         }
         for (String word : WORDS) {
             int after = expect(b, length, at, word);

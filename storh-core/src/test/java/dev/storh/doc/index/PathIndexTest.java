@@ -255,4 +255,24 @@ class PathIndexTest {
             assertThat(Arrays.asList(store.indexes().indexedKeys().toArray())).containsExactly("a", "a.b");
         }
     }
+
+    @Test
+    void aPathIndexDefinedByAnotherWriterAfterThisStoreOpenedWithoutAnyIsSeen() throws Exception {
+        try (DocStore reader = DocStore.open(root, "late")) {
+            String a = reader.put(book("A", "Acme", List.of("x"), List.of(5L), null)).id();
+            reader.put(book("B", "Bolt", List.of("y"), List.of(3L), null));
+            assertThat(Files.exists(root.resolve("late/.storh/indexes/paths.jsonc"))).isFalse();
+            assertThat(reader.indexes().pathDefinitions()).isEmpty();
+            try (DocStore writer = DocStore.open(root, "late")) {
+                writer.indexes().definePath(PUBLISHER, false, false).sync();
+            }
+            assertThat(Files.exists(root.resolve("late/.storh/indexes/paths.jsonc"))).isTrue();
+            assertThat(reader.indexes().pathDefinitions()).extracting(PathIndexDefinition::path).containsExactly(PUBLISHER);
+            assertThat(reader.query().where(PUBLISHER).eq("Acme").get()).extracting(StorageRecord::id).containsExactly(a);
+            assertThat(reader.query().where(PUBLISHER).eq("Acme").explain().plan()).isEqualTo(dev.storh.query.QueryPlan.INDEX_SCAN);
+        }
+        try (DocStore reopened = DocStore.open(root, "late")) {
+            assertThat(reopened.indexes().pathDefinitions()).extracting(PathIndexDefinition::path).containsExactly(PUBLISHER);
+        }
+    }
 }

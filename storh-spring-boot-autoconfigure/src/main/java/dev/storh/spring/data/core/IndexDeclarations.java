@@ -19,7 +19,9 @@ import dev.storh.spring.data.mapping.StorhPersistentProperty;
  * with {@code unique}, also a unique path index on the property, which never checks {@code null} or a
  * missing value, so any number of entities may leave it unset (the template never stores a
  * {@code null} unique property, so the original's check, which counts {@code null}, never sees
- * one);</li>
+ * one); in the value-deltas layout (docs/indexes.md: a collection the original does not open) a
+ * unique property without {@code range} gets the unique path index alone, which keeps every value
+ * in one file rather than one value file per record;</li>
  * <li>with {@code ignoreCase}: a case-folded path index (unique when declared so) instead of the
  * original's;</li>
  * <li>a collection of scalars, and any property of a nested object or of a collection of objects
@@ -69,7 +71,12 @@ final class IndexDeclarations {
                 // a unique equality field is unique in the original's manifest too, which keeps it out of the
                 // automatic compound buckets (one new file per record and paired field, never a useful one)
                 boolean unique = property.isUniqueIndex() && !property.isRangeIndex();
-                indexes.defineField(property.getName(), unique, property.isRangeIndex());
+                // in value deltas (a collection the original does not open) the unique path index alone
+                // holds the values: one file for all of them, where the original's index writes one new
+                // value file per record saved
+                if (!(unique && indexes.valueDeltasAfterSync())) {
+                    indexes.defineField(property.getName(), unique, property.isRangeIndex());
+                }
                 if (property.isUniqueIndex()) {
                     indexes.definePath(new FieldPath(path), true, false);
                 }

@@ -31,7 +31,8 @@ import dev.storh.spring.transaction.CollectionAccess;
  * range-indexed {@code name}), which core would answer by reading and sorting every match. The
  * candidates are the ids the equality indexes give for those conditions. Ascending, the range
  * index is read stride by stride from its start ({@link RangeSlices#ordered}, never the whole
- * file), more ids each time until enough candidates were among them; otherwise (and when the
+ * file) until the first {@code n} candidates and a small lookahead are known, the other ids passed
+ * over; otherwise (and when the
  * strides cannot be read in order) the range view is walked, one run of equal values at a time.
  * Each candidate reached is read and re-checked against the whole
  * query, until the first {@code n} matches and those tied with the last of them are found.
@@ -48,6 +49,9 @@ final class RangeOrderedReads {
 
     /** What {@link #seekWalk} answers when the strides cannot be read in order: the view is walked instead. */
     private static final List<StorageRecord> SEEK_CANNOT = Collections.unmodifiableList(new ArrayList<>());
+
+    /** Candidates asked for beyond the {@code n} needed, for the run tied with the {@code n}-th match. */
+    private static final int LOOKAHEAD = 4;
 
     private RangeOrderedReads() {
     }
@@ -86,11 +90,12 @@ final class RangeOrderedReads {
 
     /**
      * Ascending, through the range index's strides ({@link RangeSlices#ordered}): the first
-     * {@code need} ids in value order, the candidates among them read in turn, {@code need}
-     * grown (at least doubled, more when few of the ids read were candidates) until the first
-     * {@code n} matches and the run tied with the last of them are known.
-     * When the whole index was walked, the candidates it does not hold (no number and no string
-     * there: they sort after all of it) are read and sorted after it.
+     * {@code need} candidates in value order (the other ids of the strides are passed over, not
+     * collected), read in turn; {@code need} starts at {@code n} plus a small lookahead for the
+     * run tied with the {@code n}-th match and doubles only when the candidates read were not
+     * enough (records that no longer match, or a long tied run). When the whole index was walked,
+     * the candidates it does not hold (no number and no string there: they sort after all of it)
+     * are read and sorted after it.
      *
      * @return the matches as {@link #firstMatches} gives them; {@code null} when the answer could
      * differ from a full sort; {@link #SEEK_CANNOT} when the strides cannot be read in order
@@ -98,10 +103,10 @@ final class RangeOrderedReads {
     private static List<StorageRecord> seekWalk(QueryBuilder core, CollectionAccess store, RangeSlices slices,
             List<SortKey> orders, Candidates candidates, long n) {
         FieldPath path = orders.get(0).path();
-        long need = Math.min(Integer.MAX_VALUE, 8 * n + 256);
+        long need = Math.min(Integer.MAX_VALUE, n + Math.max(LOOKAHEAD, n / 8));
         Map<String, Optional<StorageRecord>> read = new HashMap<>();
         while (true) {
-            List<String> ids = slices.ordered(null, true, (int) need);
+            List<String> ids = slices.ordered(null, true, (int) need, candidates::contains);
             if (ids == null) {
                 return SEEK_CANNOT;
             }
@@ -109,9 +114,6 @@ final class RangeOrderedReads {
             Object boundary = null;
             Object previous = null;
             for (String id : ids) {
-                if (!candidates.contains(id)) {
-                    continue;
-                }
                 StorageRecord record = read.computeIfAbsent(id, store::get).orElse(null);
                 if (record == null) {
                     continue; // deleted since the strides were read
@@ -136,9 +138,7 @@ final class RangeOrderedReads {
             if (need == Integer.MAX_VALUE) {
                 return null;
             }
-            // the candidates' share of what was read so far, with room: at least twice as many ids
-            long share = need * (n + 1) / Math.max(1, read.size()) * 3 / 2;
-            need = Math.min(Integer.MAX_VALUE, Math.max(2 * need, share));
+            need = Math.min(Integer.MAX_VALUE, 2 * need);
         }
     }
 

@@ -25,6 +25,8 @@ import dev.storh.spring.sample.shop.Item;
 import dev.storh.spring.sample.shop.ItemRepository;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -52,9 +54,56 @@ class SaveAllAndUniqueNullTests {
                 AutoConfigurations.of(StorhAutoConfiguration.class, StorhRepositoriesAutoConfiguration.class))
         .withUserConfiguration(ShopPackage.class);
 
+    /** The root, and both collections in the index layout given. */
+    private String[] properties(String layout) {
+        return new String[] { "storh.root=" + this.root, "storh.collections.accounts.index-layout=" + layout,
+            "storh.collections.items.index-layout=" + layout };
+    }
+
     @Test
-    void aBatchThatBreaksAUniqueIndexWritesNothing() {
-        this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
+    void inValueDeltasAUniquePropertyIsHeldByItsPathIndexAloneAndStillRefusesABatch() {
+        this.contextRunner.withPropertyValues(properties("value-deltas")).run((context) -> {
+            AccountRepository accounts = context.getBean(AccountRepository.class);
+            List<Account> batch = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                batch.add(Account.of("user" + i + "@example.org", i));
+            }
+            List<Account> saved = accounts.saveAll(batch);
+            DocStore store = context.getBean(StorhOperations.class).docStore(Account.class);
+            assertThat(store.indexes().definitions()).extracting(dev.storh.doc.index.IndexDefinition::field)
+                .doesNotContain("email");
+            assertThat(store.indexes().pathDefinitions()).singleElement()
+                .satisfies((d) -> assertThat(d.unique()).isTrue())
+                .satisfies((d) -> assertThat(d.path()).isEqualTo(dev.storh.query.FieldPath.of("email")));
+            // no value file per address: the original's equality folder of the field was never made
+            Path eq = store.collectionRoot().resolve(".storh/indexes/entries/eq");
+            try (Stream<Path> folders = Files.exists(eq) ? Files.list(eq) : Stream.empty()) {
+                assertThat(folders).isEmpty();
+            }
+            assertThat(context.getBean(StorhOperations.class)
+                .explain(dev.storh.spring.data.core.query.StorhQuery
+                    .where(dev.storh.spring.data.core.query.StorhCriteria.where("email").is("user7@example.org")),
+                        Account.class)
+                .usesIndexes()).isTrue();
+            assertThat(store.query().where("email").eq("user7@example.org").get()).singleElement()
+                .satisfies((r) -> assertThat(r.id()).isEqualTo(saved.get(7).id()));
+            List<String> before = files();
+            assertThatExceptionOfType(DuplicateKeyException.class)
+                .isThrownBy(() -> accounts.saveAll(List.of(Account.of("new@example.org", 1),
+                        Account.of("user39@example.org", 2))))
+                .withMessageContaining("email")
+                .withMessageContaining("user39@example.org")
+                .withMessageContaining(saved.get(39).id());
+            assertThat(files()).isEqualTo(before);
+            assertThat(accounts.count()).isEqualTo(40);
+            assertThat(store.verify().ok()).isTrue();
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "original", "value-deltas" })
+    void aBatchThatBreaksAUniqueIndexWritesNothing(String layout) {
+        this.contextRunner.withPropertyValues(properties(layout)).run((context) -> {
             AccountRepository accounts = context.getBean(AccountRepository.class);
             Account ann = accounts.save(Account.of("ann@example.org", 1));
             List<String> before = files();
@@ -86,9 +135,10 @@ class SaveAllAndUniqueNullTests {
         });
     }
 
-    @Test
-    void aBatchWithAStaleVersionWritesNothing() {
-        this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
+    @ParameterizedTest
+    @ValueSource(strings = { "original", "value-deltas" })
+    void aBatchWithAStaleVersionWritesNothing(String layout) {
+        this.contextRunner.withPropertyValues(properties(layout)).run((context) -> {
             AccountRepository accounts = context.getBean(AccountRepository.class);
             Account ann = accounts.save(Account.of("ann@example.org", 1));
             Account current = accounts.save(ann.withBalance(2));
@@ -134,9 +184,10 @@ class SaveAllAndUniqueNullTests {
         });
     }
 
-    @Test
-    void concurrentBatchesOfTheSameUniqueValuesLeaveExactlyOneBatch() throws Exception {
-        this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
+    @ParameterizedTest
+    @ValueSource(strings = { "original", "value-deltas" })
+    void concurrentBatchesOfTheSameUniqueValuesLeaveExactlyOneBatch(String layout) throws Exception {
+        this.contextRunner.withPropertyValues(properties(layout)).run((context) -> {
             AccountRepository accounts = context.getBean(AccountRepository.class);
             int threads = 4;
             ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -174,9 +225,10 @@ class SaveAllAndUniqueNullTests {
         });
     }
 
-    @Test
-    void anyNumberOfEntitiesMayLeaveAUniquePropertyUnset() {
-        this.contextRunner.withPropertyValues("storh.root=" + this.root).run((context) -> {
+    @ParameterizedTest
+    @ValueSource(strings = { "original", "value-deltas" })
+    void anyNumberOfEntitiesMayLeaveAUniquePropertyUnset(String layout) {
+        this.contextRunner.withPropertyValues(properties(layout)).run((context) -> {
             AccountRepository accounts = context.getBean(AccountRepository.class);
             Account first = accounts.save(Account.of(null, 1));
             Account second = accounts.save(Account.of(null, 2));
