@@ -88,6 +88,29 @@ public final class SafePaths {
     }
 
     /**
+     * Looks at the last component of a name only, for a caller that has checked its parents (under
+     * the same hold of a write lock): one {@code lstat}.
+     *
+     * @param files the store's seam
+     * @param name a name below its root
+     * @return what is there, empty when nothing is
+     * @throws StorageException {@code "Refusing to follow a symbolic link inside the store: <link>"}
+     *     when it is neither a file nor a folder, {@code "Could not check storage path: <path>"}
+     */
+    public static java.util.Optional<StoreFiles.Entry> requireNoLinkAt(StoreFiles files, String name) {
+        java.util.Optional<StoreFiles.Entry> entry;
+        try {
+            entry = files.stat(name);
+        } catch (IOException e) {
+            throw new StorageException("Could not check storage path: " + files.path(name), e);
+        }
+        if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
+            throw linkRefused(files.path(name));
+        }
+        return entry;
+    }
+
+    /**
      * {@link #requireNoLinks(StoreFiles, String)} for several names at once, each folder they
      * share looked at once (one {@code lstat} per distinct component).
      *

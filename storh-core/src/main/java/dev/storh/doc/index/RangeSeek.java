@@ -2,34 +2,45 @@ package dev.storh.doc.index;
 
 import dev.storh.StorageException;
 import dev.storh.fs.StoreFiles;
-import dev.storh.json.Jsonc;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reads one stride of a range index's main file at a time, found through its checkpoints, instead of
- * the whole file. The main file is sorted by range key, and range keys follow the query order only
- * for some values (not for negative numbers, numbers from 1e17 on, or mixed kinds), so a seek is
- * used only with a proof: the first and the last key of the main file, and every key of the delta,
- * are of one {@link RangeKeyOrder} class; every key in between then is too, and every line read is
- * checked against its value. Without that proof {@link #open} answers {@code null} and the caller
- * reads the whole file instead. Thread-safe: decoded strides are kept in a small bounded cache.
+ * Reads a range index's main file a block at a time, found by a binary search over the file's
+ * bytes, instead of the whole file or the whole checkpoint file. The file is cut into blocks of
+ * {@link #BLOCK} bytes: block {@code j} holds the lines that start in its bytes, and its first key is
+ * the key of the first line starting at or after its first byte (a line that crosses blocks belongs to
+ * the block it starts in; a block in which no line starts has the next line's key). Finding the
+ * blocks of a window of keys reads one line per step of the search, about {@code log2(size / BLOCK)}
+ * lines. The main file is sorted by range key, and range keys follow the query order only for some
+ * values (not for negative numbers, numbers from 1e17 on, or mixed kinds), so a seek is used only
+ * with a proof: the first and the last key of the main file, and every key of the delta, are of one
+ * {@link RangeKeyOrder} class; every key in between then is too, and every line read is checked
+ * against its value and the order of the lines read. Without that proof {@link #open} answers
+ * {@code null} and the caller reads the whole file instead. Thread-safe: decoded blocks and first
+ * keys are kept in small bounded caches.
  */
 final class RangeSeek {
 
+    /** Bytes of the main file per block: about 128 one-id lines. */
+    static final int BLOCK = 16 * 1024;
     private static final int MAX_CACHED_CHUNKS = 64;
+    private static final int MAX_CACHED_KEYS = 4096;
+    private static final int PROBE = 512;
 
-    /** A stride's lines, one entry per id: keys, values and ids at the same positions, in file order. */
+    /** A block's lines, one entry per id: keys, values and ids at the same positions, in file order. */
     record Chunk(String[] keys, Object[] values, String[] ids) {
         int size() {
             return ids.length;
         }
     }
 
-    /** Thrown when a stride does not look as the checkpoints promise: the whole file is read instead. */
+    /** Thrown when a block does not look as a sorted main file must: the whole file is read instead. */
     static final class Unprovable extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -38,14 +49,22 @@ final class RangeSeek {
         }
     }
 
+    /** A line of the main file: where it starts and ends (after its newline) and what it holds. */
+    private record Located(long start, long end, RangeFiles.Line line) {
+    }
+
     private final StoreFiles files;
     private final String main;
+    private final String checkpoints;
     private final RangeKeyOrder order;
-    private final String[] keys;
-    private final long[] offsets;
     private final long size;
+    private final int blocks;
     private final RangeDelta delta;
     private volatile boolean broken;
+    private volatile long plainEntries = Long.MIN_VALUE;
+    /** First keys of blocks, {@link #NONE} for a block past the last line start. */
+    private final Map<Integer, String> firstKeys = new ConcurrentHashMap<>();
+    private static final String NONE = new String("none");
     private final Map<Integer, Chunk> chunks = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
@@ -55,25 +74,22 @@ final class RangeSeek {
         }
     };
 
-    private RangeSeek(StoreFiles files, String main, RangeKeyOrder order, String[] keys, long[] offsets, long size,
-            RangeDelta delta, Chunk last) {
+    private RangeSeek(StoreFiles files, String main, String checkpoints, RangeKeyOrder order, long size, RangeDelta delta) {
         this.files = files;
         this.main = main;
+        this.checkpoints = checkpoints;
         this.order = order;
-        this.keys = keys;
-        this.offsets = offsets;
         this.size = size;
+        this.blocks = Math.toIntExact((size + BLOCK - 1) / BLOCK);
         this.delta = delta;
-        if (last != null) {
-            chunks.put(keys.length - 1, last);
-        }
     }
 
     /**
+     * Reads the delta, and the first and the last line of the main file: a few hundred bytes of it.
+     *
      * @param files the collection's byte seam
      * @param rf the range files of one field
-     * @return a seek over them, or {@code null} when their keys are not provably in query order (or
-     *     the checkpoints do not fit the main file)
+     * @return a seek over them, or {@code null} when their keys are not provably in query order
      */
     static RangeSeek open(StoreFiles files, RangeFiles rf) {
         try {
@@ -82,44 +98,32 @@ final class RangeSeek {
                 return null;
             }
             long size = IndexBytes.sizeOf(files, rf.main());
+            String main = files.nameOf(rf.main());
+            String points = files.nameOf(rf.checkpoints());
             if (size == 0) {
-                return delta.order() == null ? null
-                        : new RangeSeek(files, files.nameOf(rf.main()), delta.order(), new String[0], new long[0], 0, delta, null);
+                return delta.order() == null ? null : new RangeSeek(files, main, points, delta.order(), 0, delta);
             }
-            byte[] idx = IndexBytes.readOrNull(files, rf.checkpoints());
-            if (idx == null) {
+            RangeSeek probe = new RangeSeek(files, main, points, RangeKeyOrder.NUMBERS, size, delta);
+            RangeFiles.Line first;
+            RangeFiles.Line last;
+            try (StoreFiles.Input in = probe.input()) {
+                first = probe.lineFrom(in, 0).line();
+                last = probe.lastLine(in);
+            }
+            RangeKeyOrder order = RangeKeyOrder.of(first.key());
+            if (order == null || delta.order() != null && delta.order() != order || !order.holds(last.key())
+                    || last.key().compareTo(first.key()) < 0) {
                 return null;
             }
-            List<Object> points = checkpoints(idx);
-            String[] keys = new String[points.size() / 2];
-            long[] offsets = new long[keys.length];
-            for (int i = 0; i < keys.length; i++) {
-                if (!(points.get(2 * i) instanceof String k) || !(points.get(2 * i + 1) instanceof Long o)
-                        || o < 0 || o >= size || (i == 0 ? o != 0 : o <= offsets[i - 1] || k.compareTo(keys[i - 1]) < 0)) {
-                    return null;
-                }
-                keys[i] = k;
-                offsets[i] = o;
-            }
-            if (keys.length == 0) {
-                return null;
-            }
-            RangeKeyOrder order = RangeKeyOrder.of(keys[0]);
-            if (order == null || delta.order() != null && delta.order() != order) {
-                return null;
-            }
-            RangeSeek probe = new RangeSeek(files, files.nameOf(rf.main()), order, keys, offsets, size, delta, null);
-            Chunk last = probe.read(keys.length - 1);
-            if (!order.holds(last.keys()[last.size() - 1])) {
-                return null;
-            }
-            return new RangeSeek(files, probe.main, order, keys, offsets, size, delta, last);
+            RangeSeek seek = new RangeSeek(files, main, points, order, size, delta);
+            seek.firstKeys.put(0, first.key());
+            return seek;
         } catch (IOException | StorageException | Unprovable e) {
             return null; // read the whole file, which reports what is wrong with it
         }
     }
 
-    /** Notes that a stride did not match its checkpoints: the files are read whole until they change. */
+    /** Notes that a block did not look sorted: the files are read whole until they change. */
     void markBroken() {
         broken = true;
     }
@@ -127,45 +131,6 @@ final class RangeSeek {
     /** @return whether {@link #markBroken} was called */
     boolean broken() {
         return broken;
-    }
-
-    /**
-     * @return key, offset, key, offset… of the checkpoints file: read directly in the compact form
-     *     both implementations write, else by the JSON decoder
-     */
-    private static List<Object> checkpoints(byte[] idx) {
-        List<Object> out = new ArrayList<>();
-        String text = new String(idx, java.nio.charset.StandardCharsets.ISO_8859_1);
-        int at = text.indexOf("\"checkpoints\":[");
-        boolean plain = at >= 0 && text.indexOf('\\') < 0;
-        at += "\"checkpoints\":[".length();
-        while (plain && text.startsWith("{\"key\":\"", at)) {
-            int end = text.indexOf('"', at + 8);
-            int digits = end + 11;
-            int close = end < 0 ? -1 : text.indexOf('}', digits);
-            if (close < 0 || !text.startsWith("\",\"offset\":", end) || close == digits || close - digits > 18) {
-                plain = false;
-                break;
-            }
-            out.add(text.substring(at + 8, end));
-            for (int i = digits; i < close; i++) {
-                plain &= text.charAt(i) >= '0' && text.charAt(i) <= '9';
-            }
-            out.add(plain ? Long.parseLong(text, digits, close, 10) : null);
-            at = close + 1;
-            at += at < text.length() && text.charAt(at) == ',' ? 1 : 0;
-        }
-        if (plain && text.startsWith("]", at)) {
-            return out;
-        }
-        out.clear();
-        List<?> points = Jsonc.decodeObject(idx).get("checkpoints") instanceof List<?> l ? l : List.of();
-        for (Object p : points) {
-            Map<?, ?> point = p instanceof Map<?, ?> m ? m : Map.of();
-            out.add(point.get("key"));
-            out.add(point.get("offset"));
-        }
-        return out;
     }
 
     RangeKeyOrder order() {
@@ -177,66 +142,171 @@ final class RangeSeek {
     }
 
     /**
-     * @return how many entries the files hold, from the checkpoints alone: only with no delta, and
-     *     taking every stride but the last to hold {@link RangeFiles#STRIDE} lines, as storh and the
-     *     original write them; {@code -1} when there is a delta
+     * @return how many entries the files hold, from the checkpoint file's number of checkpoints and
+     *     the lines after its last one: only with no delta, and taking every stride but the last to
+     *     hold {@link RangeFiles#STRIDE} one-id lines, as storh and the original write them; {@code -1}
+     *     when there is a delta, or the checkpoint file is missing, in another form, or its last
+     *     checkpoint is not the start of a line with its key. Counted once per seek (a pass over the
+     *     checkpoint file's bytes, no decoding but of its last checkpoint).
      */
     long plainEntries() {
         if (!delta.isEmpty()) {
             return -1;
         }
-        return keys.length == 0 ? 0 : (long) (keys.length - 1) * RangeFiles.STRIDE + chunk(keys.length - 1).size();
+        long known = plainEntries;
+        if (known == Long.MIN_VALUE) {
+            known = size == 0 ? 0 : countEntries();
+            plainEntries = known;
+        }
+        return known;
     }
 
-    /** @return the key of the first line of stride {@code i}; {@code null} past the last */
+    private long countEntries() {
+        byte[] idx;
+        try {
+            idx = files.readIfExists(checkpoints);
+        } catch (IOException e) {
+            return -1;
+        }
+        String head = "{\"stride\":" + RangeFiles.STRIDE + ",\"checkpoints\":[";
+        if (idx == null || idx.length < head.length() + 2
+                || !new String(idx, 0, head.length(), StandardCharsets.ISO_8859_1).equals(head)) {
+            return -1;
+        }
+        long points = 0;
+        int lastOpen = -1;
+        for (int i = head.length(); i < idx.length; i++) {
+            if (idx[i] == '{') { // keys of a RangeKeyOrder class hold no braces
+                points++;
+                lastOpen = i;
+            }
+        }
+        String tail = lastOpen < 0 ? "" : new String(idx, lastOpen, idx.length - lastOpen, StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{\"key\":\"([^\"\\\\]*)\",\"offset\":([0-9]{1,18})}]}\\s*")
+                .matcher(tail);
+        if (!m.matches()) {
+            return -1;
+        }
+        long offset = Long.parseLong(m.group(2));
+        if (offset >= size || points == 1 && offset != 0) {
+            return -1;
+        }
+        try (StoreFiles.Input in = input()) {
+            long ids = 0;
+            long at = offset;
+            if (offset > 0 && readAt(in, offset - 1, 1)[0] != '\n') {
+                return -1;
+            }
+            for (long line = 0; at < size; line++) {
+                Located l = lineFrom(in, at);
+                if (line == 0 && !l.line().key().equals(m.group(1)) || line >= RangeFiles.STRIDE) {
+                    return -1;
+                }
+                ids += l.line().ids().size();
+                at = l.end();
+            }
+            return (points - 1) * RangeFiles.STRIDE + ids;
+        } catch (IOException | StorageException | Unprovable e) {
+            return -1;
+        }
+    }
+
+    /** @return the key of the first line starting at or after block {@code i}'s first byte; {@code null} when none */
     String firstKey(int i) {
-        return i < keys.length ? keys[i] : null;
+        if (i >= blocks) {
+            return null;
+        }
+        String known = firstKeys.get(i);
+        if (known == null) {
+            try (StoreFiles.Input in = input()) {
+                known = firstKey(in, i);
+            } catch (IOException | StorageException e) {
+                throw new Unprovable("unreadable block: " + e.getMessage());
+            }
+        }
+        return known == NONE ? null : known;
+    }
+
+    private String firstKey(StoreFiles.Input in, int i) throws IOException {
+        String known = firstKeys.get(i);
+        if (known != null) {
+            return known;
+        }
+        long from = (long) i * BLOCK;
+        long start = from == 0 ? 0 : lineStartFrom(in, from);
+        known = start < 0 ? NONE : lineFrom(in, start).line().key();
+        remember(i, known);
+        return known;
+    }
+
+    private void remember(int i, String key) {
+        if (firstKeys.size() >= MAX_CACHED_KEYS) {
+            firstKeys.clear();
+        }
+        firstKeys.put(i, key);
     }
 
     /**
      * @param fromKey a range key, or {@code ""} for the start
-     * @return the stride where lines of keys {@code >= fromKey} may start
+     * @return the block where lines of keys {@code >= fromKey} may start: the last whose first key
+     *     is below {@code fromKey}, or the first
      */
     int chunkFrom(String fromKey) {
-        int lo = 0;
-        int hi = keys.length;
-        while (lo < hi) { // first stride whose first key is >= fromKey
-            int mid = (lo + hi) >>> 1;
-            if (keys[mid].compareTo(fromKey) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return Math.max(0, lo - 1);
+        return Math.max(0, search(fromKey, false) - 1);
     }
 
     /**
      * @param toKey a range key, or {@code null} for the end
-     * @return the last stride that may hold lines of keys {@code <= toKey} ({@code -1}: none)
+     * @return the last block that may hold lines of keys {@code <= toKey} ({@code -1}: none)
      */
     int chunkTo(String toKey) {
-        if (toKey == null) {
-            return keys.length - 1;
-        }
-        int lo = 0;
-        int hi = keys.length;
-        while (lo < hi) { // first stride whose first key is > toKey
-            int mid = (lo + hi) >>> 1;
-            if (keys[mid].compareTo(toKey) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo - 1;
+        return toKey == null ? blocks - 1 : search(toKey, true) - 1;
     }
 
     /**
-     * @param i a stride
+     * @return the first block whose first key is above {@code key} ({@code >= key} unless
+     *     {@code orEqual}), or {@link #blocks}
+     * @throws Unprovable when the keys met on the way are out of order
+     */
+    private int search(String key, boolean orEqual) {
+        int lo = 0;
+        int hi = blocks;
+        String below = null; // the first key of block lo - 1, when read
+        String above = null; // the first key of block hi, when read
+        try (StoreFiles.Input in = blocks == 0 ? null : input()) {
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                String k = firstKey(in, mid);
+                if (below != null && compareKeys(k, below) < 0 || above != null && compareKeys(k, above) > 0) {
+                    throw new Unprovable("first keys out of order at block " + mid);
+                }
+                int c = k == NONE ? 1 : k.compareTo(key);
+                if (c < 0 || orEqual && c == 0) {
+                    lo = mid + 1;
+                    below = k;
+                } else {
+                    hi = mid;
+                    above = k;
+                }
+            }
+        } catch (IOException | StorageException e) {
+            throw new Unprovable("unreadable block: " + e.getMessage());
+        }
+        return lo;
+    }
+
+    /** @return the order of two first keys, {@link #NONE} above every key */
+    private static int compareKeys(String a, String b) {
+        if (a == NONE || b == NONE) {
+            return a == b ? 0 : a == NONE ? 1 : -1;
+        }
+        return a.compareTo(b);
+    }
+
+    /**
+     * @param i a block
      * @return its lines, decoded and checked
-     * @throws Unprovable when the stride does not start where its checkpoint says, or a line's key
-     *     is not its value's, or out of order
+     * @throws Unprovable when a line is malformed, its key is not its value's, or out of order
      */
     Chunk chunk(int i) {
         synchronized (chunks) {
@@ -246,10 +316,10 @@ final class RangeSeek {
             }
         }
         Chunk read;
-        try {
-            read = read(i);
+        try (StoreFiles.Input in = input()) {
+            read = read(in, i);
         } catch (IOException | StorageException e) {
-            throw new Unprovable("unreadable stride: " + e.getMessage());
+            throw new Unprovable("unreadable block: " + e.getMessage());
         }
         synchronized (chunks) {
             chunks.put(i, read);
@@ -257,38 +327,41 @@ final class RangeSeek {
         return read;
     }
 
-    private Chunk read(int i) throws IOException {
-        long from = offsets[i] == 0 ? 0 : offsets[i] - 1; // the newline before the stride too
-        long to = i + 1 < offsets.length ? offsets[i + 1] : size;
-        byte[] bytes = new byte[Math.toIntExact(to - from)];
-        try (StoreFiles.Input in = files.openInput(main)) {
-            int at = 0;
-            while (at < bytes.length) {
-                int n = in.read(bytes, at, bytes.length - at, from + at);
-                if (n < 0) {
-                    throw new Unprovable("main file shorter than its checkpoints");
-                }
-                at += n;
-            }
-        }
-        int start = offsets[i] == 0 ? 0 : 1;
-        if (start == 1 && bytes[0] != '\n' || bytes.length == start || bytes[bytes.length - 1] != '\n') {
-            throw new Unprovable("stride not on line boundaries");
-        }
+    private Chunk read(StoreFiles.Input in, int i) throws IOException {
+        long from = (long) i * BLOCK;
+        long to = Math.min(size, from + BLOCK);
+        long start = from == 0 ? 0 : lineStartFrom(in, from);
         List<String> k = new ArrayList<>();
         List<Object> v = new ArrayList<>();
         List<String> ids = new ArrayList<>();
-        String previous = keys[i];
-        String bound = i + 1 < keys.length ? keys[i + 1] : null;
-        for (int end = start; end < bytes.length; end++) {
-            if (bytes[end] != '\n') {
+        if (start < 0 || start >= to) {
+            return new Chunk(new String[0], new Object[0], new String[0]);
+        }
+        // One read for the block and the line that crosses its end, usually.
+        byte[] bytes = readAt(in, start, (int) Math.min(size - start, to - start + PROBE));
+        int length = bytes.length;
+        String previous = null;
+        String expected = firstKeys.get(i);
+        int at = 0;
+        while (start + at < to) {
+            int end = at;
+            while (end < length && bytes[end] != '\n') {
+                end++;
+            }
+            if (end == length) { // a line longer than what was read
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(size - start, Math.max(2L * length, length + PROBE)));
+                if (bytes.length == length) {
+                    throw new Unprovable("main file does not end with a newline");
+                }
+                fill(in, bytes, length, start + length);
+                length = bytes.length;
                 continue;
             }
-            RangeFiles.Line line = RangeFiles.lineAt(bytes, start, end - start);
-            if (line == null || !line.remove().isEmpty() || line.key().compareTo(previous) < 0
-                    || k.isEmpty() && !line.key().equals(keys[i]) || bound != null && line.key().compareTo(bound) > 0
+            RangeFiles.Line line = RangeFiles.lineAt(bytes, at, end - at);
+            if (line == null || !line.remove().isEmpty() || previous != null && line.key().compareTo(previous) < 0
+                    || previous == null && expected != null && expected != NONE && !line.key().equals(expected)
                     || !order.matches(line.key(), line.value())) {
-                throw new Unprovable("stride " + i + " is not in key order");
+                throw new Unprovable("block " + i + " is not in key order");
             }
             previous = line.key();
             for (String id : line.ids()) {
@@ -296,8 +369,105 @@ final class RangeSeek {
                 v.add(line.value());
                 ids.add(id);
             }
-            start = end + 1;
+            at = end + 1;
         }
+        if (k.isEmpty()) {
+            return new Chunk(new String[0], new Object[0], new String[0]);
+        }
+        String next = firstKeys.get(i + 1);
+        if (next != null && next != NONE && next.compareTo(previous) < 0) {
+            throw new Unprovable("block " + i + " ends after the next one starts");
+        }
+        remember(i, k.get(0));
         return new Chunk(k.toArray(new String[0]), v.toArray(), ids.toArray(new String[0]));
+    }
+
+    private StoreFiles.Input input() throws IOException {
+        StoreFiles.Input in = files.openInput(main);
+        if (in.size() != size) {
+            in.close();
+            throw new Unprovable("main file changed size");
+        }
+        return in;
+    }
+
+    /** @return where the first line starting at or after {@code from} (> 0) starts, {@code -1} when none does */
+    private long lineStartFrom(StoreFiles.Input in, long from) throws IOException {
+        long at = from - 1; // the newline before a line starting at from
+        while (at < size) {
+            byte[] bytes = readAt(in, at, (int) Math.min(PROBE, size - at));
+            for (int j = 0; j < bytes.length; j++) {
+                if (bytes[j] == '\n') {
+                    long start = at + j + 1;
+                    return start < size ? start : -1;
+                }
+            }
+            at += bytes.length;
+        }
+        return -1;
+    }
+
+    /** @return the line starting at {@code start}, decoded and checked to be of the seek's class */
+    private Located lineFrom(StoreFiles.Input in, long start) throws IOException {
+        byte[] bytes = readAt(in, start, (int) Math.min(PROBE, size - start));
+        int end = 0;
+        while (true) {
+            while (end < bytes.length && bytes[end] != '\n') {
+                end++;
+            }
+            if (end < bytes.length) {
+                break;
+            }
+            if (start + bytes.length >= size) {
+                throw new Unprovable("main file does not end with a newline");
+            }
+            int had = bytes.length;
+            bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(size - start, 2L * had));
+            fill(in, bytes, had, start + had);
+        }
+        RangeFiles.Line line = RangeFiles.lineAt(bytes, 0, end);
+        if (line == null || !line.remove().isEmpty() || RangeKeyOrder.of(line.key()) == null
+                || !RangeKeyOrder.of(line.key()).matches(line.key(), line.value())) {
+            throw new Unprovable("a line of the main file is not a plain entry of a seekable key");
+        }
+        return new Located(start, start + end + 1, line);
+    }
+
+    /** @return the main file's last line */
+    private RangeFiles.Line lastLine(StoreFiles.Input in) throws IOException {
+        int window = (int) Math.min(size, PROBE);
+        while (true) {
+            byte[] bytes = readAt(in, size - window, window);
+            if (bytes[bytes.length - 1] != '\n') {
+                throw new Unprovable("main file does not end with a newline");
+            }
+            for (int j = bytes.length - 2; j >= 0; j--) {
+                if (bytes[j] == '\n') {
+                    return lineFrom(in, size - window + j + 1).line();
+                }
+            }
+            if (window == size) {
+                return lineFrom(in, 0).line();
+            }
+            window = (int) Math.min(size, 2L * window);
+        }
+    }
+
+    private byte[] readAt(StoreFiles.Input in, long from, int length) throws IOException {
+        byte[] bytes = new byte[length];
+        fill(in, bytes, 0, from);
+        return bytes;
+    }
+
+    /** Fills {@code bytes} from index {@code at} on with the file's bytes from {@code position}. */
+    private static void fill(StoreFiles.Input in, byte[] bytes, int at, long position) throws IOException {
+        int done = at;
+        while (done < bytes.length) {
+            int n = in.read(bytes, done, bytes.length - done, position + done - at);
+            if (n < 0) {
+                throw new Unprovable("main file shorter than it was");
+            }
+            done += n;
+        }
     }
 }
