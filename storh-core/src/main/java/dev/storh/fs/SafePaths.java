@@ -66,25 +66,7 @@ public final class SafePaths {
      *     naming the link
      */
     public static void requireNoLinks(StoreFiles files, String name) {
-        String current = "";
-        for (String part : name.split("/")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            current = current.isEmpty() ? part : current + "/" + part;
-            java.util.Optional<StoreFiles.Entry> entry;
-            try {
-                entry = files.stat(current);
-            } catch (IOException e) {
-                throw new StorageException("Could not check storage path: " + files.path(current), e);
-            }
-            if (entry.isEmpty()) {
-                return;
-            }
-            if (entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
-                throw linkRefused(files.path(current));
-            }
-        }
+        requireNoLinks(files, java.util.List.of(name));
     }
 
     /**
