@@ -125,16 +125,7 @@ final class RecordReads implements ScanQueryExecutor.RecordSource {
      */
     Path checkedPathUnderLock(String lowerId) {
         Path path = layout.recordFile(lowerId);
-        String bucket = files.nameOf(path.getParent());
-        java.util.Optional<StoreFiles.Entry> entry;
-        try {
-            entry = files.stat(bucket);
-        } catch (java.io.IOException e) {
-            throw new dev.storh.StorageException("Could not check storage path: " + files.path(bucket), e);
-        }
-        if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
-            throw SafePaths.linkRefused(files.path(bucket));
-        }
+        SafePaths.requireNoLinkAt(files, files.nameOf(path.getParent()));
         return path;
     }
 

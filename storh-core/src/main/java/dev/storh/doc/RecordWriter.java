@@ -18,7 +18,8 @@ import java.util.function.Function;
  * Writes record files into their buckets: temp file
  * {@code data/<bucket>/.<pid>.<8 hex>.<n>.tmp}, fsync, rename, fsync of the bucket. Bucket folders
  * are created (and their parents fsynced) once per instance, and again if removed behind the
- * store's back. Callers hold the collection write lock.
+ * store's back. Callers hold the collection write lock, taken through {@link WriteGate} (which
+ * checked {@code data/} for links when the hold began).
  */
 final class RecordWriter {
 
@@ -63,11 +64,13 @@ final class RecordWriter {
     private Path bucketDirectory(String id, boolean check, boolean journaled) {
         String bucket = DocLayout.bucketOf(id);
         Path dir = layout.bucketDir(bucket);
-        // A bucket (or data/) that is a link would put the record outside the collection.
-        SafePaths.requireNoLinks(files, files.nameOf(dir));
-        if (!ensuredBuckets.contains(bucket) || (check && !DocRecovery.isDirectory(files, files.nameOf(dir)))) {
-            if (journaled && !DocRecovery.isDirectory(files, files.nameOf(dir))
-                    && DocRecovery.isDirectory(files, files.nameOf(layout.dataDir()))) {
+        // A bucket (or data/) that is a link would put the record outside the collection. Every
+        // write runs under the write lock, whose WriteGate checked data/ when this hold began: only
+        // the bucket is looked at, and that one lstat also tells whether it is a folder.
+        boolean isFolder = SafePaths.requireNoLinkAt(files, files.nameOf(dir))
+                .map(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY).orElse(false);
+        if (!ensuredBuckets.contains(bucket) || (check && !isFolder)) {
+            if (journaled && !isFolder && DocRecovery.isDirectory(files, files.nameOf(layout.dataDir()))) {
                 try {
                     files.createDirectories(files.nameOf(dir));
                 } catch (java.io.IOException e) {

@@ -90,7 +90,19 @@ public final class FramedLine {
      * @throws StorageException when the JSON contains a raw LF
      */
     public static byte[] encode(byte[] json) {
-        int len = json.length;
+        return encode(json, json.length);
+    }
+
+    /**
+     * {@link #encode(byte[])} of the first {@code length} bytes of {@code json}.
+     *
+     * @param json JSON bytes, one trailing LF allowed
+     * @param length how many of them are the JSON
+     * @return {@code LENGTH\tCHECKSUM\tJSON\n}
+     * @throws StorageException when the JSON contains a raw LF
+     */
+    public static byte[] encode(byte[] json, int length) {
+        int len = length;
         if (len > 0 && json[len - 1] == LF) {
             len--;
         }

@@ -66,25 +66,30 @@ public final class SafePaths {
      *     naming the link
      */
     public static void requireNoLinks(StoreFiles files, String name) {
-        String current = "";
-        for (String part : name.split("/")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            current = current.isEmpty() ? part : current + "/" + part;
-            java.util.Optional<StoreFiles.Entry> entry;
-            try {
-                entry = files.stat(current);
-            } catch (IOException e) {
-                throw new StorageException("Could not check storage path: " + files.path(current), e);
-            }
-            if (entry.isEmpty()) {
-                return;
-            }
-            if (entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
-                throw linkRefused(files.path(current));
-            }
+        requireNoLinks(files, java.util.List.of(name));
+    }
+
+    /**
+     * Looks at the last component of a name only, for a caller that has checked its parents (under
+     * the same hold of a write lock): one {@code lstat}.
+     *
+     * @param files the store's seam
+     * @param name a name below its root
+     * @return what is there, empty when nothing is
+     * @throws StorageException {@code "Refusing to follow a symbolic link inside the store: <link>"}
+     *     when it is neither a file nor a folder, {@code "Could not check storage path: <path>"}
+     */
+    public static java.util.Optional<StoreFiles.Entry> requireNoLinkAt(StoreFiles files, String name) {
+        java.util.Optional<StoreFiles.Entry> entry;
+        try {
+            entry = files.stat(name);
+        } catch (IOException e) {
+            throw new StorageException("Could not check storage path: " + files.path(name), e);
         }
+        if (entry.isPresent() && entry.get().kind() == StoreFiles.Entry.Kind.OTHER) {
+            throw linkRefused(files.path(name));
+        }
+        return entry;
     }
 
     /**

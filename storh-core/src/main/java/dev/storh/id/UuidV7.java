@@ -174,9 +174,14 @@ public final class UuidV7 {
      * nibble, e1, e2 low 6 bits, e3) and 48 random bits (e4..e9). Guarded by its own monitor.
      */
     private static final class Sequence {
+        /** Random longs drawn from {@link #RANDOM} at once: a 512-byte draw costs about what 16 single {@code nextLong()} calls do. */
+        private static final int DRAWN = 64;
+
         private long lastMs = -1;
         private long counterHigh;
         private long counterLow;
+        private final long[] random = new long[DRAWN];
+        private int used = DRAWN;
 
         /** The next id at {@code max(now, last)}, moving one millisecond on when the counter is spent. */
         synchronized String nextFromClock(long nowMs) {
@@ -208,8 +213,22 @@ public final class UuidV7 {
 
         /** A new millisecond: the counter starts in its lower half, leaving 2^25 increments of headroom. */
         private void fresh() {
-            counterHigh = RANDOM.nextLong() & (HIGH_MASK >>> 1);
-            counterLow = RANDOM.nextLong() & LOW_MASK;
+            counterHigh = nextRandom() & (HIGH_MASK >>> 1);
+            counterLow = nextRandom() & LOW_MASK;
+        }
+
+        /** @return 64 bits of {@link #RANDOM}'s output, each used once */
+        private long nextRandom() {
+            if (used == DRAWN) {
+                byte[] bytes = new byte[DRAWN * Long.BYTES];
+                RANDOM.nextBytes(bytes);
+                java.nio.ByteBuffer.wrap(bytes).asLongBuffer().get(random);
+                java.util.Arrays.fill(bytes, (byte) 0);
+                used = 0;
+            }
+            long r = random[used];
+            random[used++] = 0;
+            return r;
         }
 
         /** Next id in the same millisecond: counter + 1, new random tail; false when the counter is spent. */
@@ -218,7 +237,7 @@ public final class UuidV7 {
                 return false;
             }
             counterHigh++;
-            counterLow = RANDOM.nextLong() & LOW_MASK;
+            counterLow = nextRandom() & LOW_MASK;
             return true;
         }
     }

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 
 /**
  * The read side of a {@link SegmentedLog}: point reads through the state index (one cached read
- * handle per segment file, dropped after a rebuild), streams over a snapshot of the segment set
+ * handle per segment file, opened by the first get() from it or handed over by a stream done with the
+ * segment, dropped after a rebuild), streams over a snapshot of the segment set
  * ({@link LogStream}) and counts. Every read first catches up with other processes. Thread-safe.
  */
 final class LogReads {
@@ -35,6 +36,10 @@ final class LogReads {
     /** Read handles for get(), per file name; closed after a rebuild (a read that loses its handle retries). */
     private final Map<String, StoreFiles.Input> readChannels = new ConcurrentHashMap<>();
     private volatile long readChannelsGeneration;
+    /** Read handles opened for get() (not those taken over from streams), for tests. */
+    private final AtomicLong readHandlesOpened = new AtomicLong();
+    /** Set once the log closed: streams still open then close their handles instead of handing them over. */
+    private boolean closed;
 
     LogReads(LogContext log) {
         this.log = log;
@@ -72,15 +77,15 @@ final class LogReads {
         Path file = log.state.path(at.file());
         long generation = log.state.generation;
         if (generation != readChannelsGeneration) {
-            // A rebuild may follow replaced files (a repair, another process): drop the handles on old
-            // ones. A read that was using one meets a closed channel and tries once more below.
-            readChannelsGeneration = generation;
-            closeReadChannels();
+            synchronized (readChannels) {
+                switchGeneration(generation);
+            }
         }
         for (int attempt = 0;; attempt++) {
             Map<String, StoreFiles.Input> channels = readChannels;
             StoreFiles.Input ch = channels.computeIfAbsent(at.file(), f -> {
                 try {
+                    readHandlesOpened.incrementAndGet();
                     return log.state.open(f);
                 } catch (IOException ex) {
                     throw new StorageException("Could not read segment record. Cannot open " + file, ex);
@@ -115,7 +120,7 @@ final class LogReads {
             snapshot = state.index.openSnapshot();
         }
         LogStream.Release release = new LogStream.Release(state);
-        LogStream it = new LogStream(state, views, snapshot, query, segmentsOpened, release);
+        LogStream it = new LogStream(state, views, snapshot, query, segmentsOpened, release, this::keep);
         CLEANER.register(it, release);
         return LookaheadIterator.stream(it).onClose(it::close);
     }
@@ -198,8 +203,57 @@ final class LogReads {
         return segmentsOpened.get();
     }
 
+    long readHandlesOpened() {
+        return readHandlesOpened.get();
+    }
+
+    /** @return how many point-read handles are cached now, for tests */
+    int cachedReadHandles() {
+        return readChannels.size();
+    }
+
+    /**
+     * A rebuild may follow replaced files (a repair, another process): drops the handles on old ones. A
+     * read that was using one meets a closed channel and tries once more. Call holding {@code readChannels}.
+     */
+    private void switchGeneration(long generation) {
+        if (generation != readChannelsGeneration) {
+            readChannelsGeneration = generation;
+            closeReadChannels();
+        }
+    }
+
+    /**
+     * Takes over the handle a stream is done with as the point reads' handle on that file, when the log's
+     * picture is still of the generation it was opened in and no handle on the file is cached (a stream
+     * that read a segment saves the next get() from it an open); otherwise closes it.
+     */
+    private void keep(String file, StoreFiles.Input handle, long generation) {
+        synchronized (readChannels) {
+            if (!closed && generation == log.state.generation) {
+                switchGeneration(generation);
+                if (readChannels.putIfAbsent(file, handle) == null) {
+                    return;
+                }
+            }
+        }
+        try {
+            handle.close();
+        } catch (IOException ignored) {
+            // read-only handle
+        }
+    }
+
+    /** Closes the cached read handles for good (the log closed); streams still open close their own. */
+    void close() {
+        synchronized (readChannels) {
+            closed = true;
+            closeReadChannels();
+        }
+    }
+
     /** Closes the cached read handles; reads after it open new ones. */
-    void closeReadChannels() {
+    private void closeReadChannels() {
         for (Iterator<StoreFiles.Input> it = readChannels.values().iterator(); it.hasNext();) {
             try {
                 it.next().close();

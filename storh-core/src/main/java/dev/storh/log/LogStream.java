@@ -36,6 +36,10 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
     private final BiConsumer<String, StorageException> onError;
     private final AtomicLong segmentsOpened;
     private final Release release;
+    /** Takes the segment handles this stream is done with, or {@code null} to close them. */
+    private final Handback handback;
+    /** The log's generation read before {@link #channel} was opened. */
+    private long channelGeneration;
 
     private int next;
     private Segment.View view;
@@ -64,8 +68,28 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
         }
     }
 
+    /** Takes a segment's read handle that a stream is done with (to read on with it), or closes it. */
+    interface Handback {
+        /**
+         * @param file the segment's file name
+         * @param handle its open handle, now the callee's
+         * @param generation the log's generation read before the handle was opened
+         */
+        void keep(String file, StoreFiles.Input handle, long generation);
+    }
+
     LogStream(LogState state, List<Segment.View> views, long snapshot, RecordQuery query, AtomicLong segmentsOpened,
             Release release) {
+        this(state, views, snapshot, query, segmentsOpened, release, null);
+    }
+
+    /**
+     * @param handback takes each segment handle once the stream is done with its segment, or {@code null}
+     *     to close them
+     */
+    LogStream(LogState state, List<Segment.View> views, long snapshot, RecordQuery query, AtomicLong segmentsOpened,
+            Release release, Handback handback) {
+        this.handback = handback;
         this.state = state;
         this.views = views;
         this.snapshot = snapshot;
@@ -135,9 +159,11 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
                 return new StorageRecord(id, data);
             }
         } catch (IOException e) {
+            handOver(false); // a handle that failed a read is not kept
             close();
             throw new StorageException("Could not read segment: " + path, e);
         } catch (RuntimeException e) {
+            handOver(false);
             close();
             throw e;
         }
@@ -158,6 +184,7 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
             }
             path = state.path(view.file());
             try {
+                channelGeneration = state.generation;
                 channel = state.open(view.file());
             } catch (IOException | RuntimeException e) {
                 state.presence.forget();
@@ -173,7 +200,7 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
             try {
                 size = channel.size();
             } catch (IOException e) {
-                closeSegment();
+                handOver(false);
                 throw new StorageException("Could not open segment: " + path, e);
             }
             reader = new SegmentReader(channel, Math.min(start, size), size, 64 * 1024);
@@ -183,8 +210,17 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
     }
 
     private void closeSegment() {
+        handOver(handback != null);
+    }
+
+    /** Ends the open segment: its handle goes to the {@link Handback} when {@code keep}, else it is closed. */
+    private void handOver(boolean keep) {
         reader = null;
-        if (channel != null) {
+        if (channel != null && keep) {
+            StoreFiles.Input kept = channel;
+            channel = null;
+            handback.keep(view.file(), kept, channelGeneration);
+        } else if (channel != null) {
             try {
                 channel.close();
             } catch (IOException ignored) {

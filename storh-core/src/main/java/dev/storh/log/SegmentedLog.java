@@ -380,7 +380,7 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
         try {
             log.writer.close();
         } finally {
-            reads.closeReadChannels();
+            reads.close();
             log.removeMarker();
             log.lock.close();
         }
@@ -396,6 +396,14 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
 
     long segmentsOpened() {
         return reads.segmentsOpened();
+    }
+
+    long readHandlesOpened() {
+        return reads.readHandlesOpened();
+    }
+
+    int cachedReadHandles() {
+        return reads.cachedReadHandles();
     }
 
     long syncCount() {

@@ -106,6 +106,17 @@ public record Condition(FieldPath path, Operator operator, List<Object> values, 
      * @return whether the record satisfies this condition
      */
     public boolean matches(String id, Map<String, Object> data) {
+        if (operator == Operator.EQ && !ignoreCase && path.segments().size() == 1) {
+            // The most common condition, a top-level eq on a string or an integer, without the general
+            // dispatch: identical to a string means an equal string, to a Long an equal integer once
+            // the actual value is normalised (an Integer or a small BigInteger is the same integer).
+            Object expected = values.get(0);
+            if (expected instanceof String || expected instanceof Long) {
+                String key = path.segments().get(0);
+                Object actual = key.equals("id") ? id : data.get(key);
+                return expected.equals(expected instanceof Long ? Values.normalise(actual) : actual);
+            }
+        }
         Operator positive = operator.negated();
         if (!path.nested()) {
             String key = path.segments().get(0);

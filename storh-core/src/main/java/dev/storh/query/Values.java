@@ -41,6 +41,9 @@ public final class Values {
      *     other values unchanged
      */
     public static Object normalise(Object v) {
+        if (v == null || v instanceof Long || v instanceof String || v instanceof Double || v instanceof Boolean) {
+            return v; // the model's own kinds, most values: no conversion to look for
+        }
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             return ((Number) v).longValue();
         }
@@ -126,6 +129,9 @@ public final class Values {
      * @return negative, zero or positive
      */
     public static int compare(Object a, Object b) {
+        if (a instanceof Long x && b instanceof Long y) {
+            return Long.compare(x, y); // the most common pair (range bounds on integers), as compareNumbers orders it
+        }
         // A BigDecimal orders by its own value, which its model form shares: no need to convert it.
         a = a instanceof BigDecimal ? a : normalise(a);
         b = b instanceof BigDecimal ? b : normalise(b);

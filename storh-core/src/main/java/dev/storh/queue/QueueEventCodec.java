@@ -65,7 +65,7 @@ final class QueueEventCodec {
      * @throws StorageException when the payload cannot be encoded
      */
     static byte[] encodeLine(QueueEvent event) {
-        return FramedLine.encode(encodeJson(event));
+        return json(event, null).framed();
     }
 
     /**
@@ -74,50 +74,110 @@ final class QueueEventCodec {
      * @return the framed line, LF included
      */
     static byte[] encodeLine(QueueEvent enqueue, byte[] payloadJson) {
-        return FramedLine.encode(enqueueJson(enqueue, payloadJson));
+        return json(enqueue, payloadJson).framed();
     }
 
     /**
      * @param event the event
      * @return its JSON bytes without LF
+     * @throws StorageException when the payload cannot be encoded
      */
     static byte[] encodeJson(QueueEvent event) {
-        String head = "{\"op\":\"" + event.op().wire() + "\",\"id\":\"" + event.id() + "\",";
-        String tail;
-        switch (event.op()) {
-            case ENQUEUE:
-                return enqueueJson(event, encodePayload(event.payload()));
-            case COMPLETE:
-                tail = "\"done\":" + event.done() + ",\"ts\":" + event.ts() + "}";
-                break;
-            default:
-                tail = "\"ts\":" + event.ts() + extraKeys(event) + "}";
-        }
-        return (head + tail).getBytes(StandardCharsets.US_ASCII);
+        return json(event, null).toByteArray();
     }
 
-    private static byte[] enqueueJson(QueueEvent event, byte[] payload) {
-        byte[] h = ("{\"op\":\"enqueue\",\"id\":\"" + event.id() + "\",\"payload\":").getBytes(StandardCharsets.US_ASCII);
-        byte[] t = (",\"ts\":" + event.ts() + extraKeys(event) + "}").getBytes(StandardCharsets.US_ASCII);
-        byte[] json = new byte[h.length + payload.length + t.length];
-        System.arraycopy(h, 0, json, 0, h.length);
-        System.arraycopy(payload, 0, json, h.length, payload.length);
-        System.arraycopy(t, 0, json, h.length + payload.length, t.length);
-        return json;
+    /** @param payloadJson an enqueue's payload JSON, or {@code null} to encode {@code event.payload()} */
+    private static Ascii json(QueueEvent event, byte[] payloadJson) {
+        if (event.op() == QueueEvent.Op.ENQUEUE) {
+            byte[] payload = payloadJson != null ? payloadJson : encodePayload(event.payload());
+            Ascii json = new Ascii(payload.length + 112).text("{\"op\":\"enqueue\",\"id\":\"").text(event.id())
+                    .text("\",\"payload\":").bytes(payload).text(",\"ts\":").number(event.ts());
+            extraKeys(event, json);
+            return json.text("}");
+        }
+        Ascii json = new Ascii(96).text("{\"op\":\"").text(event.op().wire()).text("\",\"id\":\"").text(event.id());
+        if (event.op() == QueueEvent.Op.COMPLETE) {
+            json.text("\",\"done\":").text(event.done() ? "true" : "false").text(",\"ts\":").number(event.ts());
+        } else {
+            json.text("\",\"ts\":").number(event.ts());
+            extraKeys(event, json);
+        }
+        return json.text("}");
     }
 
-    private static String extraKeys(QueueEvent event) {
-        if (event.attempts() < 0 && event.retryAtMs() <= 0) {
-            return "";
-        }
-        StringBuilder keys = new StringBuilder();
+    private static void extraKeys(QueueEvent event, Ascii json) {
         if (event.attempts() >= 0) {
-            keys.append(",\"attempts\":").append(event.attempts());
+            json.text(",\"attempts\":").number(event.attempts());
         }
         if (event.retryAtMs() > 0) {
-            keys.append(",\"retryAt\":").append(event.retryAtMs());
+            json.text(",\"retryAt\":").number(event.retryAtMs());
         }
-        return keys.toString();
+    }
+
+    /**
+     * One event's JSON built as bytes, without intermediate strings: its keys, op, id and numbers are
+     * ASCII (an id is a validated UUIDv7), the payload comes encoded. Not thread-safe.
+     */
+    private static final class Ascii {
+        private byte[] bytes;
+        private int length;
+
+        Ascii(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        Ascii text(String ascii) {
+            int n = ascii.length();
+            room(n);
+            for (int i = 0; i < n; i++) {
+                char c = ascii.charAt(i);
+                if (c > 0x7f) {
+                    throw new IllegalArgumentException("Not ASCII: " + ascii);
+                }
+                bytes[length++] = (byte) c;
+            }
+            return this;
+        }
+
+        Ascii bytes(byte[] more) {
+            room(more.length);
+            System.arraycopy(more, 0, bytes, length, more.length);
+            length += more.length;
+            return this;
+        }
+
+        /** Writes a number as {@link Long#toString(long)} does. */
+        Ascii number(long value) {
+            if (value < 0) {
+                return text(Long.toString(value));
+            }
+            int digits = 1;
+            for (long rest = value / 10; rest > 0; rest /= 10) {
+                digits++;
+            }
+            room(digits);
+            long rest = value;
+            for (int i = length + digits - 1; i >= length; i--) {
+                bytes[i] = (byte) ('0' + rest % 10);
+                rest /= 10;
+            }
+            length += digits;
+            return this;
+        }
+
+        byte[] framed() {
+            return FramedLine.encode(bytes, length);
+        }
+
+        byte[] toByteArray() {
+            return java.util.Arrays.copyOf(bytes, length);
+        }
+
+        private void room(int more) {
+            if (length + more > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
+        }
     }
 
     /**

@@ -63,26 +63,7 @@ class BatchJournalTest {
 
     /** Copies the collection as a power cut would leave it with this writer gone: its marker stale. */
     private Path crashCopy(DocStore store) throws IOException {
-        Path from = store.collectionRoot();
-        Path to = copyRoot.resolve("docs");
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (!p.getFileName().toString().equals("write.lock")) {
-                    Files.copy(p, target);
-                }
-            }
-        }
-        Path writers = DocLayout.of(to).writersDir();
-        try (Stream<Path> markers = Files.list(writers)) {
-            for (Path m : markers.toList()) {
-                Files.delete(m);
-            }
-        }
-        Files.createFile(writers.resolve(DEAD_WRITER));
-        return to;
+        return CrashCopies.withWriterGone(store, copyRoot.resolve("docs"), DEAD_WRITER);
     }
 
     @Test

@@ -19,13 +19,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A delete looks at no more than it needs: without indexes it reads neither the record's bytes
- * nor the index manifests, and its folders' link checks look at each folder once. It stays
+ * nor the index manifests, and its folders' link checks look at each folder once (a put too:
+ * data/ and its bucket once each). It stays
  * durable (in the batch journal before the unlink, done again after a power cut), a failed unlink
  * still leaves every byte as before, and indexes another instance defines meanwhile are kept up to
  * date by the next delete.
@@ -132,6 +132,29 @@ class DeleteCostTest {
     }
 
     @Test
+    void aPutIntoABucketLooksAtDataAndAtTheBucketOnceEach() throws IOException {
+        NotingFiles[] seam = new NotingFiles[1];
+        DocStoreOptions options = DocStoreOptions.builder()
+                .files(dir -> seam[0] = new NotingFiles(LocalFiles.at(dir))).build();
+        try (DocStore store = DocStore.open(root, "docs", options)) {
+            StorageRecord r = store.put(Map.of("kind", "a"));
+            seam[0].touched.clear();
+            assertThat(store.put(Map.of("kind", "b"), r.id()).data()).containsEntry("kind", "b");
+            List<String> touched = List.copyOf(seam[0].touched);
+            String bucket = nameOf(store, r.id()).substring(0, nameOf(store, r.id()).lastIndexOf('/'));
+            assertThat(touched.stream().filter(t -> t.equals("stat " + DocLayout.DATA)).count())
+                    .as("data/ looked at once: " + touched).isEqualTo(1);
+            assertThat(touched.stream().filter(t -> t.equals("stat " + bucket)).count())
+                    .as("the bucket looked at once: " + touched).isEqualTo(1);
+            assertThat(store.get(r.id()).orElseThrow().data()).containsEntry("kind", "b");
+        }
+        try (DocStore reopened = DocStore.open(root, "docs")) {
+            assertThat(reopened.count()).isEqualTo(1);
+            assertThat(reopened.query().where("kind").eq("b").count()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aFailedUnlinkLeavesTheRecordItsIndexEntryAndTheJournalAsBefore() throws IOException {
         FailingFiles[] seam = new FailingFiles[1];
         DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = FailingFiles.at(dir)).build();
@@ -218,25 +241,6 @@ class DeleteCostTest {
 
     /** Copies the collection as a power cut would leave it with this writer gone: its marker stale. */
     private Path crashCopy(DocStore store) throws IOException {
-        Path from = store.collectionRoot();
-        Path to = copyRoot.resolve("docs");
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (!p.getFileName().toString().equals("write.lock")) {
-                    Files.copy(p, target);
-                }
-            }
-        }
-        Path writers = DocLayout.of(to).writersDir();
-        try (Stream<Path> markers = Files.list(writers)) {
-            for (Path m : markers.toList()) {
-                Files.delete(m);
-            }
-        }
-        Files.createFile(writers.resolve(DEAD_WRITER));
-        return to;
+        return CrashCopies.withWriterGone(store, copyRoot.resolve("docs"), DEAD_WRITER);
     }
 }

@@ -137,4 +137,27 @@ class UuidV7Test {
         assertThat(UuidV7.normalize("0190F0E0-1234-7ABC-8DEF-ABCDEF012345"))
                 .isEqualTo("0190f0e0-1234-7abc-8def-abcdef012345");
     }
+
+    @Test
+    void randomBitsDrawnInBulkAreFreshForEveryIdAcrossManyDraws() {
+        // 1,000 ids of one millisecond use the random source far past one bulk draw (64 longs)
+        Set<String> tails = new HashSet<>();
+        Set<String> buckets = new HashSet<>();
+        Set<String> counterStarts = new HashSet<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            String id = UuidV7.generate(1_700_000_000_000L);
+            ids.add(id);
+            tails.add(id.substring(24));
+            buckets.add(id.substring(24, 26));
+        }
+        for (int ms = 0; ms < 300; ms++) {
+            counterStarts.add(UuidV7.generate(1_700_000_100_000L + ms).substring(14, 23)); // a fresh counter per ms
+        }
+        assertThat(ids).isSorted();
+        assertThat(tails).as("48 fresh random bits per id: no repeat among 1,000").hasSize(1000);
+        assertThat(tails).noneMatch(t -> t.equals("000000000000"));
+        assertThat(buckets.size()).as("characters 24-25 spread over the 256 buckets").isGreaterThan(200);
+        assertThat(counterStarts.size()).as("each millisecond starts its counter at a new random value").isGreaterThan(290);
+    }
 }

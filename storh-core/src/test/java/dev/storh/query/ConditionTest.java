@@ -140,4 +140,34 @@ class ConditionTest {
         data.put("tags", title.equals("The Hobbit") ? List.of("rare") : List.of());
         return data;
     }
+
+    @Test
+    void aTopLevelEqOnAStringOrAnIntegerMatchesExactlyTheIdenticalValues() {
+        List<Object> operands = Arrays.asList("published", "", "1", "01a23c39-b6d5-769e-907b-6c4da8112819", 1L, 0L, -5L, Long.MAX_VALUE);
+        List<Object> stored = Arrays.asList("published", "Published", "", "1", 1, 1L, (short) 1, (byte) 1,
+                java.math.BigInteger.ONE, java.math.BigInteger.TWO.pow(70), new java.math.BigDecimal("1"), new java.math.BigDecimal("1.0"),
+                1.0, 1.0f, 0L, 0, -5, -5L, Long.MAX_VALUE, true, false, null, List.of("published"), List.of(1L),
+                Map.of("a", 1L), "01a23c39-b6d5-769e-907b-6c4da8112819", new StringBuilder("published"));
+        String id = "01a23c39-b6d5-769e-907b-6c4da8112819";
+        int matched = 0;
+        for (Object operand : operands) {
+            Condition onField = new Condition("status", Operator.EQ, Arrays.asList(operand));
+            Condition onId = new Condition("id", Operator.EQ, Arrays.asList(operand));
+            assertThat(onField.matches(id, Map.of())).as("missing field, %s", operand).isFalse();
+            assertThat(onId.matches(id, Map.of("id", "other"))).as("id, %s", operand).isEqualTo(Values.identical(id, operand));
+            for (Object value : stored) {
+                Map<String, Object> data = new java.util.HashMap<>();
+                data.put("status", value);
+                boolean expected = Values.identical(value, operand);
+                assertThat(onField.matches(id, data)).as("%s (%s) eq %s", value, value == null ? null : value.getClass(), operand)
+                        .isEqualTo(expected);
+                assertThat(onField.matchesValue(value)).as("matchesValue %s eq %s", value, operand).isEqualTo(expected);
+                matched += expected ? 1 : 0;
+            }
+        }
+        assertThat(matched).as("matches among the pairs").isGreaterThan(10);
+        assertThat(new Condition("status", Operator.EQ, List.of("published")).matches(id, Map.of("status", "published"))).isTrue();
+        assertThat(new Condition("bucket", Operator.EQ, List.of(4)).matches(id, Map.of("bucket", 4L))).isTrue();
+        assertThat(new Condition("bucket", Operator.EQ, List.of(4L)).matches(id, Map.of("bucket", 4.0))).isFalse();
+    }
 }

@@ -47,4 +47,39 @@ class ValuesTest {
         assertThat(Values.identical(-0.0, 0.0)).isTrue();
         assertThat(Values.identical(null, null)).isTrue();
     }
+
+    @Test
+    void twoLongsCompareAsTheirExactDecimalsDo() {
+        java.util.Random random = new java.util.Random(20261203L);
+        List<Long> edges = List.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L, (1L << 53) - 1, 1L << 53, (1L << 53) + 1,
+                Long.MAX_VALUE - 1, Long.MAX_VALUE);
+        List<Long> all = new java.util.ArrayList<>(edges);
+        for (int i = 0; i < 200; i++) {
+            all.add(random.nextLong());
+            all.add((long) random.nextInt(1000) - 500);
+        }
+        for (long x : all) {
+            for (long y : edges) {
+                int viaDecimals = Integer.signum(Values.compare(java.math.BigDecimal.valueOf(x), java.math.BigDecimal.valueOf(y)));
+                assertThat(Integer.signum(Values.compare(x, y))).as("%d vs %d", x, y).isEqualTo(viaDecimals)
+                        .isEqualTo(Long.signum(Long.compare(x, y)));
+                assertThat(Integer.signum(Values.compare(y, x))).isEqualTo(-viaDecimals);
+                assertThat(Integer.signum(Values.compare(java.math.BigInteger.valueOf(x), y))).as("BigInteger %d vs %d", x, y)
+                        .isEqualTo(viaDecimals);
+            }
+        }
+    }
+
+    @Test
+    void normaliseKeepsTheModelsKindsAndConvertsTheOthers() {
+        for (Object v : java.util.Arrays.asList(null, 5L, "s", 2.5, true, false, List.of(1L), java.util.Map.of())) {
+            assertThat(Values.normalise(v)).isSameAs(v);
+        }
+        assertThat(Values.normalise(5)).isEqualTo(5L);
+        assertThat(Values.normalise((short) 5)).isEqualTo(5L);
+        assertThat(Values.normalise((byte) 5)).isEqualTo(5L);
+        assertThat(Values.normalise(java.math.BigInteger.TEN)).isEqualTo(10L);
+        assertThat(Values.normalise(java.math.BigInteger.TWO.pow(70))).isEqualTo(java.math.BigInteger.TWO.pow(70));
+        assertThat(Values.normalise(0.1f)).isEqualTo(0.1);
+    }
 }

@@ -43,6 +43,31 @@ class QueueEventCodecTest {
     }
 
     @Test
+    void numbersAndStorhsExtraKeysAreWrittenAsTheirDecimalText() {
+        for (long ts : new long[] {0, 7, 9, 10, 99, 100, TS, Long.MAX_VALUE, -1, -10, Long.MIN_VALUE}) {
+            String t = Long.toString(ts);
+            assertThat(line(QueueEvent.claim(ID1, ts))).isEqualTo(frame("{\"op\":\"claim\",\"id\":\"" + ID1 + "\",\"ts\":" + t + "}"));
+            assertThat(line(QueueEvent.complete(ID2, false, ts)))
+                    .isEqualTo(frame("{\"op\":\"complete\",\"id\":\"" + ID2 + "\",\"done\":false,\"ts\":" + t + "}"));
+            assertThat(line(QueueEvent.requeue(ID3, ts, 12, 1_795_997_943_123L))).isEqualTo(frame("{\"op\":\"requeue\",\"id\":\""
+                    + ID3 + "\",\"ts\":" + t + ",\"attempts\":12,\"retryAt\":1795997943123}"));
+            assertThat(line(QueueEvent.requeue(ID3, ts, 0, 0)))
+                    .isEqualTo(frame("{\"op\":\"requeue\",\"id\":\"" + ID3 + "\",\"ts\":" + t + ",\"attempts\":0}"));
+            assertThat(line(QueueEvent.requeue(ID3, ts, -1, 5)))
+                    .isEqualTo(frame("{\"op\":\"requeue\",\"id\":\"" + ID3 + "\",\"ts\":" + t + ",\"retryAt\":5}"));
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("big", "x".repeat(300)); // past the first buffer
+            payload.put("n", ts);
+            assertThat(line(QueueEvent.enqueue(ID1, payload, ts))).isEqualTo(frame("{\"op\":\"enqueue\",\"id\":\"" + ID1
+                    + "\",\"payload\":{\"big\":\"" + "x".repeat(300) + "\",\"n\":" + t + "},\"ts\":" + t + "}"));
+        }
+    }
+
+    private static String frame(String json) {
+        return new String(dev.storh.fs.FramedLine.encode(json.getBytes(StandardCharsets.US_ASCII)), StandardCharsets.UTF_8);
+    }
+
+    @Test
     void readsBackWhatItWrites() {
         QueueEvent e = QueueEventCodec.decodeLine(QueueEventCodec.encodeLine(QueueEvent.complete(ID2, true, TS)), 0);
         assertThat(e).isEqualTo(QueueEvent.complete(ID2, true, TS));

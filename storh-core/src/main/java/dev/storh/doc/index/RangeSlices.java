@@ -205,16 +205,10 @@ public final class RangeSlices {
             return null;
         }
         boolean limited = need < Integer.MAX_VALUE;
-        List<RangeDelta.Entry> delta = seek.delta().addsByKey();
-        if (c != null || accept != null) { // a match's key is within the window's keys, as for the strides read below
-            List<RangeDelta.Entry> within = new ArrayList<>();
-            for (int i = keysBelow(delta, w.from(), false), end = keysBelow(delta, w.to(), true); i < end; i++) {
-                if (w.test().test(delta.get(i).value()) && (accept == null || accept.test(delta.get(i).id()))) {
-                    within.add(delta.get(i));
-                }
-            }
-            delta = within;
-        }
+        // a match's key is within the window's keys, as for the strides read below
+        Predicate<RangeDelta.Entry> test = (c == null && accept == null) ? null
+                : e -> w.test().test(e.value()) && (accept == null || accept.test(e.id()));
+        DeltaMatches delta = new DeltaMatches(seek.delta().addsByKey(), c == null ? null : w, ascending, test);
         List<RangeDelta.Entry> main = new ArrayList<>(); // in the reading direction
         int first = seek.chunkFrom(w.from());
         int last = seek.chunkTo(w.to());
@@ -229,7 +223,7 @@ public final class RangeSlices {
                 String key = chunk.keys()[i];
                 // A stride's keys never go back, so on a new key every main match read so far comes first.
                 if (limited && previous != null && !key.equals(previous)
-                        && enough(delta, main.size(), key, ascending, need)) {
+                        && (main.size() >= need || main.size() + delta.before(key) >= need)) {
                     frontier = key;
                     break scan;
                 }
@@ -240,33 +234,97 @@ public final class RangeSlices {
                 }
             }
             String next = n == last - first ? null : ascending ? seek.firstKey(j + 1) : seek.firstKey(j);
-            if (next != null && limited && deltaBefore(delta, next, ascending) + mainBefore(main, next, ascending) >= need) {
+            if (next != null && limited && delta.before(next) + mainBefore(main, next, ascending) >= need) {
                 frontier = next;
                 break;
             }
         }
-        int fromDelta = (frontier == null) ? delta.size() : deltaBefore(delta, frontier, ascending);
+        List<RangeDelta.Entry> fromDelta = (frontier == null) ? delta.all() : delta.first(delta.before(frontier));
         int fromMain = (frontier == null) ? main.size() : mainBefore(main, frontier, ascending);
-        List<RangeDelta.Entry> known = new ArrayList<>(fromDelta + fromMain);
-        known.addAll(ascending || frontier == null ? delta.subList(0, fromDelta) : delta.subList(delta.size() - fromDelta, delta.size()));
+        List<RangeDelta.Entry> known = new ArrayList<>(fromDelta.size() + fromMain);
+        known.addAll(fromDelta);
         known.addAll(main.subList(0, fromMain));
         return known;
     }
 
     /**
-     * @param delta the delta's matches, ascending by key
-     * @param main how many of the main file's matches were read, all of them before {@code key} in
-     *     the reading direction
-     * @return whether at least {@code need} matches come before {@code key} in the reading direction
+     * The delta's matches of a window in the reading direction, tested only as far as the strides
+     * are read (a large delta is not tested whole for a short page); without a test every entry
+     * with a key in the window matches, and counts are binary searches.
      */
-    private static boolean enough(List<RangeDelta.Entry> delta, int main, String key, boolean ascending, int need) {
-        if (main >= need) {
-            return true;
+    private static final class DeltaMatches {
+        private final List<RangeDelta.Entry> byKey;
+        private final int low;
+        private final int high;
+        private final boolean ascending;
+        private final Predicate<RangeDelta.Entry> test;
+        private final List<RangeDelta.Entry> taken = new ArrayList<>(); // tested and matching, in the reading direction
+        private int next;
+
+        /**
+         * @param byKey the delta's adds, ascending by key
+         * @param w the window whose keys bound the matches, {@code null} for every key
+         * @param ascending the reading direction
+         * @param test which entries match, {@code null} for all of them
+         */
+        DeltaMatches(List<RangeDelta.Entry> byKey, Window w, boolean ascending, Predicate<RangeDelta.Entry> test) {
+            this.byKey = byKey;
+            this.low = w == null ? 0 : keysBelow(byKey, w.from(), false);
+            this.high = w == null ? byKey.size() : Math.max(low, keysBelow(byKey, w.to(), true));
+            this.ascending = ascending;
+            this.test = test;
+            this.next = ascending ? low : high - 1;
         }
-        if (main + delta.size() < need) {
-            return false;
+
+        /** @return how many matches have keys before {@code key} in the reading direction */
+        int before(String key) {
+            if (test == null) {
+                return ascending ? clamp(keysBelow(byKey, key, false)) - low : high - clamp(keysBelow(byKey, key, true));
+            }
+            if (ascending) {
+                while (next < high && byKey.get(next).key().compareTo(key) < 0) {
+                    take(next++);
+                }
+            } else {
+                while (next >= low && byKey.get(next).key().compareTo(key) > 0) {
+                    take(next--);
+                }
+            }
+            int n = taken.size();
+            while (n > 0 && !RangeSlices.before(taken.get(n - 1).key(), key, ascending)) {
+                n--;
+            }
+            return n;
         }
-        return deltaBefore(delta, key, ascending) + main >= need;
+
+        /** @return the first {@code count} matches in the reading direction */
+        List<RangeDelta.Entry> first(int count) {
+            if (test == null) {
+                return ascending ? byKey.subList(low, low + count) : byKey.subList(high - count, high);
+            }
+            return taken.subList(0, count);
+        }
+
+        /** @return every match */
+        List<RangeDelta.Entry> all() {
+            if (test == null) {
+                return byKey.subList(low, high);
+            }
+            while (ascending ? next < high : next >= low) {
+                take(ascending ? next++ : next--);
+            }
+            return taken;
+        }
+
+        private void take(int i) {
+            if (test.test(byKey.get(i))) {
+                taken.add(byKey.get(i));
+            }
+        }
+
+        private int clamp(int i) {
+            return Math.max(low, Math.min(high, i));
+        }
     }
 
     /**
@@ -280,15 +338,6 @@ public final class RangeSlices {
             n--;
         }
         return n;
-    }
-
-    /**
-     * @param delta entries ascending by key
-     * @return how many come before {@code key} in the reading direction: the first ones ascending,
-     *     the last ones descending
-     */
-    private static int deltaBefore(List<RangeDelta.Entry> delta, String key, boolean ascending) {
-        return ascending ? keysBelow(delta, key, false) : delta.size() - keysBelow(delta, key, true);
     }
 
     /** @return how many entries (ascending by key) have keys below {@code key}, or not above it when {@code orEqual} */

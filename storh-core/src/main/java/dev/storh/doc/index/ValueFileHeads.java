@@ -120,19 +120,7 @@ final class ValueFileHeads {
      *     holds an escape or a byte outside printable ASCII, or ends past the bytes read
      */
     private static int skipString(byte[] b, int length, int at) {
-        if (at >= length || b[at] != '"') {
-            return -1;
-        }
-        for (int i = at + 1; i < length; i++) {
-            byte c = b[i];
-            if (c == '"') {
-                return i + 1;
-            }
-            if (c == '\\' || c < 0x20 || c >= 0x7f) {
-                return -1;
-            }
-        }
-        return -1;
+        return skipString(b, length, at, false);
     }
 
     /**
@@ -141,6 +129,14 @@ final class ValueFileHeads {
      *     past the bytes read
      */
     private static int skipEscapedString(byte[] b, int length, int at) {
+        return skipString(b, length, at, true);
+    }
+
+    /**
+     * @param escapes whether escapes and bytes outside ASCII are skipped (else they end the scan with -1)
+     * @return the position after the string starting with the quote at {@code at}, or -1
+     */
+    private static int skipString(byte[] b, int length, int at, boolean escapes) {
         if (at >= length || b[at] != '"') {
             return -1;
         }
@@ -149,10 +145,16 @@ final class ValueFileHeads {
             if (c == '"') {
                 return i + 1;
             }
-            if (c == '\\') {
-                i++; // the escaped byte: a quote or backslash there does not end the string
-            } else if (c >= 0 && c < 0x20) {
+            if (c >= 0 && c < 0x20) {
                 return -1;
+            }
+            if (c == '\\' || c < 0 || c == 0x7f) {
+                if (!escapes) {
+                    return -1;
+                }
+                if (c == '\\') {
+                    i++; // the escaped byte: a quote or backslash there does not end the string
+                }
             }
         }
         return -1;
