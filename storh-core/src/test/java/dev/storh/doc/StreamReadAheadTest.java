@@ -29,7 +29,81 @@ class StreamReadAheadTest {
     Path root;
 
     @Test
+    void readsFromThePageCacheStayOnTheConsumersThread() {
+        List<RecordListing.Entry> entries = entries(200);
+        List<String> threads = new ArrayList<>();
+        StreamReadAhead ahead = new StreamReadAhead(entries.iterator(), entry -> {
+            threads.add(Thread.currentThread().getName());
+            return record(entry);
+        });
+        List<String> got = drain(ahead);
+        assertThat(got).isEqualTo(entries.stream().map(RecordListing.Entry::id).toList());
+        assertThat(ahead.readingAhead()).isFalse();
+        assertThat(threads).containsOnly(Thread.currentThread().getName());
+    }
+
+    @Test
+    void slowReadsMoveToThePoolInOrderWithFailuresAtTheirTurn() {
+        List<RecordListing.Entry> entries = entries(120);
+        String failing = entries.get(90).id();
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        StreamReadAhead ahead = new StreamReadAhead(entries.iterator(), entry -> {
+            java.util.concurrent.locks.LockSupport.parkNanos(2 * StreamReadAhead.slowReadNanos);
+            threads.add(Thread.currentThread().getName());
+            if (entry.id().equals(failing)) {
+                throw new CorruptRecordException("bad " + entry.id(), entry.path(), null);
+            }
+            return record(entry);
+        });
+        List<String> got = new ArrayList<>();
+        assertThatThrownBy(() -> {
+            while (ahead.hasNext()) {
+                RecordListing.Entry entry = ahead.next();
+                assertThat(ahead.take(entry).id()).isEqualTo(entry.id());
+                got.add(entry.id());
+            }
+        }).isInstanceOf(CorruptRecordException.class).hasMessageContaining("bad " + failing);
+        assertThat(got).as("every record before the failing one, in order")
+                .isEqualTo(entries.subList(0, 90).stream().map(RecordListing.Entry::id).toList());
+        assertThat(ahead.readingAhead()).isTrue();
+        assertThat(threads).contains(Thread.currentThread().getName(), "storh-read-ahead");
+        ahead.cancel();
+    }
+
+    private static List<RecordListing.Entry> entries(int n) {
+        List<RecordListing.Entry> entries = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String id = String.format("%05d", i);
+            entries.add(new RecordListing.Entry(id, Path.of(id + ".jsonc")));
+        }
+        return entries;
+    }
+
+    private static StorageRecord record(RecordListing.Entry entry) {
+        return new StorageRecord(entry.id(), Map.of("id", entry.id()));
+    }
+
+    private static List<String> drain(StreamReadAhead ahead) {
+        List<String> got = new ArrayList<>();
+        while (ahead.hasNext()) {
+            RecordListing.Entry entry = ahead.next();
+            got.add(ahead.take(entry).id());
+        }
+        return got;
+    }
+
+    @Test
     void readAheadKeepsOrderErrorsAndFilters() throws Exception {
+        long saved = StreamReadAhead.slowReadNanos;
+        StreamReadAhead.slowReadNanos = 0; // every read counts as a disk read: read ahead from the 17th file on
+        try {
+            readAheadThroughTheStore();
+        } finally {
+            StreamReadAhead.slowReadNanos = saved;
+        }
+    }
+
+    private void readAheadThroughTheStore() throws Exception {
         long seed = System.nanoTime();
         System.out.println("StreamReadAheadTest seed " + seed);
         Random random = new Random(seed);
