@@ -55,13 +55,23 @@ final class RecordIterator extends LookaheadIterator<StorageRecord> {
      * @return the matching records, lazily
      */
     static Stream<StorageRecord> matching(Iterator<RecordListing.Entry> entries, RecordQuery query, Reader read) {
-        return LookaheadIterator.stream(new RecordIterator(entries, entry -> {
-            if (!query.matchesId(entry.id())) {
+        Iterator<RecordListing.Entry> wanted = new LookaheadIterator<>() {
+            @Override
+            protected RecordListing.Entry advance() {
+                while (entries.hasNext()) {
+                    RecordListing.Entry entry = entries.next();
+                    if (query.matchesId(entry.id())) {
+                        return entry;
+                    }
+                }
                 return null;
             }
+        };
+        StreamReadAhead ahead = new StreamReadAhead(wanted, read);
+        return LookaheadIterator.stream(new RecordIterator(ahead, entry -> {
             StorageRecord record;
             try {
-                record = read.read(entry);
+                record = ahead.take(entry);
             } catch (StorageException e) {
                 if (query.errorHandler() == null) {
                     throw e;
@@ -70,7 +80,7 @@ final class RecordIterator extends LookaheadIterator<StorageRecord> {
                 return null;
             }
             return record != null && query.matchesData(record.data()) ? record : null;
-        }));
+        })).onClose(ahead::cancel);
     }
 
     @Override
