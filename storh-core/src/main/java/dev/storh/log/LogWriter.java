@@ -137,7 +137,17 @@ final class LogWriter implements AutoCloseable {
         boolean same = !changed && seg == looked;
         StoreFiles.Output ch = channelFor(seg, same ? now : null);
         long pos = seg.end;
-        byte[] buf = new byte[Math.min(FLUSH_BYTES, 64 * 1024)];
+        long remaining = 0;
+        long batchBytes = 0;
+        for (List<Line> lines : batch) {
+            remaining += lines.size();
+            for (Line line : lines) {
+                batchBytes += line.bytes().length;
+            }
+        }
+        // sized to the batch: a fixed 64 KiB buffer per batch cost a single append more CPU (zeroing
+        // fresh heap pages) than its write; a longer line still grows it below
+        byte[] buf = new byte[(int) Math.min(FLUSH_BYTES, batchBytes)];
         int bufLen = 0;
         List<long[]> offsets = new ArrayList<>();
         List<Line> pending = new ArrayList<>();
@@ -150,10 +160,6 @@ final class LogWriter implements AutoCloseable {
             // one stat of the name told the size of the file our handle has: no need to ask the handle
             if ((same && known >= 0 ? known : ch.size()) != pos) {
                 ch.truncate(pos); // leftovers of a failed write of ours
-            }
-            long remaining = 0;
-            for (List<Line> lines : batch) {
-                remaining += lines.size();
             }
             for (List<Line> lines : batch) {
                 for (Line line : lines) {
