@@ -63,9 +63,13 @@ final class BatchJournal {
     private final Set<String> pendingIds = new java.util.HashSet<>();
     private long ownSize = -1;
     /** Names this instance in its commit lines. */
-    private final String writer = Long.toHexString(WRITER_NAMES.nextLong());
-    /** One generator for every instance: building a {@code SecureRandom} costs more than opening a store. */
-    private static final java.security.SecureRandom WRITER_NAMES = new java.security.SecureRandom();
+    private final String writer = Long.toHexString(WRITER_BASE + WRITERS.incrementAndGet() * 0x9E3779B97F4A7C15L);
+    /**
+     * Random once per process (another process's instances have other names); an odd step per
+     * instance keeps the names of a process distinct without a random draw per open.
+     */
+    private static final long WRITER_BASE = new java.security.SecureRandom().nextLong();
+    private static final java.util.concurrent.atomic.AtomicLong WRITERS = new java.util.concurrent.atomic.AtomicLong();
     /** How many groups this instance appended; the last one's commit line is {@code lastCommit}. */
     private long appends;
     private byte[] lastCommit;
@@ -73,6 +77,14 @@ final class BatchJournal {
     private long markSize = -1;
     private byte[] markCommit;
     private volatile boolean recovering;
+    /**
+     * The journal's size as {@link #retireForeign()} just looked at it, under the lock hold of the
+     * write under way ({@code -1}: absent), or {@link #UNKNOWN}. The next append takes it (once): it
+     * then needs neither a look before it (for its undo) nor after it (for {@link #ownSize}), as
+     * nothing else changes the journal under the lock. A retire forgets it.
+     */
+    private long heldSize = UNKNOWN;
+    private static final long UNKNOWN = Long.MIN_VALUE;
     /** This instance's journal bytes {@code [0, syncedTo)} are durable in their record files and folders. */
     private long syncedTo;
     /** The records of {@code [syncedTo, aheadEnd)} that {@link #syncAhead} works through, {@code aheadNext} first. */
@@ -124,10 +136,14 @@ final class BatchJournal {
         byte[] commit = JournalLines.commit(records.size(), writer, appends + 1);
         ByteArrayOutputStream out = JournalLines.group(records);
         out.writeBytes(commit);
-        boolean created = !known && size() < 0;
+        long before = heldSize;
+        heldSize = UNKNOWN;
+        boolean created = !known && (before == UNKNOWN ? size() : before) < 0;
         pending = true;
-        try (StoreFiles.Output o = files.append(name)) {
-            o.write(out.toByteArray());
+        byte[] bytes = out.toByteArray();
+        try (StoreFiles.Output o = before != UNKNOWN && files instanceof UndoFiles undoable
+                ? undoable.append(name, before) : files.append(name)) {
+            o.write(bytes);
             o.syncData();
         } catch (IOException | RuntimeException e) {
             throw new StorageException("Could not write batch journal: " + files.path(name), e);
@@ -137,7 +153,8 @@ final class BatchJournal {
         }
         known = true;
         records.forEach(p -> pendingIds.add(p.id().toLowerCase(java.util.Locale.ROOT)));
-        ownSize = size();
+        // Under the lock nothing else appends: an append at the end of a file of a known size ends there.
+        ownSize = before == UNKNOWN ? size() : Math.max(before, 0) + bytes.length;
         lastCommit = commit;
         appends++;
     }
@@ -186,6 +203,8 @@ final class BatchJournal {
         long size = size();
         if ((size > 0 || pending) && (!ours(size) || size > RETIRE_BYTES)) {
             retire();
+        } else {
+            heldSize = size; // as looked at, under the lock this write holds
         }
         markSize = ownSize;
         markCommit = lastCommit;
@@ -230,6 +249,7 @@ final class BatchJournal {
      *     durable; the journal then stays as it was
      */
     int retire() {
+        heldSize = UNKNOWN;
         // What syncAhead made durable is skipped while the file is as this instance left it.
         long from = !recovering && syncedTo > 0 && ours(size()) ? syncedTo : 0;
         List<Entry> records = lastOfEach(read(from));

@@ -87,6 +87,27 @@ final class UndoFiles extends ForwardingFiles {
         }
     }
 
+    /**
+     * {@link #append(String)} of a file whose size the caller looked at under the collection write
+     * lock it still holds (nothing else can have changed it since): the undo keeps that size
+     * without a look of its own.
+     *
+     * @param name the file
+     * @param sizeNow its size now, {@code -1} when it is absent (an undo then removes it)
+     * @return the output, appending at the end
+     * @throws IOException as {@link #append(String)}
+     */
+    Output append(String name, long sizeNow) throws IOException {
+        Undo undo = open;
+        Undo.Step step = undo == null ? null : undo.rememberSize(name, sizeNow);
+        try {
+            return super.append(name);
+        } catch (IOException | RuntimeException e) {
+            forget(undo, step);
+            throw e;
+        }
+    }
+
     @Override
     public void rename(String from, String to) throws IOException {
         Undo undo = open;
@@ -182,6 +203,10 @@ final class UndoFiles extends ForwardingFiles {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+        }
+
+        private synchronized Step rememberSize(String name, long size) {
+            return remembered.add(name) ? add(new Step(name, null, size, false, null)) : null;
         }
 
         private synchronized Step rememberSize(String name) {

@@ -253,7 +253,12 @@ public final class LocalFiles implements StoreFiles {
 
     @Override
     public void delete(String name) throws IOException {
-        Files.delete(path(name));
+        Path p = path(name);
+        // Files.delete looks at the name before it unlinks it (file or folder); remove(3) unlinks
+        // first and removes a folder only when that fails. On a failure Files.delete says why.
+        if (p.getFileSystem() != java.nio.file.FileSystems.getDefault() || !p.toFile().delete()) {
+            Files.delete(p);
+        }
     }
 
     /** Linux {@code renameat2(RENAME_EXCHANGE)}; false elsewhere (see {@link DirectoryExchange}). */

@@ -38,18 +38,21 @@ public final class WriterMarkers {
     private static final Pattern MARKER = Pattern.compile("^(\\d+)\\..*");
     private static final Pattern OWNED_TEMP = Pattern.compile("^\\.(\\d+)\\.[0-9a-f]+\\.\\d+\\.tmp$");
     private static final Duration START_SLACK = Duration.ofSeconds(2);
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Random once per process (a pid reused after a crash gets other prefixes); distinct per instance by a counter. */
+    private static final int PREFIX_BASE = new SecureRandom().nextInt();
+    private static final java.util.concurrent.atomic.AtomicInteger PREFIXES = new java.util.concurrent.atomic.AtomicInteger();
 
     private WriterMarkers() {
     }
 
     /**
-     * @return a fresh writer prefix {@code <pid>.<8 lowercase hex>}
+     * @return a fresh writer prefix {@code <pid>.<8 lowercase hex>}: the hex part is random per
+     *     process and differs between the first 2^32 calls of a process (an odd step from a random
+     *     start), so that no two instances of a process share a prefix and a pid reused after a crash
+     *     does not take the dead process's prefixes; no random draw per call (an open makes one)
      */
     public static String newWriterPrefix() {
-        byte[] random = new byte[4];
-        RANDOM.nextBytes(random);
-        return OWN_PID + "." + HexFormat.of().formatHex(random);
+        return OWN_PID + "." + HexFormat.of().toHexDigits(PREFIX_BASE + PREFIXES.incrementAndGet() * 0x9E3779B9);
     }
 
     /**

@@ -42,7 +42,7 @@ class DeleteCostTest {
     Path copyRoot;
 
     /** The local seam, noting every name read, looked at or removed (nothing is faked). */
-    static final class NotingFiles extends ForwardingFiles {
+    static class NotingFiles extends ForwardingFiles {
         final List<String> touched = Collections.synchronizedList(new ArrayList<>());
 
         NotingFiles(StoreFiles files) {

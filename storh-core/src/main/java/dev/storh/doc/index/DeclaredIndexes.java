@@ -74,18 +74,20 @@ final class DeclaredIndexes {
      * @return what changed
      */
     Written write() {
-        List<IndexDefinition> before = IndexManifest.read(files, manifest);
+        IndexManifest.Contents old = IndexManifest.readContents(files, manifest); // one read for both
+        List<IndexDefinition> before = old.definitions();
         List<IndexDefinition> after;
         synchronized (pendingLock) {
             before.forEach(this::define);
             after = List.copyOf(pending.values());
         }
         Boolean deltas = pendingValueDeltas;
-        String oldLayout = IndexManifest.layout(files, manifest);
+        String oldLayout = old.layout();
         String newLayout = deltas == null ? oldLayout : deltas ? IndexManifest.VALUE_DELTAS : null;
-        IndexManifest.write(files, manifest, after, newLayout);
+        IndexManifest.Contents written = IndexManifest.write(files, manifest, after, newLayout);
         layout = newLayout;
         remember(after);
+        IndexManifest.remember(files, manifest, stamp, written); // the next open takes it without a read
         return new Written(before, after, IndexManifest.VALUE_DELTAS.equals(oldLayout) && newLayout == null);
     }
 

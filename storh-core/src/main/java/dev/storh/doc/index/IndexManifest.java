@@ -97,7 +97,7 @@ final class IndexManifest {
         if (stamp.version() == null || !files.versionsNameFileStates()) {
             return readContents(files, manifest);
         }
-        String key = files.root() + "\0" + files.nameOf(manifest) + "\0" + stamp.version();
+        String key = decodedKey(files, manifest, stamp);
         Contents known = DECODED.get(key);
         if (known != null) {
             return known;
@@ -168,8 +168,9 @@ final class IndexManifest {
      * @param manifest the manifest path
      * @param definitions sorted by field name
      * @param layout the {@code layout} member after {@code fields}, or {@code null} for none (the original's shape)
+     * @return what a read of the bytes written gives (see {@link #remember})
      */
-    static void write(StoreFiles files, Path manifest, List<IndexDefinition> definitions, String layout) {
+    static Contents write(StoreFiles files, Path manifest, List<IndexDefinition> definitions, String layout) {
         List<Object> fields = new ArrayList<>();
         for (IndexDefinition d : definitions) {
             Map<String, Object> item = new LinkedHashMap<>();
@@ -185,5 +186,32 @@ final class IndexManifest {
         }
         AtomicFiles.writeAtomic(files, files.nameOf(manifest),
                 CanonicalJson.encodePretty(doc).getBytes(StandardCharsets.UTF_8));
+        return new Contents(definitionsOf(doc), layoutOf(doc));
+    }
+
+    /**
+     * Keeps the contents of a manifest this process just wrote as decoded for its stamp, so that the
+     * next open of the collection in this process (or another instance's look) takes them instead of
+     * reading and parsing the bytes again ({@link #readContents(StoreFiles, Path, Stamp)}). Call under
+     * the collection write lock, with the stamp taken after the write: no other writer can have
+     * replaced the file in between.
+     *
+     * @param files the byte seam of the collection
+     * @param manifest the manifest path
+     * @param stamp its stamp, taken just after the write
+     * @param written what {@link #write(StoreFiles, Path, List, String)} returned
+     */
+    static void remember(StoreFiles files, Path manifest, Stamp stamp, Contents written) {
+        if (stamp.version() == null || !files.versionsNameFileStates()) {
+            return;
+        }
+        if (DECODED.size() >= MAX_DECODED) {
+            DECODED.clear();
+        }
+        DECODED.put(decodedKey(files, manifest, stamp), written);
+    }
+
+    private static String decodedKey(StoreFiles files, Path manifest, Stamp stamp) {
+        return files.root() + "\0" + files.nameOf(manifest) + "\0" + stamp.version();
     }
 }
