@@ -139,6 +139,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public Optional<String> versionInSeenFolder(String name) throws IOException {
+        return files.versionInSeenFolder(name);
+    }
+
+    @Override
     public boolean versionsNameFileStates() {
         return files.versionsNameFileStates();
     }

@@ -187,6 +187,20 @@ public final class LocalFiles implements StoreFiles {
         return attributes(path).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile).map(LocalFiles::versionOf);
     }
 
+    /**
+     * {@link #version} in one plain {@code stat} when nothing has the name (its folder was just
+     * seen, so a failed look means no file, or a link to nothing: no regular file either way), two
+     * when something has.
+     */
+    @Override
+    public java.util.Optional<String> versionInSeenFolder(String name) throws IOException {
+        Path path = path(name);
+        if (!path.toFile().exists()) {
+            return java.util.Optional.empty();
+        }
+        return attributes(path).filter(java.nio.file.attribute.BasicFileAttributes::isRegularFile).map(LocalFiles::versionOf);
+    }
+
     /** {@link #version} in one {@code lstat} when the file is there (a NoSuchFileException inside when it is not). */
     @Override
     public java.util.Optional<String> likelyFileVersion(String name) throws IOException {

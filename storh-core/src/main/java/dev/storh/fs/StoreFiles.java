@@ -345,6 +345,21 @@ public interface StoreFiles {
     }
 
     /**
+     * {@link #version} of a name in a folder the caller has just seen readable, most often by
+     * taking the version of a file beside it (a value file's delta after the value file): the same
+     * answer, but a seam may skip its check that the folder can be read when nothing has the name
+     * (a local seam: one {@code stat} for an absent name instead of two, and no exception). The
+     * default asks {@link #version}.
+     *
+     * @param name a file in a folder just seen
+     * @return its version, empty when no file has that name
+     * @throws IOException when it cannot be read
+     */
+    default java.util.Optional<String> versionInSeenFolder(String name) throws IOException {
+        return version(name);
+    }
+
+    /**
      * Whether a {@link #version} of this seam names one state of one file for the whole process:
      * two equal versions, of any names and taken through any seam saying so, are the same bytes, so
      * what was decoded from them may be kept under the version and shared. Local files say so (the

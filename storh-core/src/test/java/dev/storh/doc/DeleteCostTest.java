@@ -92,6 +92,12 @@ class DeleteCostTest {
         }
 
         @Override
+        public Optional<String> versionInSeenFolder(String name) throws IOException {
+            touched.add("stat " + name);
+            return super.versionInSeenFolder(name);
+        }
+
+        @Override
         public void delete(String name) throws IOException {
             touched.add("delete " + name);
             super.delete(name);

@@ -67,4 +67,29 @@ class LocalFilesVersionTest {
         };
         assertThat(forwarded.likelyFileVersion("a/file.json")).isEqualTo(files.version("a/file.json"));
     }
+
+    @Test
+    void versionInSeenFolderAnswersAsVersionForEveryNameInAReadableFolder() throws IOException {
+        LocalFiles files = LocalFiles.at(root);
+        Files.createDirectories(root.resolve("a/sub"));
+        Files.writeString(root.resolve("a/file.json"), "{\"v\":1}");
+        Files.createSymbolicLink(root.resolve("a/link-to-file"), root.resolve("a/file.json"));
+        Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
+        String[] names = {"a/file.json", "a/missing.json", "a/sub", "a/link-to-file", "a/dangling"};
+        for (String name : names) {
+            assertThat(files.versionInSeenFolder(name)).as(name).isEqualTo(files.version(name));
+        }
+        assertThat(files.versionInSeenFolder("a/file.json")).isPresent();
+        assertThat(files.versionInSeenFolder("a/link-to-file")).as("a link is not a regular file").isEmpty();
+        String before = files.versionInSeenFolder("a/file.json").orElseThrow();
+        Files.writeString(root.resolve("a/file.json"), "{\"v\":22}");
+        assertThat(files.versionInSeenFolder("a/file.json")).isEqualTo(files.version("a/file.json"))
+                .isNotEqualTo(java.util.Optional.of(before));
+        Files.delete(root.resolve("a/file.json"));
+        assertThat(files.versionInSeenFolder("a/file.json")).isEmpty();
+        ForwardingFiles forwarded = new ForwardingFiles(files) {
+        };
+        Files.writeString(root.resolve("a/file.json"), "{}");
+        assertThat(forwarded.versionInSeenFolder("a/file.json")).isEqualTo(files.version("a/file.json")).isPresent();
+    }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A local seam that counts, per name, every look at a file's metadata ({@code stat}, {@code version}, {@code likelyFileVersion},
+ * {@code versionInSeenFolder},
  * {@code identity}, {@code identified}), every size asked of an open output and every write call
  * per name: what a write path costs besides its writes and its fsyncs.
  */
@@ -71,6 +72,12 @@ public final class LookCountingFiles extends ForwardingFiles {
     public Optional<String> likelyFileVersion(String name) throws IOException {
         looked(name);
         return files.likelyFileVersion(name);
+    }
+
+    @Override
+    public Optional<String> versionInSeenFolder(String name) throws IOException {
+        looked(name);
+        return files.versionInSeenFolder(name);
     }
 
     @Override

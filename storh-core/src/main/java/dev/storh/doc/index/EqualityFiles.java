@@ -90,8 +90,25 @@ final class EqualityFiles {
      * @return a token that changes whenever the value file or its delta ({@link ValueDeltas}) changes
      */
     static String withDelta(StoreFiles files, Path file, String valueFileVersion) {
-        String delta = IndexBytes.version(files, ValueDeltas.deltaOf(file));
+        String delta = deltaVersion(files, file);
         return delta == null ? valueFileVersion : valueFileVersion + "+" + delta;
+    }
+
+    /**
+     * The version of a value file's delta, taken just after the value file's own was (so its folder
+     * was just seen): {@link StoreFiles#versionInSeenFolder}, one {@code stat} when there is no
+     * delta, as for most value files.
+     *
+     * @param files the collection's byte seam
+     * @param file a value file whose version was just taken
+     * @return the delta's version, or {@code null} when it is absent or unreadable
+     */
+    static String deltaVersion(StoreFiles files, Path file) {
+        try {
+            return files.versionInSeenFolder(files.nameOf(ValueDeltas.deltaOf(file))).orElse(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**

@@ -162,12 +162,15 @@ final class IndexReads {
         if (cached != null && trust.holds(cached.vouch(), look)) {
             return cached.value();
         }
-        String version = versionOf(file, files.nameOf(file));
+        String version = versionOf(file, files.nameOf(file), cached == null || cached.version() != null);
         if (version == null) {
-            return List.of(); // no value file (a delta alone is one being removed): no id, and no read to fail
+            // No value file (a delta alone is one being removed): no id, and no read to fail. The
+            // absence is kept too, so that the next look-up of this value expects no file.
+            listed.put(lookup, new Versioned<>(null, List.of(), trust.vouch(look, -1)));
+            return List.of();
         }
         IndexTrust.Vouch vouch = trust.vouch(look, files.modifiedMillis(version));
-        if (cached != null && cached.version().equals(version)) {
+        if (cached != null && version.equals(cached.version())) {
             listed.put(lookup, new Versioned<>(version, cached.value(), vouch));
             return cached.value();
         }
@@ -182,23 +185,24 @@ final class IndexReads {
         return ids;
     }
 
-    /** @return the version of a value file alone, or {@code null} when the file is absent or unreadable */
-    private String mainVersion(String name) {
+    /**
+     * @param likelyThere whether the file was there at the last look-up (or was never looked up):
+     *     then one {@code stat} when it still is ({@link StoreFiles#likelyFileVersion}), else the look
+     *     that costs no exception when it is still absent ({@link StoreFiles#version})
+     * @return the version of a value file alone, or {@code null} when the file is absent or unreadable
+     */
+    private String mainVersion(String name, boolean likelyThere) {
         try {
-            return files.version(name).orElse(null);
+            return (likelyThere ? files.likelyFileVersion(name) : files.version(name)).orElse(null);
         } catch (java.io.IOException e) {
             return null;
         }
     }
 
     /** @return the version of a value file with its delta's, or {@code null} when the file is absent or unreadable */
-    private String versionOf(Path file, String name) {
-        try {
-            String version = files.version(name).orElse(null);
-            return version == null ? null : EqualityFiles.withDelta(files, file, version); // a delta changes it too
-        } catch (java.io.IOException e) {
-            return null;
-        }
+    private String versionOf(Path file, String name, boolean likelyThere) {
+        String version = mainVersion(name, likelyThere);
+        return version == null ? null : EqualityFiles.withDelta(files, file, version); // a delta changes it too
     }
 
     /**
@@ -304,8 +308,8 @@ final class IndexReads {
         }
         Path file = cached != null ? cached.file() : locate.get();
         String name = cached != null ? cached.name() : files.nameOf(file);
-        String main = mainVersion(name);
-        String delta = main == null ? null : IndexBytes.version(files, ValueDeltas.deltaOf(file));
+        String main = mainVersion(name, cached == null || cached.version() != null);
+        String delta = main == null ? null : EqualityFiles.deltaVersion(files, file);
         String version = main == null || delta == null ? main : main + "+" + delta; // as EqualityFiles.withDelta
         IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
         if (cached != null && java.util.Objects.equals(cached.version(), version)) {

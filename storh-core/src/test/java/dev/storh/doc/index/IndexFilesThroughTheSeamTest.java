@@ -271,6 +271,16 @@ class IndexFilesThroughTheSeamTest {
         }
 
         @Override
+        public Optional<String> likelyFileVersion(String name) throws IOException {
+            return to(name, "stat").likelyFileVersion(name);
+        }
+
+        @Override
+        public Optional<String> versionInSeenFolder(String name) throws IOException {
+            return to(name, "stat").versionInSeenFolder(name);
+        }
+
+        @Override
         public String writeIfVersion(String name, byte[] bytes, String expectedVersion) throws IOException {
             return to(name, null).writeIfVersion(name, bytes, expectedVersion);
         }

@@ -121,6 +121,16 @@ public interface CollectionAccess {
     }
 
     /**
+     * @return whether {@link #putMany} itself checks every item against the unique indexes (the
+     * stored records' and the other items') before it writes the first, and refuses the whole call
+     * with a {@link dev.storh.UniqueConstraintException} naming the field, value and holder: true
+     * when direct; false in a transaction, which checks at commit
+     */
+    default boolean putManyChecksUnique() {
+        return false;
+    }
+
+    /**
      * Runs a read-compare-write: under the collection write lock when direct; inside a transaction
      * without a lock, since the transaction checks at commit, under the lock, that what it read is
      * unchanged.

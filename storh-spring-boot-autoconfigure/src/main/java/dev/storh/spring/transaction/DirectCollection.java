@@ -50,6 +50,11 @@ record DirectCollection(DocStore store) implements CollectionAccess {
     }
 
     @Override
+    public boolean putManyChecksUnique() {
+        return true; // DocStore.putMany checks every item before the first file is written
+    }
+
+    @Override
     public boolean delete(String id) {
         return this.store.delete(id);
     }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.storh.StorageRecord;
+import dev.storh.UniqueConstraintException;
 import dev.storh.query.Values;
 import dev.storh.spring.data.core.event.AfterDeleteEvent;
 import dev.storh.spring.data.core.event.AfterSaveEvent;
@@ -130,7 +131,17 @@ final class EntityWrites {
                 item.put("data", pending.data());
                 items.add(item);
             }
-            return store.putMany(items);
+            if (!store.putManyChecksUnique()) {
+                return store.putMany(items);
+            }
+            try {
+                return store.putMany(items); // checks the unique values against the store before writing
+            }
+            catch (UniqueConstraintException ex) {
+                throw new DuplicateKeyException("Unique index '" + ex.field() + "' of collection '"
+                        + first.collection() + "' (" + store.collectionRoot() + "): value " + ex.value()
+                        + " is held by record " + ex.existingId() + "; nothing of the batch was written", ex);
+            }
         }));
         List<T> saved = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
@@ -210,10 +221,13 @@ final class EntityWrites {
     /**
      * Every check of a batch, under the write lock, before anything is written: versions, ids
      * repeated where a version is checked, unique values within the batch, then against the store
-     * with one query per unique property.
+     * with one query per unique property; when {@code putMany} checks them against the store itself
+     * before it writes, only against the stored records the batch writes again.
      */
     private <T> void checkBatch(CollectionAccess store, List<Pending<T>> batch) {
         Map<String, Integer> versionedIds = new HashMap<>();
+        boolean direct = store.putManyChecksUnique();
+        List<StorageRecord> rewritten = new ArrayList<>(); // stored records the batch writes again
         Map<String, Map<Object, Integer>> uniqueValues = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             Pending<T> pending = batch.get(i);
@@ -224,7 +238,12 @@ final class EntityWrites {
                             + pending.id() + " twice in one batch (entities " + earlier + " and " + i
                             + ") of collection '" + pending.collection() + "': its version is checked once per save");
                 }
-                checkVersion(pending, store.get(pending.id()));
+                Optional<StorageRecord> current = store.get(pending.id());
+                checkVersion(pending, current);
+                current.ifPresent(rewritten::add);
+            }
+            else if (pending.id() != null && direct) {
+                store.get(pending.id()).ifPresent(rewritten::add);
             }
             for (StorhPersistentProperty property : pending.persistent()) {
                 Object value = pending.data().get(property.getName());
@@ -240,7 +259,17 @@ final class EntityWrites {
                 }
             }
         }
-        uniqueValues.forEach((field, values) -> checkStoredUnique(store, batch, field, values));
+        if (!direct) {
+            uniqueValues.forEach((field, values) -> checkStoredUnique(store, batch, field,
+                    values, store.query().where(field).in(values.keySet()).get()));
+            return;
+        }
+        // putMany checks the values against the store before it writes anything, but lets a record
+        // of the batch take a value another record of the batch gives up: refused here, as saving
+        // the entities one at a time would refuse it
+        if (!rewritten.isEmpty()) {
+            uniqueValues.forEach((field, values) -> checkStoredUnique(store, batch, field, values, rewritten));
+        }
     }
 
     /**
@@ -249,9 +278,12 @@ final class EntityWrites {
      * in the batch stands for all.
      */
     private void checkStoredUnique(CollectionAccess store, List<? extends Pending<?>> batch, String field,
-            Map<Object, Integer> values) {
-        for (StorageRecord holder : store.query().where(field).in(values.keySet()).get()) {
+            Map<Object, Integer> values, List<StorageRecord> holders) {
+        for (StorageRecord holder : holders) {
             Object held = holder.data().get(field);
+            if (held == null) {
+                continue;
+            }
             Integer same = values.get(held);
             if (same != null && !(held instanceof Number)) {
                 checkHolder(store, batch.get(same), field, held, holder);
