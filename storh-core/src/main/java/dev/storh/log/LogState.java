@@ -4,7 +4,6 @@ import dev.storh.StorageException;
 import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.ReadOnlyFileSystem;
 import dev.storh.fs.StoreFiles;
-import dev.storh.fs.SyncPool;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -276,13 +275,11 @@ final class LogState {
         writeManifest(always, true);
     }
 
-    /** @return the manifest this picture is written as */
-    synchronized byte[] encodeManifest() {
-        return Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
-    }
-
     private void writeManifest(boolean always, boolean syncFolder) {
-        byte[] bytes = encodeManifest();
+        byte[] bytes;
+        synchronized (this) {
+            bytes = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
+        }
         try {
             Manifest.write(files, bytes, always, syncFolder);
         } finally {
@@ -320,47 +317,32 @@ final class LogState {
         String indexName = LogFiles.indexName(old.file);
         long n = firstFreeNumber(Math.max(nextSegment, LogFiles.segmentNumber(old.file) + 1));
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
-        String indexTemp = LogFiles.tempName(LogFiles.segment(indexName));
-        String manifestTemp = LogFiles.tempName(LogFiles.MANIFEST);
-        byte[] manifestBytes;
-        synchronized (this) {
-            // the manifest as writeManifest() encodes it once the swap below is done
-            List<Map<String, Object>> entries = new ArrayList<>(sealed.size() + 1);
-            sealed.forEach(s -> entries.add(s.toManifest()));
-            entries.add(old.toManifest(indexName));
-            manifestBytes = Manifest.encodeEntries(n + 1, entries, invalidSealed, fresh, extra);
-        }
-        List<Map.Entry<String, byte[]>> temps = List.of(Map.entry(indexTemp, SparseIndex.encode(old.sparse)),
-                Map.entry(manifestTemp, manifestBytes));
         long known = presence.beforeOwnChange();
         try {
-            createIfMissing(fresh.file, false);
-            // The idx and the next manifest go through synced temp files, written and fsynced side by side
-            // (two round trips to the disk cost about one). The idx is renamed and the new segment exists;
-            // one fsync of segments/ then makes both names durable before the manifest names them.
-            SyncPool.forEach(temps, t -> AtomicFiles.writeSynced(files, t.getKey(), t.getValue()));
+            // The idx goes through a synced temp file and a rename, and the new segment is created; one
+            // fsync of segments/ then makes both names durable before the manifest below names them.
+            String temp = LogFiles.tempName(LogFiles.segment(indexName));
+            AtomicFiles.writeSynced(files, temp, SparseIndex.encode(old.sparse));
             try {
-                files.rename(indexTemp, LogFiles.segment(indexName));
+                files.rename(temp, LogFiles.segment(indexName));
             } catch (IOException | RuntimeException e) {
+                AtomicFiles.deleteQuietly(files, temp);
                 throw new StorageException("Could not atomically replace storage file: " + path(indexName)
                         + ReadOnlyFileSystem.hint(e), e);
             }
+            createIfMissing(fresh.file, false);
             AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
-            swapActive(old, fresh, indexName, n, manifestTemp, manifestBytes, syncManifestFolder);
+            swapActive(old, fresh, indexName, n, syncManifestFolder);
             presence.afterOwnChange(known);
         } catch (RuntimeException e) {
             // nothing references them: take them away so a failed roll leaves the folder as it was
-            for (Map.Entry<String, byte[]> t : temps) {
-                AtomicFiles.deleteQuietly(files, t.getKey());
-            }
             AtomicFiles.deleteQuietly(files, LogFiles.segment(indexName));
             AtomicFiles.deleteQuietly(files, LogFiles.segment(fresh.file));
             throw e;
         }
     }
 
-    private void swapActive(Segment old, Segment fresh, String indexName, long n, String manifestTemp,
-            byte[] manifestBytes, boolean syncManifestFolder) {
+    private void swapActive(Segment old, Segment fresh, String indexName, long n, boolean syncManifestFolder) {
         long oldNext;
         List<Segment> oldSealed;
         synchronized (this) {
@@ -374,11 +356,7 @@ final class LogState {
             nextSegment = n + 1;
         }
         try {
-            try {
-                Manifest.commitPrepared(files, manifestTemp, manifestBytes, syncManifestFolder);
-            } finally {
-                stamp = Manifest.stamp(files); // a failed swap put the old manifest back under a new identity
-            }
+            writeManifest(false, syncManifestFolder);
         } catch (RuntimeException e) {
             synchronized (this) {
                 old.index = null;

@@ -116,23 +116,10 @@ final class Manifest {
      */
     static byte[] encode(long nextSegment, List<Segment> sealed, List<Object> invalidSealed, Segment active,
             Map<String, Object> extra) {
-        List<Map<String, Object>> entries = new ArrayList<>(sealed.size());
-        sealed.forEach(s -> entries.add(s.toManifest()));
-        return encodeEntries(nextSegment, entries, invalidSealed, active, extra);
-    }
-
-    /**
-     * {@link #encode} from the sealed segments' manifest entries ({@link Segment#toManifest(String)}).
-     *
-     * @param sealedEntries the sealed entries, in scan order
-     * @return the manifest's bytes
-     */
-    static byte[] encodeEntries(long nextSegment, List<Map<String, Object>> sealedEntries, List<Object> invalidSealed,
-            Segment active, Map<String, Object> extra) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("nextSegment", nextSegment);
-        List<Object> items = new ArrayList<>(sealedEntries.size() + invalidSealed.size());
-        items.addAll(sealedEntries);
+        List<Object> items = new ArrayList<>(sealed.size() + invalidSealed.size());
+        sealed.forEach(s -> items.add(s.toManifest()));
         items.addAll(invalidSealed);
         root.put("sealed", items);
         Map<String, Object> activeEntry = active.toManifest();
@@ -199,41 +186,6 @@ final class Manifest {
             throw e;
         }
         return true;
-    }
-
-    /**
-     * Puts a manifest whose temp file is already written and fsynced ({@link AtomicFiles#writeSynced})
-     * in force: renames it over the manifest, then (with {@code syncFolder}) fsyncs the collection
-     * folder. On failure the old manifest stays in force, as with {@link #write}.
-     *
-     * @param files the collection's byte seam
-     * @param temp the synced temp file, in the collection folder ({@link LogFiles#tempName})
-     * @param bytes its content
-     * @param syncFolder whether to fsync the collection folder after the rename
-     * @throws StorageException naming the path on failure; the temp file is removed
-     */
-    static void commitPrepared(StoreFiles files, String temp, byte[] bytes, boolean syncFolder) {
-        byte[] old;
-        try {
-            old = readAll(files);
-        } catch (IOException e) {
-            old = null;
-        }
-        try {
-            files.rename(temp, LogFiles.MANIFEST);
-        } catch (IOException | RuntimeException e) {
-            AtomicFiles.deleteQuietly(files, temp);
-            throw new StorageException("Could not atomically replace storage file: " + files.path(LogFiles.MANIFEST)
-                    + ReadOnlyFileSystem.hint(e), e);
-        }
-        if (syncFolder) {
-            try {
-                AtomicFiles.syncDirectory(files, "");
-            } catch (StorageException e) {
-                restore(files, old, bytes, e);
-                throw e;
-            }
-        }
     }
 
     private static void restore(StoreFiles files, byte[] old, byte[] attempted, StorageException failure) {

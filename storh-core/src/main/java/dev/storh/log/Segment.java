@@ -133,18 +133,10 @@ final class Segment {
      *     sealed segment, {@code file, max, min, records, ordered} for the active one, then unknown keys
      */
     Map<String, Object> toManifest() {
-        return toManifest(index);
-    }
-
-    /**
-     * @param indexName the sparse index file to name, {@code null} for none
-     * @return the manifest entry this segment gets once sealed with that index (a roll's next manifest)
-     */
-    Map<String, Object> toManifest(String indexName) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("file", file);
-        if (indexName != null) {
-            m.put("index", indexName);
+        if (index != null) {
+            m.put("index", index);
         }
         m.put("max", max);
         m.put("min", min);
