@@ -34,13 +34,13 @@ final class DocRecovery {
      */
     static RecoveryReport recover(StoreFiles files, DocLayout layout, IndexManager indexes, WriteGate gate) {
         Path collectionRoot = layout.root();
-        if (!isDirectory(files, files.nameOf(layout.writersDir()))) {
+        List<String> stale = WriterMarkers.staleMarkersOrNull(files); // one look at the writers folder
+        if (stale == null) {
             // First open, or a collection written before markers: sweep everything once.
             RecoveryReport first = new RecoveryReport(false, WriterMarkers.recoverOnOpen(files).removedTempFiles(), null);
             replayJournal(files, layout, gate);
             return first;
         }
-        List<String> stale = WriterMarkers.staleMarkers(files);
         if (stale.isEmpty() || !indexes.active()) {
             WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
                     : WriterMarkers.recoverOnOpen(files);

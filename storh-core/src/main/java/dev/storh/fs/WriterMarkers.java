@@ -114,10 +114,23 @@ public final class WriterMarkers {
      * @throws StorageException {@code "Could not list storage writer markers: <path>"}
      */
     public static List<String> staleMarkers(StoreFiles files) {
+        List<String> stale = staleMarkersOrNull(files);
+        return stale == null ? List.of() : stale;
+    }
+
+    /**
+     * {@link #staleMarkers}, telling a missing writers folder from an empty one with the same look.
+     *
+     * @param files the collection's byte seam
+     * @return the stale markers, or {@code null} when {@code .storh/writers} is no folder (missing,
+     *     or a link, never followed)
+     * @throws StorageException {@code "Could not list storage writer markers: <path>"}
+     */
+    public static List<String> staleMarkersOrNull(StoreFiles files) {
         List<String> stale = new ArrayList<>();
         try {
             if (!isDirectory(files, MetaLayout.WRITERS)) {
-                return List.of();
+                return null;
             }
             for (String name : files.list(MetaLayout.WRITERS)) {
                 String marker = MetaLayout.WRITERS + "/" + name;

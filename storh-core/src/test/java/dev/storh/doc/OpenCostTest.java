@@ -66,6 +66,31 @@ class OpenCostTest {
     }
 
     @Test
+    void anOpenLooksAtTheWritersFolderOnceAndStillFindsACrashedWriter() throws IOException {
+        try (DocStore store = DocStore.open(root, "docs")) {
+            store.put(Map.of("kind", "page"));
+        }
+        Noting[] seam = new Noting[1];
+        DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = new Noting(LocalFiles.at(dir))).build();
+        String writers = DocLayout.META + "/writers";
+        try (DocStore again = DocStore.open(root, "docs", options)) {
+            assertThat(seam[0].touched.stream().filter(t -> t.equals("stat " + writers)).count())
+                    .as("one look: " + seam[0].touched).isEqualTo(1);
+            assertThat(again.recovery().crashedWriter()).isFalse();
+        }
+        Files.createFile(root.resolve("docs").resolve(writers).resolve("2147483646.deadbeef")); // a dead pid's marker
+        try (DocStore crashed = DocStore.open(root, "docs")) {
+            assertThat(crashed.recovery().crashedWriter()).isTrue();
+            assertThat(crashed.count()).isEqualTo(1);
+        }
+        Files.delete(root.resolve("docs").resolve(writers));
+        try (DocStore first = DocStore.open(root, "docs")) {
+            assertThat(Files.isDirectory(root.resolve("docs").resolve(writers))).as("made again").isTrue();
+            assertThat(first.count()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aManifestAnotherProgramRewroteAfterTheSyncIsReadAgain() throws Exception {
         Noting[] seam = new Noting[1];
         DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = new Noting(LocalFiles.at(dir))).build();
