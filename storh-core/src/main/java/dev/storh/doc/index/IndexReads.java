@@ -291,7 +291,7 @@ final class IndexReads {
 
     private long countFile(IndexDefinition d, String key) {
         return countFile("e\0" + d.field() + "\0" + key,
-                () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key);
+                () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, true);
     }
 
     /**
@@ -299,8 +299,10 @@ final class IndexReads {
      * the file's version so that a repeated count costs one metadata read.
      *
      * @param lookup what names the file in the cache (its kind, fields and key)
+     * @param expectFile whether a first look-up expects the file to be there (a value sought is
+     *     most often held; a pair of values, as often not)
      */
-    private long countFile(String lookup, java.util.function.Supplier<Path> locate, String key) {
+    private long countFile(String lookup, java.util.function.Supplier<Path> locate, String key, boolean expectFile) {
         IndexTrust.Look look = trust.look();
         Counted cached = counts.get(lookup);
         if (cached != null && trust.holds(cached.vouch(), look)) {
@@ -308,7 +310,7 @@ final class IndexReads {
         }
         Path file = cached != null ? cached.file() : locate.get();
         String name = cached != null ? cached.name() : files.nameOf(file);
-        String main = mainVersion(name, cached == null || cached.version() != null);
+        String main = mainVersion(name, cached == null ? expectFile : cached.version() != null);
         String delta = main == null ? null : EqualityFiles.deltaVersion(files, file);
         String version = main == null || delta == null ? main : main + "+" + delta; // as EqualityFiles.withDelta
         IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
@@ -346,7 +348,7 @@ final class IndexReads {
     long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
         String key = IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue));
         return swap.reading(() -> countFile("c\0" + left.field() + "\0" + right.field() + "\0" + key,
-                () -> IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key), key));
+                () -> IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key), key, false));
     }
 
     /**

@@ -112,4 +112,32 @@ class EqualityLookCostTest {
             assertThat(store.query().where("kind").eq("page").get()).hasSize(11);
         }
     }
+
+    @Test
+    void compoundCountsExpectNoBucketAtFirstAndTheBucketOnceItWasThere() throws Exception {
+        NotingLooks[] seam = new NotingLooks[1];
+        DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = new NotingLooks(LocalFiles.at(dir))).build();
+        try (DocStore store = DocStore.open(root, "c", options); DocStore other = DocStore.open(root, "c")) {
+            for (int i = 0; i < 30; i++) {
+                store.put(Map.of("kind", i % 3 == 0 ? "page" : "post", "b", (long) (i % 5)));
+            }
+            store.indexes().field("kind").index().field("b").index().sync();
+            List<Long> counts = new ArrayList<>();
+            List<List<String>> looks = new ArrayList<>();
+            for (int round = 0; round < 2; round++) {
+                other.put(Map.of("kind", "post", "b", 100L + round)); // another writer: checked again
+                seam[0].looks.clear();
+                counts.add(store.query().where("kind").eq("page").where("b").eq(0L).count());
+                counts.add(store.query().where("kind").eq("page").where("b").eq(99L).count());
+                looks.add(seam[0].looks.stream().filter(l -> l.contains("/compound/") && l.endsWith(".jsonc"))
+                        .map(l -> l.substring(0, l.indexOf(' '))).toList());
+            }
+            assertThat(counts).containsExactly(2L, 0L, 2L, 0L); // i = 0 and 15
+            assertThat(looks.get(0)).as("first look-ups: a pair's bucket is as often absent").containsExactly("version", "version");
+            assertThat(looks.get(1)).as("then as the last look found it").containsExactly("likely", "version");
+            other.put(Map.of("kind", "page", "b", 99L));
+            assertThat(store.query().where("kind").eq("page").where("b").eq(99L).count()).isEqualTo(1);
+            assertThat(store.query().where("kind").eq("page").where("b").eq(0L).count()).isEqualTo(2);
+        }
+    }
 }
