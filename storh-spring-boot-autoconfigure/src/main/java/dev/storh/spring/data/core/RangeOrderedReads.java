@@ -3,10 +3,12 @@ package dev.storh.spring.data.core;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 import dev.storh.StorageRecord;
@@ -263,13 +265,26 @@ final class RangeOrderedReads {
     }
 
     /**
-     * Candidate ids, ascending without repeats, looked up by binary search (no hashing of ids
-     * just read from an index file).
+     * Candidate ids, ascending without repeats, looked up in a hash set built on the first look-up:
+     * a walk tests thousands of ids read from the range index against them, and a binary search
+     * compares each with about log2(size) ids sharing their time prefix, which costs more than
+     * hashing every candidate once.
      */
-    private record Candidates(List<String> ids) implements Iterable<String> {
+    private static final class Candidates implements Iterable<String> {
+
+        private final List<String> ids;
+
+        private Set<String> set;
+
+        Candidates(List<String> ids) {
+            this.ids = ids;
+        }
 
         boolean contains(String id) {
-            return Collections.binarySearch(this.ids, id) >= 0;
+            if (this.set == null) {
+                this.set = new HashSet<>(this.ids);
+            }
+            return this.set.contains(id);
         }
 
         int size() {
