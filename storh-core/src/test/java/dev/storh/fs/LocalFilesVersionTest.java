@@ -47,11 +47,7 @@ class LocalFilesVersionTest {
 
     @Test
     void likelyFileVersionAnswersAsVersionForEveryKindOfName() throws IOException {
-        LocalFiles files = LocalFiles.at(root);
-        Files.createDirectories(root.resolve("a/sub"));
-        Files.writeString(root.resolve("a/file.json"), "{\"v\":1}");
-        Files.createSymbolicLink(root.resolve("a/link-to-file"), root.resolve("a/file.json"));
-        Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
+        LocalFiles files = everyKindOfName();
         String[] names = {"a/file.json", "a/missing.json", "a/sub", "a/link-to-file", "a/dangling", "no-folder/x.json", "a"};
         for (String name : names) {
             assertThat(files.likelyFileVersion(name)).as(name).isEqualTo(files.version(name));
@@ -70,11 +66,7 @@ class LocalFilesVersionTest {
 
     @Test
     void versionInSeenFolderAnswersAsVersionForEveryNameInAReadableFolder() throws IOException {
-        LocalFiles files = LocalFiles.at(root);
-        Files.createDirectories(root.resolve("a/sub"));
-        Files.writeString(root.resolve("a/file.json"), "{\"v\":1}");
-        Files.createSymbolicLink(root.resolve("a/link-to-file"), root.resolve("a/file.json"));
-        Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
+        LocalFiles files = everyKindOfName();
         String[] names = {"a/file.json", "a/missing.json", "a/sub", "a/link-to-file", "a/dangling"};
         for (String name : names) {
             assertThat(files.versionInSeenFolder(name)).as(name).isEqualTo(files.version(name));
@@ -91,5 +83,14 @@ class LocalFilesVersionTest {
         };
         Files.writeString(root.resolve("a/file.json"), "{}");
         assertThat(forwarded.versionInSeenFolder("a/file.json")).isEqualTo(files.version("a/file.json")).isPresent();
+    }
+
+    /** @return the seam over a folder {@code a} holding a file, a folder, a link to the file and a link to nothing */
+    private LocalFiles everyKindOfName() throws IOException {
+        Files.createDirectories(root.resolve("a/sub"));
+        Files.writeString(root.resolve("a/file.json"), "{\"v\":1}");
+        Files.createSymbolicLink(root.resolve("a/link-to-file"), root.resolve("a/file.json"));
+        Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
+        return LocalFiles.at(root);
     }
 }
