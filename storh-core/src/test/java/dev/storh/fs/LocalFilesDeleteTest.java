@@ -3,17 +3,18 @@ package dev.storh.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link LocalFiles#delete} removes a symbolic link itself (never what it points to, file or
- * folder) and says why when it cannot delete.
+ * folder) and, when it cannot delete, says why with the exception naming the name and leaves
+ * everything as it was (tests that hold as root: no permission bits).
  */
 class LocalFilesDeleteTest {
 
@@ -37,16 +38,18 @@ class LocalFilesDeleteTest {
     }
 
     @Test
-    void aFileInAFolderThatCannotBeWrittenIsRefusedWithAccessDenied() throws Exception {
-        Path locked = Files.createDirectories(dir.resolve("locked"));
-        Path file = Files.writeString(locked.resolve("a.jsonc"), "{}");
-        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
-        try {
-            Assumptions.assumeFalse(Files.isWritable(locked), "running as root: permissions do not hold");
-            assertThatThrownBy(() -> LocalFiles.at(dir).delete("locked/a.jsonc")).isInstanceOf(AccessDeniedException.class);
-            assertThat(file).hasContent("{}");
-        } finally {
-            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
+    void aRefusedDeleteSaysWhyAndLeavesEverything() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("full"));
+        Path inside = Files.writeString(folder.resolve("a.jsonc"), "{}");
+        Files.writeString(dir.resolve("plain"), "x");
+        LocalFiles files = LocalFiles.at(dir);
+        assertThatThrownBy(() -> files.delete("full")).isInstanceOf(DirectoryNotEmptyException.class)
+                .hasMessageContaining("full");
+        assertThat(inside).hasContent("{}");
+        assertThatThrownBy(() -> files.delete("missing.jsonc")).isInstanceOf(NoSuchFileException.class)
+                .hasMessageContaining("missing.jsonc");
+        assertThatThrownBy(() -> files.delete("plain/a.jsonc")).isInstanceOf(FileSystemException.class)
+                .hasMessageContaining("plain");
+        assertThat(dir.resolve("plain")).hasContent("x");
     }
 }
