@@ -460,12 +460,12 @@ final class IndexReads {
         }
         RangeFiles rf = rangeFiles(field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
-        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
+        IndexManifest.Stamp deltaStamp = stampBeside(rf.delta());
         if (cached != null && cached.view != null && IndexManifest.sameStamp(cached.main, mainStamp)
                 && IndexManifest.sameStamp(cached.delta, deltaStamp)) {
             return null; // answered from memory
         }
-        IndexManifest.Stamp pointsStamp = IndexManifest.stamp(files, rf.checkpoints());
+        IndexManifest.Stamp pointsStamp = stampBeside(rf.checkpoints());
         IndexTrust.Vouch vouch = trust.vouch(look, latest(mainStamp, deltaStamp, pointsStamp));
         if (seen == null || !IndexManifest.sameStamp(seen.main(), mainStamp) || !IndexManifest.sameStamp(seen.delta(), deltaStamp)
                 || !IndexManifest.sameStamp(seen.checkpoints(), pointsStamp)) {
@@ -475,6 +475,20 @@ final class IndexReads {
         }
         seeks.put(field, seen);
         return seen.seek() == null || seen.seek().broken() ? null : seen.seek();
+    }
+
+    /**
+     * The stamp of a range file beside the main file, taken just after the main file's: the same
+     * answer as {@link IndexManifest#stamp}, in one plain {@code stat} when the file is absent (as a
+     * delta most often is) instead of a second look at the folder ({@link StoreFiles#versionInSeenFolder};
+     * when the folder is absent too, so is the file).
+     */
+    private IndexManifest.Stamp stampBeside(Path file) {
+        try {
+            return files.versionInSeenFolder(files.nameOf(file)).map(IndexManifest.Stamp::new).orElse(IndexManifest.Stamp.ABSENT);
+        } catch (java.io.IOException e) {
+            return IndexManifest.Stamp.ABSENT; // as IndexManifest.stamp: unreadable counts as absent
+        }
     }
 
     /** @return the latest modification time the stamps' versions carry, or -1 */
@@ -500,7 +514,7 @@ final class IndexReads {
         }
         RangeFiles rf = rangeFiles(field);
         IndexManifest.Stamp mainStamp = IndexManifest.stamp(files, rf.main());
-        IndexManifest.Stamp deltaStamp = IndexManifest.stamp(files, rf.delta());
+        IndexManifest.Stamp deltaStamp = stampBeside(rf.delta());
         IndexTrust.Vouch vouch = trust.vouch(look, latest(mainStamp, deltaStamp));
         if (cached != null && IndexManifest.sameStamp(cached.main, mainStamp)
                 && IndexManifest.sameStamp(cached.delta, deltaStamp)) {

@@ -40,6 +40,10 @@ final class RangeDelta {
      * @throws IOException when the delta cannot be read
      */
     static RangeDelta read(StoreFiles files, RangeFiles rf) throws IOException {
+        // Most range files have no delta: one look at the name, not a failed open and its exception.
+        if (files.versionInSeenFolder(files.nameOf(rf.delta())).isEmpty()) {
+            return EMPTY;
+        }
         byte[] bytes = IndexBytes.readOrNull(files, rf.delta());
         if (bytes == null || bytes.length == 0) {
             return EMPTY;

@@ -62,6 +62,7 @@ final class RangeSeek {
     private final RangeDelta delta;
     private volatile boolean broken;
     private volatile long plainEntries = Long.MIN_VALUE;
+    private final java.util.concurrent.atomic.AtomicLong opens = new java.util.concurrent.atomic.AtomicLong();
     /** First keys of blocks, {@link #NONE} for a block past the last line start. */
     private final Map<Integer, String> firstKeys = new ConcurrentHashMap<>();
     private static final String NONE = new String("none");
@@ -239,6 +240,41 @@ final class RangeSeek {
         return known;
     }
 
+    /** {@link #firstKey(StoreFiles.Input, int)}, opening the main file only when the key is not known yet. */
+    private String firstKey(Opened in, int i) throws IOException {
+        String known = firstKeys.get(i);
+        return known != null ? known : firstKey(in.input(), i);
+    }
+
+    /**
+     * The main file opened on first need, at most once: a search whose first keys are all known
+     * (a repeated query) opens nothing. Those keys were read from the file at this seek's size, and
+     * a seek is only used while its files keep the versions it was opened at.
+     */
+    private final class Opened implements AutoCloseable {
+        private StoreFiles.Input in;
+
+        StoreFiles.Input input() throws IOException {
+            if (in == null) {
+                in = RangeSeek.this.input();
+                opens.incrementAndGet();
+            }
+            return in;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (in != null) {
+                in.close();
+            }
+        }
+    }
+
+    /** @return how many times a search of this seek has opened the main file (for tests) */
+    long searchOpens() {
+        return opens.get();
+    }
+
     private void remember(int i, String key) {
         if (firstKeys.size() >= MAX_CACHED_KEYS) {
             firstKeys.clear();
@@ -273,7 +309,7 @@ final class RangeSeek {
         int hi = blocks;
         String below = null; // the first key of block lo - 1, when read
         String above = null; // the first key of block hi, when read
-        try (StoreFiles.Input in = blocks == 0 ? null : input()) {
+        try (Opened in = new Opened()) {
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
                 String k = firstKey(in, mid);

@@ -116,7 +116,7 @@ final class ValueDeltas {
      * @throws StorageException {@code "Could not read equality index: <path>"}
      */
     static Changes read(StoreFiles files, Path valueFile) {
-        String version = IndexBytes.version(files, deltaOf(valueFile)); // one stat: most value files have no delta
+        String version = deltaVersion(files, valueFile); // one stat: most value files have no delta
         byte[] bytes = version == null ? null : EqualityFiles.readBytes(files, deltaOf(valueFile));
         if (bytes == null) {
             return null;
@@ -159,7 +159,20 @@ final class ValueDeltas {
      * @return whether the delta's version is still the one read
      */
     static boolean unchanged(StoreFiles files, Path valueFile, Changes read) {
-        return read.version().equals(IndexBytes.version(files, deltaOf(valueFile)));
+        return read.version().equals(deltaVersion(files, valueFile));
+    }
+
+    /**
+     * @return the version of a value file's delta, {@code null} when it is absent or unreadable: one
+     *     plain {@code stat} when there is none ({@link StoreFiles#versionInSeenFolder}; an absent
+     *     folder means no delta too, so its folder needs no look of its own)
+     */
+    private static String deltaVersion(StoreFiles files, Path valueFile) {
+        try {
+            return files.versionInSeenFolder(files.nameOf(deltaOf(valueFile))).orElse(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**
