@@ -3,6 +3,7 @@ package dev.storh.doc.index;
 import dev.storh.fs.StoreFiles;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
+import dev.storh.fs.SyncPool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -152,6 +153,7 @@ final class IndexUpdates {
             }
         }
         java.util.Set<Path> folders = new java.util.HashSet<>(); // each value folder checked once per batch
+        List<ValueChange> work = new ArrayList<>(valueFiles.size());
         valueFiles.forEach((path, u) -> {
             List<String> removed = u.removed();
             List<String> added = u.added();
@@ -161,10 +163,15 @@ final class IndexUpdates {
             if (folders.add(path.getParent())) {
                 AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
             }
+            work.add(new ValueChange(path, u, removed, added));
+        });
+        // Each value file (and its delta) is written by one thread: the files are independent, and a
+        // batch touching hundreds of them waits on the file system's journal far less side by side.
+        SyncPool.forEach(work, w -> {
             if (valueDeltas) {
-                ValueDeltas.update(files, path, u.field, u.key, u.value, removed, added);
+                ValueDeltas.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
             } else {
-                EqualityFiles.update(files, path, u.field, u.key, u.value, removed, added);
+                EqualityFiles.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
             }
         });
         rangeLines.forEach((field, lines) -> {
@@ -224,6 +231,10 @@ final class IndexUpdates {
             }
         }
         return pairs;
+    }
+
+    /** One value file's net change of a batch. */
+    private record ValueChange(Path path, FileUpdate u, List<String> removed, List<String> added) {
     }
 
     private static final class FileUpdate {
