@@ -27,6 +27,9 @@ final class BatchWriter {
     /** Records per batch. */
     static final int BATCH_SIZE = 512;
 
+    /** How many files a batch must rename before the renames run side by side. */
+    static final int SIDE_BY_SIDE_FROM = 16;
+
     /** One file to write: its temp name, final name and bytes. */
     record Item(Path temp, Path target, byte[] bytes) {
     }
@@ -77,13 +80,15 @@ final class BatchWriter {
     }
 
     /**
-     * Renames every temp file over its target. When no two items share a target the renames are
-     * independent and run side by side ({@link SyncPool}: each waits on the file system's journal
-     * far less than in a row); otherwise they run in input order, so the last row of an id wins.
-     * On failure every temp file not renamed is removed and the first failure thrown.
+     * Renames every temp file over its target. When no two items of a batch of at least
+     * {@link #SIDE_BY_SIDE_FROM} share a target the renames are independent and run side by side
+     * ({@link SyncPool}: each waits on the file system's journal far less than in a row; after a
+     * failure no further rename starts); otherwise they run in input order, so the last row of an id
+     * wins, and the first failure stops the rest. On failure every temp file not renamed is removed
+     * and the first failure thrown.
      */
     private static void renameInOrder(StoreFiles files, List<Item> items) {
-        if (items.size() > 1 && distinctTargets(items)) {
+        if (items.size() >= SIDE_BY_SIDE_FROM && distinctTargets(items)) {
             renameSideBySide(files, items);
             return;
         }
@@ -118,11 +123,16 @@ final class BatchWriter {
         AtomicIntegerArray done = new AtomicIntegerArray(items.size()); // 1: renamed
         List<Integer> order = java.util.stream.IntStream.range(0, items.size()).boxed().toList();
         try {
+            java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
             SyncPool.forEach(order, i -> {
                 Item item = items.get(i);
+                if (failed.get()) {
+                    return;
+                }
                 try {
                     files.rename(files.nameOf(item.temp()), files.nameOf(item.target()));
                 } catch (IOException | RuntimeException e) {
+                    failed.set(true);
                     throw new StorageException("Could not atomically replace storage file: " + item.target(), e);
                 }
                 done.set(i, 1);

@@ -18,6 +18,12 @@ import java.util.Map;
  */
 final class IndexUpdates {
 
+    /**
+     * How many value files a batch must change before they are written side by side: fewer (a
+     * single put or delete) are written in a row, the first failure stopping the rest.
+     */
+    static final int SIDE_BY_SIDE_FROM = 16;
+
     private final StoreFiles files;
     private final Path entries;
     private final IndexSwap swap;
@@ -165,15 +171,25 @@ final class IndexUpdates {
             }
             work.add(new ValueChange(path, u, removed, added));
         });
-        // Each value file (and its delta) is written by one thread: the files are independent, and a
-        // batch touching hundreds of them waits on the file system's journal far less side by side.
-        SyncPool.forEach(work, w -> {
-            if (valueDeltas) {
-                ValueDeltas.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
-            } else {
-                EqualityFiles.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
-            }
-        });
+        if (work.size() < SIDE_BY_SIDE_FROM) {
+            work.forEach(w -> update(w, valueDeltas)); // the first failure stops the rest, as always
+        } else {
+            // Each value file (and its delta) is written by one thread: the files are independent, and
+            // a batch touching hundreds of them waits on the file system's journal far less side by
+            // side. After a failure no further file is started (the undo has less to put back).
+            java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+            SyncPool.forEach(work, w -> {
+                if (failed.get()) {
+                    return;
+                }
+                try {
+                    update(w, valueDeltas);
+                } catch (RuntimeException e) {
+                    failed.set(true);
+                    throw e;
+                }
+            });
+        }
         rangeLines.forEach((field, lines) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
             AtomicFiles.ensureDirectory(files, files.nameOf(rf.delta().getParent()));
@@ -231,6 +247,14 @@ final class IndexUpdates {
             }
         }
         return pairs;
+    }
+
+    private void update(ValueChange w, boolean valueDeltas) {
+        if (valueDeltas) {
+            ValueDeltas.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
+        } else {
+            EqualityFiles.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
+        }
     }
 
     /** One value file's net change of a batch. */
