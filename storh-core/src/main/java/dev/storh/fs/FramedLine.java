@@ -102,6 +102,33 @@ public final class FramedLine {
      * @throws StorageException when the JSON contains a raw LF
      */
     public static byte[] encode(byte[] json, int length) {
+        byte[] line = new byte[framedLength(json, length)];
+        encodeInto(json, length, line, 0);
+        return line;
+    }
+
+    /**
+     * @param json JSON bytes, one trailing LF allowed (not counted)
+     * @param length how many of them are the JSON
+     * @return the bytes {@link #encodeInto} writes for them
+     */
+    public static int framedLength(byte[] json, int length) {
+        int len = length > 0 && json[length - 1] == LF ? length - 1 : length;
+        return digits(len) + 10 + len + 1;
+    }
+
+    /**
+     * {@link #encode(byte[], int)} into a buffer the caller holds (many lines one after the other,
+     * without a copy per line).
+     *
+     * @param json JSON bytes, one trailing LF allowed
+     * @param length how many of them are the JSON
+     * @param into the buffer, with at least {@link #framedLength} bytes free from {@code at}
+     * @param at where the line starts
+     * @return the offset just past the line's LF
+     * @throws StorageException when the JSON contains a raw LF; nothing is written then
+     */
+    public static int encodeInto(byte[] json, int length, byte[] into, int at) {
         int len = length;
         if (len > 0 && json[len - 1] == LF) {
             len--;
@@ -111,26 +138,32 @@ public final class FramedLine {
                 throw new StorageException("Framed JSON must not contain a raw line feed.");
             }
         }
-        int digits = 1;
-        for (int rest = len / 10; rest > 0; rest /= 10) {
-            digits++;
-        }
-        byte[] line = new byte[digits + 10 + len + 1];
+        int digits = digits(len);
         int rest = len;
-        for (int i = digits - 1; i >= 0; i--) {
-            line[i] = (byte) ('0' + rest % 10);
+        for (int i = at + digits - 1; i >= at; i--) {
+            into[i] = (byte) ('0' + rest % 10);
             rest /= 10;
         }
-        line[digits] = TAB;
+        int tab = at + digits;
+        into[tab] = TAB;
         int h = XXH32.hash(json, 0, len, 0);
-        for (int i = digits + 8; i > digits; i--) {
-            line[i] = (byte) HEX[h & 0xf];
+        for (int i = tab + 8; i > tab; i--) {
+            into[i] = (byte) HEX[h & 0xf];
             h >>>= 4;
         }
-        line[digits + 9] = TAB;
-        System.arraycopy(json, 0, line, digits + 10, len);
-        line[line.length - 1] = LF;
-        return line;
+        into[tab + 9] = TAB;
+        System.arraycopy(json, 0, into, tab + 10, len);
+        int end = tab + 10 + len;
+        into[end] = LF;
+        return end + 1;
+    }
+
+    private static int digits(int value) {
+        int digits = 1;
+        for (int rest = value / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        return digits;
     }
 
     /**

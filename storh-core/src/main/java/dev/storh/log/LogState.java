@@ -307,6 +307,19 @@ final class LogState {
      * @throws StorageException as {@link #roll()}
      */
     void roll(boolean syncManifestFolder) {
+        roll(syncManifestFolder, null);
+    }
+
+    /**
+     * {@link #roll(boolean)}, fsyncing the active segment's last lines side by side with the roll's
+     * own files ({@link RollCommit}).
+     *
+     * @param syncManifestFolder whether the manifest's rename is made durable before this returns
+     * @param dataSync the fsync of the lines written to the active segment since its last fsync, run
+     *     before the manifest's rename (or not at all when the roll fails before it), or {@code null}
+     * @throws StorageException as {@link #roll()}, or the data fsync's failure
+     */
+    void roll(boolean syncManifestFolder, ParallelSync.Task dataSync) {
         Segment old = active;
         if (old.records == 0) {
             return;
@@ -319,20 +332,8 @@ final class LogState {
         Segment fresh = new Segment(LogFiles.segmentName(n), null, false, new java.util.LinkedHashMap<>());
         long known = presence.beforeOwnChange();
         try {
-            // The idx goes through a synced temp file and a rename, and the new segment is created; one
-            // fsync of segments/ then makes both names durable before the manifest below names them.
-            String temp = LogFiles.tempName(LogFiles.segment(indexName));
-            AtomicFiles.writeSynced(files, temp, SparseIndex.encode(old.sparse));
-            try {
-                files.rename(temp, LogFiles.segment(indexName));
-            } catch (IOException | RuntimeException e) {
-                AtomicFiles.deleteQuietly(files, temp);
-                throw new StorageException("Could not atomically replace storage file: " + path(indexName)
-                        + ReadOnlyFileSystem.hint(e), e);
-            }
-            createIfMissing(fresh.file, false);
-            AtomicFiles.syncDirectory(files, LogFiles.SEGMENTS);
-            swapActive(old, fresh, indexName, n, syncManifestFolder);
+            createIfMissing(fresh.file, false); // RollCommit fsyncs segments/ before the manifest names it
+            swapActive(old, fresh, indexName, n, syncManifestFolder, dataSync);
             presence.afterOwnChange(known);
         } catch (RuntimeException e) {
             // nothing references them: take them away so a failed roll leaves the folder as it was
@@ -342,9 +343,12 @@ final class LogState {
         }
     }
 
-    private void swapActive(Segment old, Segment fresh, String indexName, long n, boolean syncManifestFolder) {
+    /** Seals {@code old} and makes {@code fresh} active in memory, then writes the roll's files; on failure puts the picture back. */
+    private void swapActive(Segment old, Segment fresh, String indexName, long n, boolean syncManifestFolder,
+            ParallelSync.Task dataSync) {
         long oldNext;
         List<Segment> oldSealed;
+        byte[] manifest;
         synchronized (this) {
             oldNext = nextSegment;
             oldSealed = sealed;
@@ -354,9 +358,11 @@ final class LogState {
             sealed = List.copyOf(s);
             active = fresh;
             nextSegment = n + 1;
+            manifest = Manifest.encode(nextSegment, sealed, invalidSealed, active, extra);
         }
         try {
-            writeManifest(false, syncManifestFolder);
+            RollCommit.write(files, LogFiles.segment(indexName), SparseIndex.encode(old.sparse), manifest, syncManifestFolder,
+                    dataSync);
         } catch (RuntimeException e) {
             synchronized (this) {
                 old.index = null;
@@ -366,6 +372,8 @@ final class LogState {
                 nextSegment = oldNext;
             }
             throw e;
+        } finally {
+            stamp = Manifest.stamp(files); // a failed swap put the old manifest back under a new identity
         }
     }
 

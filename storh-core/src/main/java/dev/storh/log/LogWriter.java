@@ -176,16 +176,37 @@ final class LogWriter implements AutoCloseable {
                     if (pos >= maxSegmentBytes && !rollFailed) {
                         writeAt(ch, buf, bufLen, pos - bufLen);
                         bufLen = 0;
-                        sync(ch);
-                        if (folderUnsynced) {
-                            unsynced.add(observe(seg, pending, offsets));
-                        } else {
-                            publish(seg, pending, offsets);
+                        // the segment's statistics take the lines (its sparse index and the manifest that seals
+                        // it need them) before they are durable; no reader sees them before the fsync, which
+                        // the roll runs side by side with its own (the manifest is renamed after it)
+                        Segment.Mark mark;
+                        synchronized (state) {
+                            mark = seg.mark();
                         }
+                        Sealed chunk = observe(seg, pending, offsets);
+                        DataSync data = new DataSync(ch);
                         // a roll with more lines to follow leaves its manifest's folder fsync to the end of the
                         // batch; the last one makes its own durable, and with it every earlier rename
                         boolean syncNow = remaining == 0;
-                        rollFailed = !roll(syncNow);
+                        rollFailed = !roll(syncNow, data);
+                        if (!data.ran || data.failure != null) {
+                            try {
+                                if (data.failure != null) {
+                                    throw data.failure; // never asked again: a failed fsync may have dropped the pages
+                                }
+                                sync(ch); // the roll failed before it synced the lines
+                            } catch (IOException e) {
+                                synchronized (state) {
+                                    seg.restore(mark); // the failure path cuts the file back to the segment's end
+                                }
+                                throw e;
+                            }
+                        }
+                        if (folderUnsynced) {
+                            unsynced.add(chunk);
+                        } else {
+                            applyAll(new ArrayList<>(List.of(chunk)));
+                        }
                         folderUnsynced = rollFailed ? folderUnsynced : !syncNow;
                         seg = state.active;
                         ch = channelFor(seg, null);
@@ -244,16 +265,44 @@ final class LogWriter implements AutoCloseable {
      *
      * @return whether the roll happened
      */
-    private boolean roll(boolean syncManifestFolder) {
+    private boolean roll(boolean syncManifestFolder, DataSync data) {
         try {
-            state.roll(syncManifestFolder);
+            state.roll(syncManifestFolder, data);
             // caught up under the lock, and the new manifest's time is later than the writers folder's
             writers.look(writers.folderMillis(), state.stamp instanceof String v ? state.files.modifiedMillis(v) : -1);
             return true;
         } catch (StorageException e) {
-            LOG.warn("Could not roll the active segment of log {}; appends go on in it and the next batch tries"
-                    + " again: {}", state.dir, e.getMessage());
+            if (data.failure == null) {
+                LOG.warn("Could not roll the active segment of log {}; appends go on in it and the next batch tries"
+                        + " again: {}", state.dir, e.getMessage());
+            }
             return false;
+        }
+    }
+
+    /**
+     * The fsync of the lines a roll seals, handed to the roll to run beside its own fsyncs; it tells
+     * whether it ran and how it failed, since a failed fsync is never retried (the kernel may have
+     * dropped the pages it could not write, and a second fsync would then report success).
+     */
+    private final class DataSync implements ParallelSync.Task {
+        private final StoreFiles.Output ch;
+        boolean ran;
+        IOException failure;
+
+        DataSync(StoreFiles.Output ch) {
+            this.ch = ch;
+        }
+
+        @Override
+        public void run() {
+            ran = true;
+            try {
+                sync(ch);
+            } catch (IOException e) {
+                failure = e;
+                throw new StorageException("Could not sync the active segment " + state.path(channelFile), e);
+            }
         }
     }
 

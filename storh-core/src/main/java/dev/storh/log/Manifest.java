@@ -188,7 +188,15 @@ final class Manifest {
         return true;
     }
 
-    private static void restore(StoreFiles files, byte[] old, byte[] attempted, StorageException failure) {
+    /**
+     * Puts the old manifest back after the new one's rename could not be made durable, so a failure
+     * leaves the old manifest in force; nothing is done when the rename did not happen.
+     *
+     * @param old the bytes before the swap, or {@code null} when there was no manifest
+     * @param attempted the new bytes
+     * @param failure what failed; a failure to put the old bytes back is attached to it as suppressed
+     */
+    static void restore(StoreFiles files, byte[] old, byte[] attempted, StorageException failure) {
         try {
             byte[] now = readAll(files);
             if (!Arrays.equals(now, attempted) || Arrays.equals(now, old)) {

@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * Makes many newly written files durable at once: their fsyncs are issued together from a few
  * threads, so the file system can write their data side by side and commit its journal once for
  * several of them, instead of one full round trip to the disk per file. Used by compaction, whose
- * outputs are unreferenced until the manifest that names them is written (after this returns).
+ * outputs are unreferenced until the manifest that names them is written (after this returns), and
+ * by a roll, whose sparse index, manifest temp file and {@code segments/} folder are fsynced at once
+ * ({@link #all}).
  *
  * <p>The threads ({@value #THREADS} at most, daemons named {@code storh-log-sync}) are shared by every
  * log of the JVM and end after {@value #IDLE_SECONDS} s without work. Thread-safe.
@@ -38,6 +40,79 @@ final class ParallelSync {
                 });
         pool.allowCoreThreadTimeOut(true);
         return pool;
+    }
+
+    /** One write or fsync of {@link #all}; it names what failed in its exception. */
+    @FunctionalInterface
+    interface Task {
+        /**
+         * @throws RuntimeException naming the file or folder that could not be written or synced
+         */
+        void run();
+    }
+
+    /**
+     * Runs tasks side by side: the caller's thread runs the first, the pool's threads the others.
+     * Returns only once every task has ended, failed or not (an interrupt is kept for the caller).
+     *
+     * @param tasks fsyncs (or writes) that may run in any order
+     * @throws RuntimeException the first failure in task order, the others attached as suppressed;
+     *     an {@link Error} is passed on as it is
+     */
+    static void all(List<Task> tasks) {
+        List<Future<?>> pending = new ArrayList<>(Math.max(0, tasks.size() - 1));
+        for (Task task : tasks.subList(Math.min(1, tasks.size()), tasks.size())) {
+            pending.add(POOL.submit(() -> {
+                task.run();
+                return null;
+            }));
+        }
+        Throwable failure = null;
+        try {
+            if (!tasks.isEmpty()) {
+                tasks.get(0).run();
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        for (Future<?> f : pending) {
+            Throwable next = outcome(f);
+            if (next != null && failure == null) {
+                failure = next;
+            } else if (next != null) {
+                failure.addSuppressed(next);
+            }
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw new IllegalStateException(failure.getMessage(), failure);
+        }
+    }
+
+    /** @return what the task threw, or null; waits for it to end */
+    private static Throwable outcome(Future<?> f) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    f.get();
+                    return null;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    return e.getCause();
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

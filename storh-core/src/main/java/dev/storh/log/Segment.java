@@ -129,6 +129,44 @@ final class Segment {
     }
 
     /**
+     * The statistics at one moment, so that lines observed after it can be taken back
+     * ({@link #restore}) when they never became durable.
+     *
+     * @param min smallest id
+     * @param max largest id
+     * @param last last id
+     * @param records lines
+     * @param ordered whether ids never decreased
+     * @param end the committed end
+     * @param sparse how many sparse entries there were
+     */
+    record Mark(String min, String max, String last, long records, boolean ordered, long end, int sparse) {
+    }
+
+    /** @return the statistics now, for {@link #restore} */
+    Mark mark() {
+        return new Mark(min, max, last, records, ordered, end, sparse.size());
+    }
+
+    /**
+     * Takes back every line observed since {@code mark}; the segment must be active (its sparse
+     * list mutable).
+     *
+     * @param mark from {@link #mark()}
+     */
+    void restore(Mark mark) {
+        min = mark.min();
+        max = mark.max();
+        last = mark.last();
+        records = mark.records();
+        ordered = mark.ordered();
+        end = mark.end();
+        while (sparse.size() > mark.sparse()) {
+            sparse.remove(sparse.size() - 1);
+        }
+    }
+
+    /**
      * @return the manifest entry: {@code file, index, max, min, records, ordered[, compacted]} for a
      *     sealed segment, {@code file, max, min, records, ordered} for the active one, then unknown keys
      */

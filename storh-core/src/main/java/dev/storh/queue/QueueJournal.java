@@ -330,11 +330,12 @@ final class QueueJournal implements AutoCloseable {
         if (batch.events == 0) {
             return;
         }
-        byte[] bytes = batch.out.toByteArray();
+        byte[] bytes = batch.out.bytes();
+        int length = batch.out.length();
         boolean endKnown = checkedEnd == offset;
         checkedEnd = -1;
         try {
-            log.append(bytes, offset, endKnown); // commit point
+            log.append(bytes, length, offset, endKnown); // commit point
         } catch (IOException | RuntimeException | Error e) {
             state = null;
             Throwable failure = e instanceof Error ? e : new StorageException("Could not write log queue file: "
@@ -351,7 +352,7 @@ final class QueueJournal implements AutoCloseable {
             }
             throw (StorageException) failure;
         }
-        offset += bytes.length;
+        offset += length;
         lines += batch.events;
         if (options.autoCompact() && offset >= options.compactionThresholdBytes()
                 && lines > 2 * state.liveEvents() + 64) {

@@ -240,18 +240,19 @@ final class QueueLogFile implements AutoCloseable {
      * it is cut first) and fsyncs the data ({@code fdatasync}: the new size is flushed with it).
      * This write is the commit point of every queue operation.
      *
-     * @param bytes whole event lines
+     * @param bytes whole event lines in their first {@code length} bytes
+     * @param length how many bytes to append
      * @param at the offset to write at
      * @param endKnown whether the caller saw, under the lock it still holds, that the file ends at
      *     {@code at} (then the handle is not asked again)
      * @throws IOException on a write or sync error; the caller cuts back to {@code at}
      */
-    void append(byte[] bytes, long at, boolean endKnown) throws IOException {
+    void append(byte[] bytes, int length, long at, boolean endKnown) throws IOException {
         StoreFiles.Output log = writable();
         if (!endKnown && log.size() != at) {
             log.truncate(at);
         }
-        log.write(bytes);
+        log.write(bytes, 0, length);
         log.syncData();
     }
 

@@ -2,7 +2,6 @@ package dev.storh.queue;
 
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
-import java.io.ByteArrayOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,27 +19,27 @@ final class QueueOp {
 
     /** Event lines being built under the lock, applied to the state as they are added. */
     static final class Batch {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        final QueueEventCodec.Lines out = new QueueEventCodec.Lines(512);
         long events;
 
         /** Applies an event to the state and adds its line. */
         void apply(QueueState state, QueueEvent event) {
             state.apply(event);
-            out.writeBytes(QueueEventCodec.encodeLine(event));
+            out.add(event, null);
             events++;
         }
 
         /** Applies an event to a job the caller looked up in the state and adds its line. */
         void apply(QueueState state, QueueState.Job job, QueueEvent event) {
             state.apply(job, event);
-            out.writeBytes(QueueEventCodec.encodeLine(event));
+            out.add(event, null);
             events++;
         }
 
         /** Applies an enqueue to the state and adds its line, written with the payload's JSON given. */
         void apply(QueueState state, QueueEvent enqueue, byte[] payloadJson) {
             state.apply(enqueue);
-            out.writeBytes(QueueEventCodec.encodeLine(enqueue, payloadJson));
+            out.add(enqueue, payloadJson);
             events++;
         }
     }
@@ -118,8 +117,7 @@ final class QueueOp {
                 for (QueueState.Job job : picked) {
                     QueueEvent event = QueueEvent.claim(job.id, now);
                     batch.apply(state, job, event);
-                    Map<String, Object> data = job.payload == null ? new LinkedHashMap<>()
-                            : QueueEventCodec.handOut(job.payload);
+                    Map<String, Object> data = job.payload == null ? new LinkedHashMap<>() : job.handOut();
                     StorageRecord record = new StorageRecord(job.id, data);
                     records.add(record);
                     if (withJobs) {

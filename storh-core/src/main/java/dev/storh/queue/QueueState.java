@@ -60,9 +60,27 @@ final class QueueState {
         int attempts;
         /** Unix milliseconds before which the job is not claimed; 0 for none. */
         long retryAtMs;
+        /** The payload whose shape {@link #flat} tells, or null. */
+        private Map<String, Object> shaped;
+        /** Whether {@link #shaped} holds no map or list (so it can be handed out as it is). */
+        private boolean flat;
 
         Job(String id) {
             this.id = id;
+        }
+
+        /**
+         * @return the payload as a caller may get it ({@link QueueEventCodec#handOut}): itself when
+         *     it holds no map or list (looked at once per payload: a claimed job that is requeued and
+         *     claimed again is not looked at again), else a deep copy
+         */
+        Map<String, Object> handOut() {
+            Map<String, Object> p = payload;
+            if (p != shaped) {
+                flat = QueueEventCodec.isFlat(p);
+                shaped = p;
+            }
+            return flat ? p : QueueEventCodec.handOut(p);
         }
     }
 
@@ -204,7 +222,7 @@ final class QueueState {
      * @return up to {@code limit} jobs, still pending (the caller applies their claims)
      */
     List<Job> claimable(int limit, long nowMs) {
-        List<Job> found = new ArrayList<>(Math.min(limit, 1024));
+        List<Job> found = new ArrayList<>(Math.max(0, Math.min(limit, pending)));
         Iterator<Entry> it = line.iterator();
         boolean head = true;
         while (it.hasNext() && found.size() < limit) {

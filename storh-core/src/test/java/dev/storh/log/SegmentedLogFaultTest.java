@@ -131,6 +131,46 @@ class SegmentedLogFaultTest {
         }
     }
 
+    /**
+     * The append that reaches the segment size has its lines fsynced by the roll, side by side with
+     * the roll's own files: when that fsync fails, the call fails, the roll does not happen (no
+     * manifest, index or new segment), the lines are cut back and never come back, and the fsync is
+     * not asked again (after a failed fsync the kernel may report a second one clean without the
+     * pages): the seam sees the lines' fsync once and the cut back's once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Append.class, names = {"PUT", "APPEND_MANY", "APPEND_STREAM"})
+    void aFailedFsyncOfTheLinesARollSealsFailsTheCallAndNoRollHappens(Append append) {
+        try (SegmentedLog log = open(256)) {
+            log.put(Map.of("n", 1L, "pad", "x".repeat(100)));
+            Map<String, String> before = folder();
+            seam.failAt(Point.APPEND_FSYNC, SEGMENT_FILES);
+            List<Map<String, Object>> items = List.of(Map.of("n", 2L, "pad", "x".repeat(100)), Map.of("n", 3L));
+            Runnable write = switch (append) {
+                case PUT -> () -> log.put(Map.of("n", 2L, "pad", "x".repeat(100))); // crosses 256 bytes: it rolls
+                case APPEND_MANY -> () -> log.appendMany(items);
+                default -> () -> log.appendStream(items);
+            };
+            assertThatThrownBy(write::run).isInstanceOf(StorageException.class)
+                    .hasMessageContaining(dir().resolve(LogFiles.SEGMENTS).toString());
+
+            assertThat(seam.failures()).as("fsyncs of the segment asked: the lines' once, the cut back's once").isEqualTo(2);
+            assertThat(folder()).as("the log's files: no roll, the lines cut back").isEqualTo(before);
+            assertThat(temps()).isEmpty();
+            assertThat(log.stats().segments()).isEqualTo(1);
+            assertThat(ns(log)).containsExactly(1L);
+            seam.heal();
+            log.put(Map.of("n", 4L, "pad", "x".repeat(200))); // rolls now
+            assertThat(log.stats().segments()).isEqualTo(2);
+            assertThat(ns(log)).containsExactly(1L, 4L);
+        }
+        try (SegmentedLog reopened = open(256)) {
+            assertThat(ns(reopened)).containsExactly(1L, 4L);
+            assertThat(reopened.stats().segments()).isEqualTo(2);
+            assertThat(reopened.verify().ok()).isTrue();
+        }
+    }
+
     @Test
     void aFailedGroupCommitFailsEveryCallerOfItsBatchAndNoneOfTheirLinesComesBack() throws Exception {
         int threads = 8;

@@ -43,6 +43,30 @@ class QueueEventCodecTest {
     }
 
     @Test
+    void linesOfABatchAreTheSameBytesAsEachEventsLineOneAfterTheOther() {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("to", "a@example.test");
+        payload.put("n", 1.0);
+        Map<String, Object> big = new LinkedHashMap<>();
+        big.put("text", "é€😀".repeat(400)); // past the scratch buffer and the first line buffer
+        java.util.List<QueueEvent> events = java.util.List.of(QueueEvent.enqueue(ID1, payload, TS),
+                QueueEvent.claim(ID1, TS), QueueEvent.complete(ID1, true, TS), QueueEvent.complete(ID2, false, TS),
+                QueueEvent.enqueue(ID3, big, TS, 3, 1_795_997_943_123L), QueueEvent.requeue(ID3, TS, 2, 7),
+                QueueEvent.purge(ID1, TS), QueueEvent.enqueue(ID2, Map.of(), TS));
+        QueueEventCodec.Lines lines = new QueueEventCodec.Lines(16);
+        StringBuilder expected = new StringBuilder();
+        for (QueueEvent e : events) {
+            lines.add(e, null);
+            expected.append(line(e));
+        }
+        lines.add(QueueEvent.enqueue(ID2, payload, TS), QueueEventCodec.encodePayload(payload));
+        expected.append(line(QueueEvent.enqueue(ID2, payload, TS)));
+        assertThat(new String(lines.bytes(), 0, lines.length(), StandardCharsets.UTF_8)).isEqualTo(expected.toString());
+        assertThat(expected.toString()).startsWith("118\t796ab64c\t{\"op\":\"enqueue\",\"id\":\"" + ID1
+                + "\",\"payload\":{\"to\":\"a@example.test\",\"n\":1.0},\"ts\":1795997943}\n74\t9d6bd05f\t");
+    }
+
+    @Test
     void numbersAndStorhsExtraKeysAreWrittenAsTheirDecimalText() {
         for (long ts : new long[] {0, 7, 9, 10, 99, 100, TS, Long.MAX_VALUE, -1, -10, Long.MIN_VALUE}) {
             String t = Long.toString(ts);

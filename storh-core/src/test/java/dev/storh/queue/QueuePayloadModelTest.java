@@ -110,6 +110,30 @@ class QueuePayloadModelTest {
         assertThat(kept).isEqualTo(Map.of("list", List.of(1L)));
     }
 
+    /**
+     * A claimed job's nested values are the caller's own copy, also when the same job was claimed
+     * before with a payload without maps or lists (whose check is kept per payload) and was then
+     * enqueued again with a nested one: changing what one claim handed out never reaches the next.
+     */
+    @Test
+    void aReEnqueuedJobWithANestedPayloadIsHandedOutAsACopyAfterAFlatOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path root) {
+        String id = QueueTestSupport.id(7);
+        try (Queue q = Queue.open(root, "jobs")) {
+            q.enqueue(Map.of("n", 1L), id);
+            assertThat(q.claim().orElseThrow().data()).isEqualTo(Map.of("n", 1L));
+            q.enqueue(Map.of("tags", List.of("a"), "meta", Map.of("k", 1L)), id); // back to pending, nested now
+            dev.storh.StorageRecord first = q.claim().orElseThrow();
+            @SuppressWarnings("unchecked")
+            List<Object> tags = (List<Object>) first.data().get("tags");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> meta = (Map<String, Object>) first.data().get("meta");
+            tags.add("changed by the caller");
+            meta.put("k", 2L);
+            assertThat(q.release(List.of(id))).isEqualTo(1);
+            assertThat(q.claim().orElseThrow().data()).isEqualTo(Map.of("tags", List.of("a"), "meta", Map.of("k", 1L)));
+        }
+    }
+
     /** The value's shape with every class and key order spelled out, so a Long and an Integer differ. */
     private static String kinds(Object v) {
         if (v instanceof Map<?, ?> m) {
