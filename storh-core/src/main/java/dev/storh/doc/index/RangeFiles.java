@@ -47,6 +47,9 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
 
     static final int STRIDE = 256;
 
+    /** The change of an id that a delta removes, in the maps of {@link #fold(long, boolean)}. */
+    static final Object REMOVED = new Object();
+
     /**
      * @param files the collection's byte seam, which every write goes through
      * @param entries an {@code entries/} tree (live or being built)
@@ -288,14 +291,20 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
 
     /** {@link #fold()} with another sort budget ({@link SortedRows}). */
     void fold(long budgetChars) {
-        Map<String, Object> changed = new java.util.HashMap<>();
-        Object removed = new Object();
-        forEachLine(delta, line -> {
-            if (line != null) {
-                line.ids().forEach(id -> changed.put(id, line.value()));
-                line.remove().forEach(id -> changed.put(id, removed));
-            }
-        }, null);
+        fold(budgetChars, true);
+    }
+
+    /**
+     * @param budgetChars the sort budget ({@link SortedRows})
+     * @param merge whether a main file in its own order is merged with the delta without a sort
+     *     ({@link #foldByMerge}); without, every fold sorts (the same bytes, for tests)
+     */
+    void fold(long budgetChars, boolean merge) {
+        Map<String, Object> changed = deltaChanges();
+        Object removed = REMOVED;
+        if (merge && foldByMerge(changed)) {
+            return;
+        }
         boolean[] removals = {false};
         try (SortedRows rows = new SortedRows(files, files.nameOf(main.getParent()), budgetChars)) {
             forEachLine(main, line -> {
@@ -324,6 +333,74 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
                 }
                 writer.finish();
             }
+        }
+    }
+
+    /** @return the delta's last change of every id it touches: its value, or {@link #REMOVED} */
+    Map<String, Object> deltaChanges() {
+        Map<String, Object> changed = new java.util.HashMap<>();
+        forEachLine(delta, line -> {
+            if (line != null) {
+                line.ids().forEach(id -> changed.put(id, line.value()));
+                line.remove().forEach(id -> changed.put(id, REMOVED));
+            }
+        }, null);
+        return changed;
+    }
+
+    /**
+     * {@link #fold()} without a sort when the main file is in its own order: its rows (one id a
+     * line, no removals, in {@link #sortRow} order, as storh and the original write them) are
+     * merged with the delta's rows, sorted in memory, as they are read. The result is the sort's,
+     * byte for byte. Any other main file (a line with several ids or removals, rows out of order)
+     * is left as it was, for the sort.
+     *
+     * @param changed the delta's last change of every id it touches: its value, or {@link #REMOVED}
+     * @return whether the main file was folded; {@code false} leaves every file as it was
+     */
+    boolean foldByMerge(Map<String, Object> changed) {
+        List<String> added = new ArrayList<>(changed.size());
+        changed.forEach((id, value) -> {
+            if (value != REMOVED) {
+                added.add(sortRow(id, value));
+            }
+        });
+        added.sort(null);
+        boolean[] ok = {true};
+        int[] next = {0};
+        String[] previous = {null};
+        try (MainWriter writer = new MainWriter()) {
+            forEachLine(main, line -> {
+                if (!ok[0] || line == null) {
+                    return; // a malformed line is skipped, as the sort skips it
+                }
+                if (!line.remove().isEmpty() || line.ids().size() != 1) {
+                    ok[0] = false;
+                    return;
+                }
+                String id = line.ids().get(0);
+                if (changed.containsKey(id)) {
+                    return;
+                }
+                String row = sortRow(id, line.value());
+                if (previous[0] != null && row.compareTo(previous[0]) < 0) {
+                    ok[0] = false;
+                    return;
+                }
+                previous[0] = row;
+                while (next[0] < added.size() && added.get(next[0]).compareTo(row) < 0) {
+                    addSortRow(added.get(next[0]++), 0, writer);
+                }
+                addSortRow(row, 0, writer);
+            }, null);
+            if (!ok[0]) {
+                return false; // closed unfinished: the files stay as they were
+            }
+            while (next[0] < added.size()) {
+                addSortRow(added.get(next[0]++), 0, writer);
+            }
+            writer.finish();
+            return true;
         }
     }
 
