@@ -9,15 +9,13 @@ import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Writes a batch of record files with the same guarantees as one-by-one writes, at a fraction of
  * the fsync cost: the temp files of a batch are written and fsynced by a few threads at once (the
- * file system merges their journal commits), then renamed into place (by a few threads too when no
- * two rows share an id; in input order otherwise, so that a later row with the same id wins, as
- * with sequential puts), then each touched bucket folder is fsynced once. The caller returns only
- * after all of it, so every record of the batch is durable.
+ * file system merges their journal commits), then renamed into place in input order (a later row
+ * with the same id wins, as with sequential puts), then each touched bucket folder is fsynced
+ * once. The caller returns only after all of it, so every record of the batch is durable.
  *
  * <p>Used under the collection write lock by bulk operations (putMany, putStream, importJsonl).
  * A failure removes every temp file of the batch; records of earlier batches stay.
@@ -26,9 +24,6 @@ final class BatchWriter {
 
     /** Records per batch. */
     static final int BATCH_SIZE = 512;
-
-    /** How many files a batch must rename before the renames run side by side. */
-    static final int SIDE_BY_SIDE_FROM = 16;
 
     /** One file to write: its temp name, final name and bytes. */
     record Item(Path temp, Path target, byte[] bytes) {
@@ -79,19 +74,7 @@ final class BatchWriter {
         }
     }
 
-    /**
-     * Renames every temp file over its target. When no two items of a batch of at least
-     * {@link #SIDE_BY_SIDE_FROM} share a target the renames are independent and run side by side
-     * ({@link SyncPool}: each waits on the file system's journal far less than in a row; after a
-     * failure no further rename starts); otherwise they run in input order, so the last row of an id
-     * wins, and the first failure stops the rest. On failure every temp file not renamed is removed
-     * and the first failure thrown.
-     */
     private static void renameInOrder(StoreFiles files, List<Item> items) {
-        if (items.size() >= SIDE_BY_SIDE_FROM && distinctTargets(items)) {
-            renameSideBySide(files, items);
-            return;
-        }
         int renamed = 0;
         try {
             for (Item item : items) {
@@ -105,43 +88,6 @@ final class BatchWriter {
         } finally {
             for (int i = renamed; i < items.size(); i++) {
                 AtomicFiles.deleteQuietly(files, files.nameOf(items.get(i).temp()));
-            }
-        }
-    }
-
-    private static boolean distinctTargets(List<Item> items) {
-        Set<Path> targets = new java.util.HashSet<>(items.size() * 2);
-        for (Item item : items) {
-            if (!targets.add(item.target())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void renameSideBySide(StoreFiles files, List<Item> items) {
-        AtomicIntegerArray done = new AtomicIntegerArray(items.size()); // 1: renamed
-        List<Integer> order = java.util.stream.IntStream.range(0, items.size()).boxed().toList();
-        try {
-            java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
-            SyncPool.forEach(order, i -> {
-                Item item = items.get(i);
-                if (failed.get()) {
-                    return;
-                }
-                try {
-                    files.rename(files.nameOf(item.temp()), files.nameOf(item.target()));
-                } catch (IOException | RuntimeException e) {
-                    failed.set(true);
-                    throw new StorageException("Could not atomically replace storage file: " + item.target(), e);
-                }
-                done.set(i, 1);
-            });
-        } finally {
-            for (int i = 0; i < items.size(); i++) {
-                if (done.get(i) == 0) {
-                    AtomicFiles.deleteQuietly(files, files.nameOf(items.get(i).temp()));
-                }
             }
         }
     }

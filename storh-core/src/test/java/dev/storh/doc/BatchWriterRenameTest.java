@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The renames of a batch: distinct targets are renamed side by side, a batch naming one target
- * several times renames in input order (its last row wins), and a rename that fails leaves no temp
- * file of the batch. Real files in a temp folder, written through the journaled path and the
+ * The renames of a batch: every distinct target gets its row, a batch naming one target several
+ * times renames in input order (its last row wins), and a rename that fails leaves no temp file of
+ * the batch. Real files in a temp folder, written through the journaled path and the
  * fsynced one.
  */
 class BatchWriterRenameTest {

@@ -3,7 +3,6 @@ package dev.storh.doc.index;
 import dev.storh.fs.StoreFiles;
 import dev.storh.UniqueConstraintException;
 import dev.storh.fs.AtomicFiles;
-import dev.storh.fs.SyncPool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,12 +16,6 @@ import java.util.Map;
  * unindexed lists. Stateless apart from its collaborators; called by one writer at a time.
  */
 final class IndexUpdates {
-
-    /**
-     * How many value files a batch must change before they are written side by side: fewer (a
-     * single put or delete) are written in a row, the first failure stopping the rest.
-     */
-    static final int SIDE_BY_SIDE_FROM = 16;
 
     private final StoreFiles files;
     private final Path entries;
@@ -159,7 +152,6 @@ final class IndexUpdates {
             }
         }
         java.util.Set<Path> folders = new java.util.HashSet<>(); // each value folder checked once per batch
-        List<ValueChange> work = new ArrayList<>(valueFiles.size());
         valueFiles.forEach((path, u) -> {
             List<String> removed = u.removed();
             List<String> added = u.added();
@@ -169,27 +161,12 @@ final class IndexUpdates {
             if (folders.add(path.getParent())) {
                 AtomicFiles.ensureDirectory(files, files.nameOf(path.getParent()));
             }
-            work.add(new ValueChange(path, u, removed, added));
+            if (valueDeltas) {
+                ValueDeltas.update(files, path, u.field, u.key, u.value, removed, added);
+            } else {
+                EqualityFiles.update(files, path, u.field, u.key, u.value, removed, added);
+            }
         });
-        if (work.size() < SIDE_BY_SIDE_FROM) {
-            work.forEach(w -> update(w, valueDeltas)); // the first failure stops the rest, as always
-        } else {
-            // Each value file (and its delta) is written by one thread: the files are independent, and
-            // a batch touching hundreds of them waits on the file system's journal far less side by
-            // side. After a failure no further file is started (the undo has less to put back).
-            java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
-            SyncPool.forEach(work, w -> {
-                if (failed.get()) {
-                    return;
-                }
-                try {
-                    update(w, valueDeltas);
-                } catch (RuntimeException e) {
-                    failed.set(true);
-                    throw e;
-                }
-            });
-        }
         rangeLines.forEach((field, lines) -> {
             RangeFiles rf = new RangeFiles(files, entries, field);
             AtomicFiles.ensureDirectory(files, files.nameOf(rf.delta().getParent()));
@@ -247,18 +224,6 @@ final class IndexUpdates {
             }
         }
         return pairs;
-    }
-
-    private void update(ValueChange w, boolean valueDeltas) {
-        if (valueDeltas) {
-            ValueDeltas.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
-        } else {
-            EqualityFiles.update(files, w.path(), w.u().field, w.u().key, w.u().value, w.removed(), w.added());
-        }
-    }
-
-    /** One value file's net change of a batch. */
-    private record ValueChange(Path path, FileUpdate u, List<String> removed, List<String> added) {
     }
 
     private static final class FileUpdate {

@@ -18,13 +18,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A putMany whose batch changes many value files (more than a single put, so that they are written
- * side by side) in both index layouts: every indexed answer equals a scan afterwards, and a batch
- * whose index writes fail part way (new value files refused while appends and rewrites of other
- * files go through on other threads) leaves every byte of the collection as before, then works
- * once the fault is gone. Real files behind a failing seam.
+ * A putMany whose batch changes many value files in both index layouts: every indexed answer
+ * equals a scan afterwards, and a batch whose index writes fail part way (new value files refused
+ * while appends and rewrites of other files went through) leaves every byte of the collection as
+ * before, then works once the fault is gone. Real files behind a failing seam.
  */
-class SideBySideIndexWritesTest {
+class ManyValueFilesBatchTest {
 
     @org.junit.jupiter.api.io.TempDir
     Path root;
