@@ -155,24 +155,10 @@ final class ParallelSync {
         }
     }
 
+    /** @return what the task threw as an IOException, or null; waits for it to end */
     private static IOException waitFor(Future<?> f) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    f.get();
-                    return null;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    return asIo(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Throwable failure = outcome(f);
+        return failure == null ? null : asIo(failure);
     }
 
     private static IOException add(IOException first, IOException next) {
