@@ -8,6 +8,7 @@ import dev.storh.json.Jsonc;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +115,7 @@ final class QueueEventCodec {
             json(event, payloadJson, json);
             int need = FramedLine.framedLength(json.bytes, json.length);
             if (length + need > bytes.length) {
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + need));
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + need));
             }
             length = FramedLine.encodeInto(json.bytes, json.length, bytes, length);
         }
@@ -244,12 +245,12 @@ final class QueueEventCodec {
         }
 
         byte[] toByteArray() {
-            return java.util.Arrays.copyOf(bytes, length);
+            return Arrays.copyOf(bytes, length);
         }
 
         private void room(int more) {
             if (length + more > bytes.length) {
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
             }
         }
     }

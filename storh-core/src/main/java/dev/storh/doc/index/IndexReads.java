@@ -3,6 +3,7 @@ package dev.storh.doc.index;
 import dev.storh.fs.StoreFiles;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -194,7 +195,7 @@ final class IndexReads {
     private String mainVersion(String name, boolean likelyThere) {
         try {
             return (likelyThere ? files.likelyFileVersion(name) : files.version(name)).orElse(null);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }
@@ -392,7 +393,7 @@ final class IndexReads {
     private boolean present(Path file) {
         try {
             return files.version(files.nameOf(file)).isPresent();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return true; // the read reports it
         }
     }
@@ -486,7 +487,7 @@ final class IndexReads {
     private IndexManifest.Stamp stampBeside(Path file) {
         try {
             return files.versionInSeenFolder(files.nameOf(file)).map(IndexManifest.Stamp::new).orElse(IndexManifest.Stamp.ABSENT);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return IndexManifest.Stamp.ABSENT; // as IndexManifest.stamp: unreadable counts as absent
         }
     }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,7 +122,7 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
      */
     Map<String, Object> load(List<String> errors) {
         // about 130 bytes a line in the main file: sized once instead of growing through every doubling
-        Map<String, Object> state = new java.util.HashMap<>((int) Math.min(1 << 24, mainBytes() / 75 + 16));
+        Map<String, Object> state = new HashMap<>((int) Math.min(1 << 24, mainBytes() / 75 + 16));
         LineSink apply = line -> {
             if (line != null) {
                 for (String id : line.ids()) {
@@ -338,7 +339,7 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
 
     /** @return the delta's last change of every id it touches: its value, or {@link #REMOVED} */
     Map<String, Object> deltaChanges() {
-        Map<String, Object> changed = new java.util.HashMap<>();
+        Map<String, Object> changed = new HashMap<>();
         forEachLine(delta, line -> {
             if (line != null) {
                 line.ids().forEach(id -> changed.put(id, line.value()));

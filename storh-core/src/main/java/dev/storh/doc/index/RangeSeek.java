@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads a range index's main file a block at a time, found by a binary search over the file's
@@ -62,7 +63,7 @@ final class RangeSeek {
     private final RangeDelta delta;
     private volatile boolean broken;
     private volatile long plainEntries = Long.MIN_VALUE;
-    private final java.util.concurrent.atomic.AtomicLong opens = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong opens = new AtomicLong();
     /** First keys of blocks, {@link #NONE} for a block past the last line start. */
     private final Map<Integer, String> firstKeys = new ConcurrentHashMap<>();
     private static final String NONE = new String("none");

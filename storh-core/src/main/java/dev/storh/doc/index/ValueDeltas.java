@@ -170,7 +170,7 @@ final class ValueDeltas {
     private static String deltaVersion(StoreFiles files, Path valueFile) {
         try {
             return files.versionInSeenFolder(files.nameOf(deltaOf(valueFile))).orElse(null);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }
