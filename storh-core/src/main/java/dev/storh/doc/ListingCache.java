@@ -136,10 +136,11 @@ final class ListingCache {
         try {
             for (String name : files.list(dataName)) {
                 String child = dataName + "/" + name;
-                StoreFiles.Entry a = files.stat(child).orElse(null);
-                if (a == null) {
+                StoreFiles.Stated looked = files.statWithIdentity(child).orElse(null); // one lstat on a local disk
+                if (looked == null) {
                     continue; // vanished
                 }
+                StoreFiles.Entry a = looked.entry();
                 if (a.kind() != StoreFiles.Entry.Kind.DIRECTORY) {
                     if (name.endsWith(DocLayout.RECORD_EXTENSION) && a.kind() == StoreFiles.Entry.Kind.FILE) {
                         loose.add(new RecordListing.Entry(DocLayout.stripRecordExtension(name), files.path(child)));
@@ -150,7 +151,7 @@ final class ListingCache {
                     continue;
                 }
                 long modified = a.lastModifiedMillis();
-                String key = identity(child);
+                String key = looked.key() == null ? null : looked.key().toString();
                 BucketListing b = buckets.get(name);
                 if (b == null || !b.stillFor(modified, key) || needIds && b.ids() == null) {
                     BucketListing stored = needIds ? null : saved().get(name);
@@ -239,19 +240,5 @@ final class ListingCache {
         }
         saved = read;
         return saved;
-    }
-
-    /**
-     * @return the folder's identity as text; {@code null} when it vanished or the seam cannot tell
-     *     folders apart (blob storage, whose folder times do not change with their files): such a
-     *     bucket's listing is never reused
-     */
-    private String identity(String name) {
-        try {
-            Object key = files.identity(name);
-            return key == null ? null : key.toString();
-        } catch (IOException e) {
-            return null; // the next list sees it
-        }
     }
 }

@@ -119,6 +119,16 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public Identified identified(String name) throws IOException {
+        return files.identified(name);
+    }
+
+    @Override
+    public Optional<Stated> statWithIdentity(String name) throws IOException {
+        return files.statWithIdentity(name);
+    }
+
+    @Override
     public boolean isReadOnly() {
         return files.isReadOnly();
     }

@@ -242,6 +242,42 @@ public interface StoreFiles {
     }
 
     /**
+     * {@link #stat} of a name together with its {@link #identity}, in one look where the backend can
+     * (one {@code lstat} on a local disk): a folder's listing, kept while its time and identity stay
+     * the same, checks both for every folder it walks.
+     *
+     * @param name a file or folder
+     * @return its entry (a link is reported as what it is, not followed) and its identity
+     *     ({@code null} when the backend cannot tell files apart, or for a link); empty when nothing has
+     *     the name
+     * @throws IOException when it cannot be read
+     */
+    default java.util.Optional<Stated> statWithIdentity(String name) throws IOException {
+        java.util.Optional<Entry> entry = stat(name);
+        if (entry.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        Object key;
+        try {
+            key = entry.get().kind() == Entry.Kind.OTHER ? null : identity(name);
+        } catch (NoSuchFileException vanished) {
+            return java.util.Optional.empty();
+        } catch (IOException unknown) {
+            key = null; // told apart from nothing: a listing kept by identity is not reused
+        }
+        return java.util.Optional.of(new Stated(entry.get(), key));
+    }
+
+    /**
+     * What {@link #statWithIdentity} tells of a name.
+     *
+     * @param entry its size, modification time and kind
+     * @param key its identity, as {@link #identity} gives it; {@code null} when the backend has none
+     */
+    record Stated(Entry entry, Object key) {
+    }
+
+    /**
      * What {@link #identified} tells of a file.
      *
      * @param key its identity, as {@link #identity} gives it; {@code null} when the backend has none

@@ -6,6 +6,7 @@ import dev.storh.StorageRecord;
 import dev.storh.cache.Cache;
 import dev.storh.fs.ForwardingFiles;
 import dev.storh.fs.LocalFiles;
+import dev.storh.fs.LookCountingFiles;
 import dev.storh.id.UuidV7;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -139,6 +142,37 @@ class RecordListingTest {
         public Object identity(String name) throws IOException {
             files.identity(name);
             return null;
+        }
+
+        @Override
+        public java.util.Optional<Stated> statWithIdentity(String name) throws IOException {
+            return files.stat(name).map(entry -> new Stated(entry, null));
+        }
+    }
+
+    @Test
+    void aListingLooksAtEachBucketOnceForItsTimeAndIdentity() throws Exception {
+        List<LookCountingFiles> seams = new ArrayList<>();
+        DocStoreOptions options = DocStoreOptions.builder().cache(Cache.none()).files(folder -> {
+            LookCountingFiles f = new LookCountingFiles(folder);
+            seams.add(f);
+            return f;
+        }).build();
+        try (DocStore store = DocStore.open(root, "c", options)) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                ids.add(store.put(Map.of("n", (long) i)).id());
+            }
+            Set<String> buckets = new TreeSet<>();
+            ids.forEach(id -> buckets.add("data/" + DocLayout.bucketOf(id)));
+            seams.forEach(LookCountingFiles::reset);
+            assertThat(store.ids().toList()).containsExactlyInAnyOrderElementsOf(ids);
+            Map<String, Integer> looks = new TreeMap<>();
+            seams.forEach(seam -> seam.looks().forEach((name, n) -> looks.merge(name, n, Integer::sum)));
+            Map<String, Integer> bucketLooks = new TreeMap<>(looks);
+            bucketLooks.keySet().retainAll(buckets);
+            assertThat(bucketLooks.keySet()).isEqualTo(buckets);
+            assertThat(bucketLooks.values()).as("looks per bucket folder: %s", bucketLooks).containsOnly(1);
         }
     }
 
