@@ -1,5 +1,6 @@
 package dev.storh.doc;
 
+import dev.storh.CorruptRecordException;
 import dev.storh.StorageException;
 import dev.storh.StorageRecord;
 import dev.storh.cache.Cache;
@@ -147,8 +148,19 @@ final class RecordCache {
         }
         beforeRead.run();
         Path path = files.path(name);
-        return store(key, path, version, RecordFiles.readBytesOrNull(files, name, path), System.currentTimeMillis(), -1,
-                floorBefore);
+        long sizeSeen = NOT_A_FILE.equals(version) ? -1 : files.sizeOf(version);
+        byte[] bytes = RecordFiles.readBytesOrNull(files, name, path, sizeSeen);
+        try {
+            return store(key, path, version, bytes, System.currentTimeMillis(), -1, floorBefore);
+        } catch (CorruptRecordException e) {
+            if (sizeSeen < 0 || bytes == null) {
+                throw e;
+            }
+            // read by the size seen: on a file system that reads short before a file's end the bytes may
+            // be cut, so the file is read whole before it counts as corrupt
+            return store(key, path, version, RecordFiles.readBytesOrNull(files, name, path), System.currentTimeMillis(), -1,
+                    floorBefore);
+        }
     }
 
     /**

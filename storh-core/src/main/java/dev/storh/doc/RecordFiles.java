@@ -68,8 +68,28 @@ final class RecordFiles {
      * @return its bytes, or {@code null} when it does not exist
      */
     static byte[] readBytesOrNull(StoreFiles files, String name, Path file) {
-        try (InputStream in = files.open(name)) {
-            return in.readAllBytes();
+        return readBytesOrNull(files, name, file, -1);
+    }
+
+    /**
+     * {@link #readBytesOrNull(StoreFiles, String, Path)} of a file whose size a look just before
+     * told: the seam may read it in fewer calls ({@link StoreFiles#readAll(String, long)}), so bytes
+     * that fail to decode are read again the plain way before they count as corrupt.
+     *
+     * @param files the collection's byte seam
+     * @param name the record file's name on the seam
+     * @param file the same file as a path (for messages)
+     * @param sizeSeen its size at that look, or -1 when unknown
+     * @return its bytes, or {@code null} when it does not exist
+     */
+    static byte[] readBytesOrNull(StoreFiles files, String name, Path file, long sizeSeen) {
+        try {
+            if (sizeSeen >= 0) {
+                return files.readAll(name, sizeSeen);
+            }
+            try (InputStream in = files.open(name)) {
+                return in.readAllBytes();
+            }
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {

@@ -54,6 +54,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public byte[] readAll(String name, long sizeSeen) throws IOException {
+        return files.readAll(name, sizeSeen);
+    }
+
+    @Override
     public Output create(String name) throws IOException {
         return files.create(name);
     }
@@ -161,6 +166,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     @Override
     public long modifiedMillis(String version) {
         return files.modifiedMillis(version);
+    }
+
+    @Override
+    public long sizeOf(String version) {
+        return files.sizeOf(version);
     }
 
     @Override

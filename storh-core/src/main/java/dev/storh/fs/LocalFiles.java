@@ -24,6 +24,9 @@ import java.util.List;
  */
 public final class LocalFiles implements StoreFiles {
 
+    /** Files this size or larger are read as {@link #readAll(String)} reads them. */
+    private static final long MAX_SIZED_READ = 64L << 20;
+
     private static final LocalFiles UNROOTED = new LocalFiles(Path.of(""));
 
     private final Path root;
@@ -100,6 +103,32 @@ public final class LocalFiles implements StoreFiles {
     @Override
     public InputStream open(String name) throws IOException {
         return Files.newInputStream(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * One {@code read} of {@code sizeSeen + 1} bytes: an answer of {@code sizeSeen} bytes or fewer is the
+     * file's end (a regular file on a local file system reads short only there), so the read that
+     * would only confirm the end is saved; a file that grew since the look is read on to its end.
+     */
+    @Override
+    public byte[] readAll(String name, long sizeSeen) throws IOException {
+        if (sizeSeen < 0 || sizeSeen >= MAX_SIZED_READ) {
+            return readAll(name);
+        }
+        try (FileChannel channel = FileChannel.open(path(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer buffer = ByteBuffer.allocate((int) sizeSeen + 1);
+            int n = channel.read(buffer);
+            if (n < 0) {
+                return new byte[0];
+            }
+            if (buffer.hasRemaining()) {
+                return java.util.Arrays.copyOf(buffer.array(), n);
+            }
+            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream(buffer.capacity() * 2);
+            all.write(buffer.array(), 0, n);
+            all.write(java.nio.channels.Channels.newInputStream(channel).readAllBytes());
+            return all.toByteArray();
+        }
     }
 
     @Override
@@ -229,6 +258,20 @@ public final class LocalFiles implements StoreFiles {
     private static String versionOf(java.nio.file.attribute.BasicFileAttributes a) {
         return Long.toHexString(a.size()) + "-"
                 + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)) + "-" + a.fileKey();
+    }
+
+    /** Reads the size back out of a {@link #version} of this seam: its first field, in hex. */
+    @Override
+    public long sizeOf(String version) {
+        int first = version.indexOf('-');
+        if (first <= 0) {
+            return -1;
+        }
+        try {
+            return Long.parseUnsignedLong(version, 0, first, 16);
+        } catch (NumberFormatException notOurs) {
+            return -1;
+        }
     }
 
     /** Reads the time back out of a {@link #version} of this seam: its second field, nanoseconds in hex. */

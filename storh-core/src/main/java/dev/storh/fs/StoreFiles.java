@@ -182,6 +182,23 @@ public interface StoreFiles {
     }
 
     /**
+     * {@link #readAll(String)} of a file whose size a look just before told ({@link #sizeOf} of its
+     * version): a backend may then read it in fewer calls. On a local disk that is one {@code read}
+     * asking one byte more than {@code sizeSeen}, a shorter answer being the file's end (as a regular
+     * file reads short on a local file system only there); a file that grew since the look is read on
+     * to its end. A caller that finds the bytes incomplete (a file system that reads short before the
+     * end) reads again with {@link #readAll(String)}.
+     *
+     * @param name a file
+     * @param sizeSeen its size at the last look, in bytes; negative when unknown (the plain read)
+     * @return its bytes
+     * @throws IOException {@code NoSuchFileException} when missing
+     */
+    default byte[] readAll(String name, long sizeSeen) throws IOException {
+        return readAll(name);
+    }
+
+    /**
      * @param name a file
      * @return all its bytes, as {@link #readAll(String)}, or {@code null} when nothing has the name
      * @throws IOException when it exists and cannot be read
@@ -418,6 +435,15 @@ public interface StoreFiles {
      *     version does not carry one
      */
     default long modifiedMillis(String version) {
+        return -1;
+    }
+
+    /**
+     * @param version a version this seam returned
+     * @return the file's size in bytes as the version tells it, or -1 when the version does not
+     *     carry one
+     */
+    default long sizeOf(String version) {
         return -1;
     }
 

@@ -49,6 +49,14 @@ class RecordCacheClockFloorTest {
             }
             return files.open(name);
         }
+
+        @Override
+        public byte[] readAll(String name, long sizeSeen) throws IOException {
+            if (name.startsWith("data/")) {
+                reads.incrementAndGet();
+            }
+            return files.readAll(name, sizeSeen);
+        }
     }
 
     private DocStore counted() {

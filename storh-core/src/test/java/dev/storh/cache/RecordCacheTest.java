@@ -115,6 +115,14 @@ class RecordCacheTest {
             }
             return files.open(name);
         }
+
+        @Override
+        public byte[] readAll(String name, long sizeSeen) throws IOException {
+            if (name.startsWith("data/")) {
+                reads.incrementAndGet();
+            }
+            return files.readAll(name, sizeSeen);
+        }
     }
 
     private DocStore openCounted(AtomicInteger reads) {

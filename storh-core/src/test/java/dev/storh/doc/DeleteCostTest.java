@@ -68,6 +68,12 @@ class DeleteCostTest {
         }
 
         @Override
+        public byte[] readAll(String name, long sizeSeen) throws IOException {
+            touched.add("read " + name);
+            return super.readAll(name, sizeSeen);
+        }
+
+        @Override
         public Input openInput(String name) throws IOException {
             touched.add("open " + name);
             return super.openInput(name);

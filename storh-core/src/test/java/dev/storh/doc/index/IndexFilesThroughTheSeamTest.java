@@ -189,6 +189,11 @@ class IndexFilesThroughTheSeamTest {
         }
 
         @Override
+        public byte[] readAll(String name, long sizeSeen) throws IOException {
+            return to(name, "read").readAll(name, sizeSeen);
+        }
+
+        @Override
         public Input openInput(String name) throws IOException {
             return to(name, "read").openInput(name);
         }

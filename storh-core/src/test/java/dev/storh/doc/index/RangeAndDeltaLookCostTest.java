@@ -66,6 +66,12 @@ class RangeAndDeltaLookCostTest {
         }
 
         @Override
+        public byte[] readAll(String name, long sizeSeen) throws IOException {
+            calls.add("read " + name);
+            return super.readAll(name, sizeSeen);
+        }
+
+        @Override
         public Input openInput(String name) throws IOException {
             calls.add("input " + name);
             return super.openInput(name);
