@@ -44,7 +44,7 @@ final class DocUpkeep {
 
     ReindexReport reindex(ProgressListener listener) {
         return gate.withWriteLock(() -> {
-            ProgressTracker progress = ProgressTracker.start("reindex", reads.count(), ProgressTracker.UNKNOWN_BYTES,
+            ProgressTracker progress = ProgressTracker.start("reindex", reads::count, ProgressTracker.UNKNOWN_BYTES,
                     listener);
             try {
                 return indexes.rebuild(progress);

@@ -95,7 +95,7 @@ final class JsonlTransfer {
         Path temp = DocLayout.exportTemp(target, writerPrefix, tempCounter.incrementAndGet());
         return store.withWriteLock(() -> {
             long n = 0;
-            ProgressTracker progress = ProgressTracker.start("export", store.count(), ProgressTracker.UNKNOWN_BYTES, listener);
+            ProgressTracker progress = ProgressTracker.start("export", store::count, ProgressTracker.UNKNOWN_BYTES, listener);
             try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(temp,
                     StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 20);
                     Stream<StorageRecord> records = store.stream()) {

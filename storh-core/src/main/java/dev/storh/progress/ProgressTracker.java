@@ -69,6 +69,23 @@ public final class ProgressTracker {
     }
 
     /**
+     * {@link #start(String, long, long, ProgressListener)} with a total that costs work to learn (a
+     * count of the records): it is asked only when someone listens, otherwise it stays unknown.
+     *
+     * @param operation what runs, e.g. {@code "export"}
+     * @param total gives the items expected, or {@link Progress#UNKNOWN}; called at most once, on
+     *     this thread
+     * @param totalBytes bytes expected, or {@link #UNKNOWN_BYTES}
+     * @param listener receives the snapshots; {@code null} or {@link ProgressListener#NONE}: nobody
+     * @return the tracker; call {@link #finish()} when the work ends
+     */
+    public static ProgressTracker start(String operation, java.util.function.LongSupplier total, long totalBytes,
+            ProgressListener listener) {
+        boolean heard = listener != null && listener != ProgressListener.NONE;
+        return start(operation, heard ? total.getAsLong() : Progress.UNKNOWN, totalBytes, listener);
+    }
+
+    /**
      * @param operation what runs
      * @param total items expected, or {@link Progress#UNKNOWN}
      * @param totalBytes bytes expected, or {@link #UNKNOWN_BYTES}
