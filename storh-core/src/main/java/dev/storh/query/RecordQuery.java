@@ -145,9 +145,16 @@ public record RecordQuery(String after, String fromId, String untilId, List<Map.
      * @return whether every equality condition holds
      */
     public boolean matchesData(Map<String, Object> data) {
-        for (Map.Entry<String, Object> condition : equalities) {
-            if (!data.containsKey(condition.getKey())
-                    || !Values.identical(data.get(condition.getKey()), condition.getValue())) {
+        for (int i = 0; i < equalities.size(); i++) {
+            Map.Entry<String, Object> condition = equalities.get(i);
+            Object expected = condition.getValue();
+            Object actual = data.get(condition.getKey());
+            if (expected instanceof String) {
+                // no other kind normalises to a string: identical to a string is an equal string (one map look)
+                if (!expected.equals(actual)) {
+                    return false;
+                }
+            } else if (actual == null && !data.containsKey(condition.getKey()) || !Values.identical(actual, expected)) {
                 return false;
             }
         }
