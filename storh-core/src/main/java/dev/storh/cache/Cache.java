@@ -8,7 +8,7 @@ import java.util.Optional;
  * A record cache for DocStore point reads, shared by every store
  * instance it is given to: pass one {@code Cache.memory(...)} to several stores (of one or many
  * collections) and they share its budget and see each other's writes. Entries are keyed by the
- * collection folder and the id; a write or delete through any store replaces the entry, and
+ * collection folder (a short token per folder) and the id; a write or delete through any store replaces the entry, and
  * {@link CacheValidation} decides how entries are checked against the files before use.
  *
  * <pre>
@@ -114,19 +114,19 @@ public abstract class Cache {
     }
 
     /**
-     * @param key collection folder + NUL + id
+     * @param key the collection folder's token + NUL + id
      * @return the cached entry, if any
      */
     public abstract Optional<CachedRecord> get(String key);
 
     /**
-     * @param key collection folder + NUL + id
+     * @param key the collection folder's token + NUL + id
      * @param value the entry
      */
     public abstract void put(String key, CachedRecord value);
 
     /**
-     * @param key collection folder + NUL + id
+     * @param key the collection folder's token + NUL + id
      */
     public abstract void invalidate(String key);
 
@@ -137,7 +137,7 @@ public abstract class Cache {
 
     /**
      * Drops every entry whose key starts with {@code prefix} (one collection's entries: its folder
-     * followed by NUL). Walks every key: meant for a store closing, not for hot paths.
+     * token followed by NUL). Walks every key: meant for a store closing, not for hot paths.
      *
      * @param prefix the start of the keys to drop
      */

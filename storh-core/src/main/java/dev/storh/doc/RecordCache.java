@@ -40,6 +40,11 @@ final class RecordCache {
     /** How often, at most, the clock floor is raised from the writers folder's time (ms of this machine's clock). */
     static final long FLOOR_REFRESH_MILLIS = 10;
 
+    /** Key prefixes by collection folder, one per folder opened in this process. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> KEY_PREFIXES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_KEY_PREFIX = new AtomicLong();
+
     /** A writers mark found unchanged after the clock floor had reached {@code floor}. */
     private record Verified(long mark, long floor) {
     }
@@ -67,8 +72,17 @@ final class RecordCache {
         this.files = files;
         this.cache = cache;
         this.validation = validation;
-        this.prefix = collectionRoot.toAbsolutePath().normalize() + "\0";
+        this.prefix = keyPrefix(collectionRoot.toAbsolutePath().normalize().toString());
         this.quiet = new WriterQuiet(files, writerPrefix);
+    }
+
+    /**
+     * The start of a collection's cache keys: a short token per collection folder, the same for every
+     * store of the folder in this process (so they share entries), then NUL. Keys of a few dozen
+     * characters instead of the folder's whole path are hashed and compared on every read.
+     */
+    private static String keyPrefix(String folder) {
+        return KEY_PREFIXES.computeIfAbsent(folder, f -> Long.toString(NEXT_KEY_PREFIX.incrementAndGet(), 36) + "\0");
     }
 
     boolean enabled() {
