@@ -143,6 +143,10 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (ordered != null) {
             return ordered;
         }
+        if (query.groups().size() == 1) { // one group: no union to build, its ids most often come ascending
+            List<String> ids = groupIds(query.groups().get(0), defs);
+            return ids == null ? null : new Candidates(after(ascendingDistinct(ids), query.cursor()), false);
+        }
         TreeSet<String> union = new TreeSet<>();
         for (List<Condition> group : query.groups()) {
             List<String> ids = groupIds(group, defs);
@@ -155,6 +159,32 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return new Candidates(new ArrayList<>(union.tailSet(query.cursor(), false)), false);
         }
         return new Candidates(new ArrayList<>(union), false);
+    }
+
+    /** @return the ids of an ascending list strictly after {@code cursor} ({@code null}: all of them) */
+    private static List<String> after(List<String> ascending, String cursor) {
+        if (cursor == null) {
+            return ascending;
+        }
+        int at = java.util.Collections.binarySearch(ascending, cursor);
+        return ascending.subList(at >= 0 ? at + 1 : -at - 1, ascending.size());
+    }
+
+    /**
+     * @param ids ids from an index, most often ascending and distinct already
+     * @return them ascending and distinct: the list itself when it is (one pass to see it), else a sorted copy
+     */
+    private static List<String> ascendingDistinct(java.util.Collection<String> ids) {
+        if (ids instanceof List<String> list && list instanceof java.util.RandomAccess) {
+            boolean ascending = true;
+            for (int i = 1; i < list.size() && ascending; i++) {
+                ascending = list.get(i - 1).compareTo(list.get(i)) < 0;
+            }
+            if (ascending) {
+                return list;
+            }
+        }
+        return new ArrayList<>(new TreeSet<>(ids));
     }
 
     /** One eq condition, no cursor, no order: read only the first {@code limit} ids. */
@@ -331,6 +361,9 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         }
         if (sets.isEmpty()) {
             return null;
+        }
+        if (sets.size() == 1) {
+            return ascendingDistinct(sets.get(0));
         }
         sets.sort(Comparator.comparingInt(java.util.Collection::size));
         TreeSet<String> result = new TreeSet<>(sets.get(0));
