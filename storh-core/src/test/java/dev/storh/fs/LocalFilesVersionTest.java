@@ -93,4 +93,28 @@ class LocalFilesVersionTest {
         Files.createSymbolicLink(root.resolve("a/dangling"), root.resolve("nowhere"));
         return LocalFiles.at(root);
     }
+
+    @Test
+    void aVersionIsSizeTimeAndIdentityAsHexTextForEverySizeAndTime() throws IOException {
+        LocalFiles files = LocalFiles.at(root);
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        long[] millis = {0, 1, -1_000, 15, 16, 1_700_000_000_123L, -62_000_000_000_000L, random.nextInt() & 0xffffffffL};
+        int[] sizes = {0, 1, 15, 16, 255, 256, 4096, 65_535, 1 + random.nextInt(200_000)};
+        for (int size : sizes) {
+            for (long m : millis) {
+                Path file = root.resolve("v.json");
+                Files.write(file, new byte[size]);
+                Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(m));
+                java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+                        java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                String expected = Long.toHexString(a.size()) + "-"
+                        + Long.toHexString(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)) + "-" + a.fileKey();
+                assertThat(files.version("v.json")).as("seed %d, size %d, time %d", seed, size, m).contains(expected);
+                assertThat(files.likelyFileVersion("v.json")).contains(expected);
+                assertThat(files.modifiedMillis(expected)).isEqualTo(a.lastModifiedTime().toMillis());
+                assertThat(files.sizeOf(expected)).isEqualTo(size);
+            }
+        }
+    }
 }
