@@ -113,6 +113,35 @@ final class QueueEventCodec {
         void add(QueueEvent event, byte[] payloadJson) {
             json.length = 0;
             json(event, payloadJson, json);
+            frame();
+        }
+
+        /**
+         * Appends a claim's framed line, as {@link #add} does for {@code QueueEvent.claim(id, ts)}.
+         *
+         * @param id a valid UUIDv7
+         * @param ts the claim time, Unix seconds
+         */
+        void addClaim(String id, long ts) {
+            json.length = 0;
+            json.bytes(HEADS[QueueEvent.Op.CLAIM.ordinal()]).id(id).bytes(QUOTED_TS).number(ts).bracket();
+            frame();
+        }
+
+        /**
+         * Grows the buffer, when needed, so that {@code more} bytes fit without growing again; a
+         * hint only (a batch larger than the hint still fits).
+         *
+         * @param more bytes about to be added
+         */
+        void reserve(long more) {
+            long need = length + more;
+            if (need > bytes.length && need <= Integer.MAX_VALUE - 16) {
+                bytes = Arrays.copyOf(bytes, (int) need);
+            }
+        }
+
+        private void frame() {
             int need = FramedLine.framedLength(json.bytes, json.length);
             if (length + need > bytes.length) {
                 bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + need));
@@ -135,12 +164,22 @@ final class QueueEventCodec {
     private static final byte[] PAYLOAD = ascii("\",\"payload\":");
     private static final byte[] TS = ascii(",\"ts\":");
     private static final byte[] QUOTED_TS = ascii("\",\"ts\":");
-    private static final byte[] OP = ascii("{\"op\":\"");
-    private static final byte[] ID = ascii("\",\"id\":\"");
     private static final byte[] DONE_TRUE = ascii("\",\"done\":true,\"ts\":");
     private static final byte[] DONE_FALSE = ascii("\",\"done\":false,\"ts\":");
     private static final byte[] ATTEMPTS = ascii(",\"attempts\":");
     private static final byte[] RETRY_AT = ascii(",\"retryAt\":");
+
+    /** Per op (by ordinal): {@code {"op":"<op>","id":"}. */
+    private static final byte[][] HEADS = heads();
+
+    private static byte[][] heads() {
+        QueueEvent.Op[] ops = QueueEvent.Op.values();
+        byte[][] heads = new byte[ops.length][];
+        for (QueueEvent.Op op : ops) {
+            heads[op.ordinal()] = ascii("{\"op\":\"" + op.wire() + "\",\"id\":\"");
+        }
+        return heads;
+    }
 
     private static byte[] ascii(String text) {
         return text.getBytes(StandardCharsets.US_ASCII);
@@ -159,7 +198,7 @@ final class QueueEventCodec {
             extraKeys(event, json);
             return json.bracket();
         }
-        json.bytes(OP).text(event.op().wire()).bytes(ID).id(event.id());
+        json.bytes(HEADS[event.op().ordinal()]).id(event.id());
         if (event.op() == QueueEvent.Op.COMPLETE) {
             json.bytes(event.done() ? DONE_TRUE : DONE_FALSE).number(event.ts());
         } else {
@@ -185,6 +224,9 @@ final class QueueEventCodec {
     private static final class Ascii {
         private byte[] bytes;
         private int length;
+        /** The last non-negative number {@link #number} wrote, or -1, and its digits. */
+        private long lastNumber = -1;
+        private byte[] lastDigits;
 
         Ascii(int capacity) {
             bytes = new byte[capacity];
@@ -203,9 +245,17 @@ final class QueueEventCodec {
             return this;
         }
 
-        /** An id: a validated UUIDv7, so ASCII (checked all the same, as {@link #text} does). */
+        /**
+         * An id: a validated UUIDv7, so 36 ASCII characters, copied as bytes in one go (a string of
+         * ASCII characters only is stored one byte per character, so this is an array copy).
+         */
+        @SuppressWarnings("deprecation")
         Ascii id(String id) {
-            return text(id);
+            int n = id.length();
+            room(n);
+            id.getBytes(0, n, bytes, length);
+            length += n;
+            return this;
         }
 
         Ascii bracket() {
@@ -221,10 +271,16 @@ final class QueueEventCodec {
             return this;
         }
 
-        /** Writes a number as {@link Long#toString(long)} does. */
+        /**
+         * Writes a number as {@link Long#toString(long)} does. The last non-negative number written
+         * is kept as digits: the events of one batch share their {@code ts}.
+         */
         Ascii number(long value) {
             if (value < 0) {
                 return text(Long.toString(value));
+            }
+            if (value == lastNumber) {
+                return bytes(lastDigits);
             }
             int digits = 1;
             for (long rest = value / 10; rest > 0; rest /= 10) {
@@ -236,6 +292,8 @@ final class QueueEventCodec {
                 bytes[i] = (byte) ('0' + rest % 10);
                 rest /= 10;
             }
+            lastDigits = Arrays.copyOfRange(bytes, length, length + digits);
+            lastNumber = value;
             length += digits;
             return this;
         }

@@ -17,12 +17,14 @@ import java.util.function.Supplier;
 final class QueueJobInput {
 
     /**
-     * A checked job.
+     * A checked job, stamped with the time when it is written.
      *
-     * @param event its enqueue event, the payload as a replay reads it (stamped again when written)
+     * @param id its id, lowercase
+     * @param payload the payload as a replay reads it
      * @param payloadJson the payload's compact JSON as it is written, so the writer does not encode it again
+     * @param flat whether the payload holds no map or list at its top level
      */
-    record Checked(QueueEvent event, byte[] payloadJson) {
+    record Checked(String id, Map<String, Object> payload, byte[] payloadJson, boolean flat) {
     }
 
     private final Supplier<String> idGenerator;
@@ -41,7 +43,7 @@ final class QueueJobInput {
      * @throws StorageException naming the job index and id
      */
     List<Checked> many(Iterable<? extends Map<String, ?>> jobs) {
-        List<Checked> events = new ArrayList<>();
+        List<Checked> events = jobs instanceof java.util.Collection<?> c ? new ArrayList<>(c.size()) : new ArrayList<>();
         int index = 0;
         for (Map<String, ?> job : jobs) {
             if (job == null) {
@@ -123,7 +125,8 @@ final class QueueJobInput {
         }
         // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
         Map<String, Object> model = QueueEventCodec.replayCopy(payload);
-        return new Checked(QueueEvent.enqueue(jobId, model != null ? model : QueueEventCodec.reread(json), 0), json);
+        Map<String, Object> read = model != null ? model : QueueEventCodec.reread(json);
+        return new Checked(jobId, read, json, QueueEventCodec.isFlat(read));
     }
 
     /** @return where a job was handed in, for messages: empty for a single enqueue */
