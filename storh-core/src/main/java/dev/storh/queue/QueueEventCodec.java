@@ -322,10 +322,7 @@ final class QueueEventCodec {
         if (payload.isEmpty()) {
             return new byte[] {'[', ']'};
         }
-        byte[] withLf = CanonicalJson.encodeCompact(payload);
-        byte[] json = new byte[withLf.length - 1];
-        System.arraycopy(withLf, 0, json, 0, json.length);
-        return json;
+        return CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -440,7 +437,8 @@ final class QueueEventCodec {
     /**
      * The model a replay reads back from a payload {@link #encodePayload} has just encoded, built without
      * decoding the bytes: a copy of its maps (string keys, in their order) and lists, every integer as a
-     * {@code Long}, strings, booleans and nulls as they are.
+     * {@code Long}, strings, booleans and nulls as they are. A payload of 1 to {@link PayloadMap#MAX_KEYS}
+     * keys becomes a {@link PayloadMap} at its top level (immutable; nested maps are {@code LinkedHashMap}s).
      *
      * @param payload a payload that encoded without error
      * @return the copy, or {@code null} when it holds a value whose read-back form only decoding tells
@@ -448,8 +446,25 @@ final class QueueEventCodec {
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> replayCopy(Map<String, ?> payload) {
-        Object copy = plainCopy(payload);
-        return copy == NOT_PLAIN ? null : (Map<String, Object>) copy;
+        int size = payload.size();
+        if (size == 0 || size > PayloadMap.MAX_KEYS) {
+            Object copy = plainCopy(payload);
+            return copy == NOT_PLAIN ? null : (Map<String, Object>) copy;
+        }
+        String[] keys = new String[size];
+        Object[] values = new Object[size];
+        boolean flat = true;
+        int i = 0;
+        for (Map.Entry<String, ?> e : payload.entrySet()) {
+            Object v = plainCopy(e.getValue());
+            if (i == size || !(((Object) e.getKey()) instanceof String key) || v == NOT_PLAIN) {
+                return null;
+            }
+            flat &= !(v instanceof Map || v instanceof List);
+            keys[i] = key;
+            values[i++] = v;
+        }
+        return i == size ? new PayloadMap(keys, values, flat) : null;
     }
 
     private static final Object NOT_PLAIN = new Object();
@@ -504,6 +519,9 @@ final class QueueEventCodec {
      * @return whether it holds no map or list at its top level, so {@link #handOut} gives it as it is
      */
     static boolean isFlat(Map<String, Object> payload) {
+        if (payload instanceof PayloadMap known) {
+            return known.flat();
+        }
         for (Object value : payload.values()) {
             if (value instanceof Map || value instanceof List) {
                 return false;
