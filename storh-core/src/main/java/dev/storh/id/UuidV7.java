@@ -80,6 +80,24 @@ public final class UuidV7 {
     }
 
     /**
+     * {@code count} new ids as {@link #generate()} returns them one by one, with one clock read and
+     * one lock for all: lowercase, increasing, each greater than every id {@code generate()} or this
+     * method returned before in this JVM. Thread-safe.
+     *
+     * @param count how many ids, at least 0
+     * @return the ids in increasing order
+     * @throws IllegalArgumentException when {@code count} is negative
+     */
+    public static String[] generateMany(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + count);
+        }
+        String[] ids = new String[count];
+        CLOCK.nextFromClock(System.currentTimeMillis(), ids);
+        return ids;
+    }
+
+    /**
      * Generates an id for a given millisecond, e.g. for imports of old data and tests. Two calls
      * in a row with the same millisecond give increasing ids (also when {@link #generate()} is
      * called in between, by this or another thread); this method never changes the ids
@@ -218,6 +236,13 @@ public final class UuidV7 {
             }
             lastMs = ms;
             return formatted(ms);
+        }
+
+        /** Fills {@code ids} with the next ids, as many calls of {@link #nextFromClock(long)} with {@code nowMs} would. */
+        synchronized void nextFromClock(long nowMs, String[] ids) {
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = nextFromClock(nowMs);
+            }
         }
 
         /** The next id at exactly {@code ms}: increasing after a call with the same millisecond. */

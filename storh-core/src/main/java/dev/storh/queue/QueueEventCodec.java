@@ -129,6 +129,19 @@ final class QueueEventCodec {
         }
 
         /**
+         * Appends a complete's framed line, as {@link #add} does for {@code QueueEvent.complete(id, done, ts)}.
+         *
+         * @param id a valid UUIDv7
+         * @param done whether the job is kept as done
+         * @param ts the completion time, Unix seconds
+         */
+        void addComplete(String id, boolean done, long ts) {
+            json.length = 0;
+            json.bytes(HEADS[QueueEvent.Op.COMPLETE.ordinal()]).id(id).bytes(done ? DONE_TRUE : DONE_FALSE).number(ts).bracket();
+            frame();
+        }
+
+        /**
          * Grows the buffer, when needed, so that {@code more} bytes fit without growing again; a
          * hint only (a batch larger than the hint still fits).
          *

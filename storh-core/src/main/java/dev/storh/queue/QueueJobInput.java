@@ -43,7 +43,9 @@ final class QueueJobInput {
      * @throws StorageException naming the job index and id
      */
     List<Checked> many(Iterable<? extends Map<String, ?>> jobs) {
-        List<Checked> events = jobs instanceof java.util.Collection<?> c ? new ArrayList<>(c.size()) : new ArrayList<>();
+        int size = jobs instanceof java.util.Collection<?> c ? c.size() : -1;
+        List<Checked> events = size >= 0 ? new ArrayList<>(size) : new ArrayList<>();
+        IdBlocks generated = idGenerator == null ? new IdBlocks(size) : null;
         int index = 0;
         for (Map<String, ?> job : jobs) {
             if (job == null) {
@@ -58,13 +60,46 @@ final class QueueJobInput {
                 }
                 @SuppressWarnings("unchecked")
                 Map<String, ?> typed = (Map<String, ?>) map;
-                events.add(one(typed, (String) id, index));
+                events.add(one(typed, (String) id, index, id == null && generated != null ? generated.next(index) : null));
             } else {
-                events.add(one(job, null, index));
+                events.add(one(job, null, index, generated != null ? generated.next(index) : null));
             }
             index++;
         }
         return events;
+    }
+
+    /**
+     * New UUIDv7 ids for a bulk enqueue, drawn in blocks ({@link UuidV7#generateMany}): one clock
+     * read and one lock per block rather than per job. The ids of a call are increasing in job
+     * order, as one {@code generate()} per job would give them; ids of a block left unused are
+     * dropped. Not thread-safe (one per call).
+     */
+    private static final class IdBlocks {
+        private static final int MAX_BLOCK = 1024;
+        private final int size;
+        private String[] block = new String[0];
+        private int next;
+        private int blockSize = 8;
+
+        /** @param size how many jobs the call holds, or -1 when unknown */
+        IdBlocks(int size) {
+            this.size = size;
+        }
+
+        /**
+         * @param index the job's index in the call
+         * @return a new id
+         */
+        String next(int index) {
+            if (next == block.length) {
+                int want = size >= 0 ? Math.min(MAX_BLOCK, Math.max(1, size - index)) : blockSize;
+                blockSize = Math.min(MAX_BLOCK, blockSize * 2);
+                block = UuidV7.generateMany(want);
+                next = 0;
+            }
+            return block[next++];
+        }
     }
 
     /**
@@ -88,8 +123,18 @@ final class QueueJobInput {
      * @throws StorageException naming the id, the index and the field
      */
     Checked one(Map<String, ?> payload, String id, int index) {
+        return one(payload, id, index, null);
+    }
+
+    /**
+     * @param newId a new id from {@link UuidV7} to use when {@code id} is {@code null}, or {@code null}
+     *     to make one here
+     */
+    private Checked one(Map<String, ?> payload, String id, int index, String newId) {
         String jobId;
-        if (id != null) {
+        if (id == null && newId != null) {
+            jobId = newId;
+        } else if (id != null) {
             try {
                 jobId = UuidV7.normalize(id);
             } catch (StorageException e) {

@@ -55,6 +55,13 @@ final class QueueOp {
             events++;
         }
 
+        /** Completes a known job and adds the complete's line. */
+        void complete(QueueState state, QueueState.Job job, boolean done, long now) {
+            state.complete(job, done, now);
+            out.addComplete(job.id, done, now);
+            events++;
+        }
+
         /** Makes sure the lines buffer holds at least {@code bytes} more without growing. */
         void reserve(long bytes) {
             out.reserve(bytes);
@@ -173,8 +180,7 @@ final class QueueOp {
                         }
                         continue;
                     }
-                    QueueEvent event = QueueEvent.complete(job.id, keepDone, now);
-                    batch.apply(state, job, event);
+                    batch.complete(state, job, keepDone, now);
                     completed++;
                 }
                 break;

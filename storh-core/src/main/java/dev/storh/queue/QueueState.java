@@ -135,6 +135,22 @@ final class QueueState {
     }
 
     /**
+     * Applies a complete to a known job, without an event object.
+     *
+     * @param job a known job
+     * @param done whether the job is kept as done (else it is forgotten)
+     * @param ts the completion time, Unix seconds
+     */
+    void complete(Job job, boolean done, long ts) {
+        if (done) {
+            job.payload = null;
+            setStatus(job, Status.DONE, ts);
+        } else {
+            forget(job);
+        }
+    }
+
+    /**
      * Applies a claim to a pending job {@link #claimable} gave, without an event object.
      *
      * @param job a pending job
@@ -175,15 +191,12 @@ final class QueueState {
                 }
                 break;
             case COMPLETE:
-                if (e.done()) {
-                    if (job == null) {
-                        job = new Job(e.id());
-                        jobs.put(e.id(), job);
-                    }
-                    job.payload = null;
-                    setStatus(job, Status.DONE, e.ts());
-                } else if (job != null) {
-                    forget(job);
+                if (e.done() && job == null) {
+                    job = new Job(e.id());
+                    jobs.put(e.id(), job);
+                }
+                if (job != null) {
+                    complete(job, e.done(), e.ts());
                 }
                 break;
             case REQUEUE:

@@ -42,6 +42,21 @@ class QueueEventCodecTest {
                 .isEqualTo("74\t5a8d9d48\t{\"op\":\"purge\",\"id\":\"" + ID1 + "\",\"ts\":1795997943}\n");
     }
 
+    /** The claim and complete lines a batch writes without event objects are the bytes of the events' lines. */
+    @Test
+    void claimAndCompleteLinesWrittenDirectlyAreTheEventsBytes() {
+        QueueEventCodec.Lines lines = new QueueEventCodec.Lines(16);
+        lines.reserve(10);
+        lines.addClaim(ID1, TS);
+        lines.addComplete(ID1, true, TS);
+        lines.addComplete(ID2, false, 7L);
+        lines.addClaim(ID3, 1_795_997_944L);
+        assertThat(new String(lines.bytes(), 0, lines.length(), StandardCharsets.UTF_8)).isEqualTo(
+                "74\t9d6bd05f\t{\"op\":\"claim\",\"id\":\"" + ID1 + "\",\"ts\":1795997943}\n"
+                + "89\tda06c6f3\t{\"op\":\"complete\",\"id\":\"" + ID1 + "\",\"done\":true,\"ts\":1795997943}\n"
+                + line(QueueEvent.complete(ID2, false, 7L)) + line(QueueEvent.claim(ID3, 1_795_997_944L)));
+    }
+
     @Test
     void linesOfABatchAreTheSameBytesAsEachEventsLineOneAfterTheOther() {
         Map<String, Object> payload = new LinkedHashMap<>();
