@@ -335,7 +335,116 @@ final class QueueEventCodec {
         if (payload.isEmpty()) {
             return new byte[] {'[', ']'};
         }
-        return CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
+        byte[] plain = plainJson(payload);
+        return plain != null ? plain : CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The bytes {@code CanonicalJson.compactText} gives a flat payload of plain values, written
+     * directly: string keys, and values that are strings, integers ({@code Long}, {@code Integer},
+     * {@code Short}, {@code Byte}), booleans or nulls, every string of ASCII characters that JSON
+     * writes as they are ({@code 0x20..0x7f} but {@code "} and backslash).
+     *
+     * @param payload a non-empty payload
+     * @return its JSON, or {@code null} when it holds anything else (then the general encoder writes it)
+     */
+    static byte[] plainJson(Map<String, ?> payload) {
+        byte[] out = new byte[64 + payload.size() * 24];
+        int at = 0;
+        out[at++] = '{';
+        for (Map.Entry<String, ?> e : payload.entrySet()) {
+            if (!(((Object) e.getKey()) instanceof String key)) {
+                return null;
+            }
+            Object v = e.getValue();
+            int room = key.length() + 4 + (v instanceof String text ? text.length() + 2 : 20);
+            if (at + room + 1 > out.length) {
+                out = Arrays.copyOf(out, Math.max(out.length * 2, at + room + 1));
+            }
+            if (at > 1) {
+                out[at++] = ',';
+            }
+            at = plainString(key, out, at);
+            if (at < 0) {
+                return null;
+            }
+            out[at++] = ':';
+            if (v == null) {
+                at = ascii(NULL, out, at);
+            } else if (v instanceof String text) {
+                at = plainString(text, out, at);
+            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                at = integer(((Number) v).longValue(), out, at);
+            } else if (v instanceof Boolean b) {
+                at = ascii(b ? TRUE : FALSE, out, at);
+            } else {
+                return null;
+            }
+            if (at < 0) {
+                return null;
+            }
+        }
+        if (at + 1 > out.length) {
+            out = Arrays.copyOf(out, at + 1);
+        }
+        out[at++] = '}';
+        return Arrays.copyOf(out, at);
+    }
+
+    private static final byte[] NULL = ascii("null");
+    private static final byte[] TRUE = ascii("true");
+    private static final byte[] FALSE = ascii("false");
+
+    private static int ascii(byte[] text, byte[] out, int at) {
+        System.arraycopy(text, 0, out, at, text.length);
+        return at + text.length;
+    }
+
+    /** @return the offset after {@code "text"}, or -1 when a character needs escaping or is not ASCII */
+    private static int plainString(String text, byte[] out, int at) {
+        int n = text.length();
+        out[at++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7f || c == '"' || c == '\\') {
+                return -1;
+            }
+            out[at++] = (byte) c;
+        }
+        out[at++] = '"';
+        return at;
+    }
+
+    /** @return the offset after the digits of {@code value} as {@link Long#toString(long)} writes them (at most 20 bytes) */
+    private static int integer(long value, byte[] out, int at) {
+        if (value == Long.MIN_VALUE) {
+            return ascii(ascii(Long.toString(value)), out, at);
+        }
+        long rest = value;
+        if (rest < 0) {
+            out[at++] = '-';
+            rest = -rest;
+        }
+        int digits = 1;
+        for (long bound = 10; digits < 19 && rest >= bound; bound *= 10) {
+            digits++;
+        }
+        int i = at + digits;
+        while (rest > Integer.MAX_VALUE) {
+            long q = rest / 100;
+            int r = (int) (rest - q * 100);
+            out[--i] = (byte) ('0' + r % 10);
+            out[--i] = (byte) ('0' + r / 10);
+            rest = q;
+        }
+        int v = (int) rest;
+        while (v >= 10) {
+            int q = v / 10;
+            out[--i] = (byte) ('0' + (v - q * 10));
+            v = q;
+        }
+        out[--i] = (byte) ('0' + v);
+        return at + digits;
     }
 
     /**
