@@ -332,10 +332,37 @@ final class QueueEventCodec {
      * @throws StorageException when a value cannot be encoded
      */
     static byte[] encodePayload(Map<String, ?> payload) {
+        return encodePayload(payload, null);
+    }
+
+    /**
+     * A buffer that {@link #encodePayload(Map, Scratch)} builds JSON in, reused for the jobs of one
+     * bulk enqueue. Not thread-safe.
+     */
+    static final class Scratch {
+        /** The largest buffer kept for the next payload. */
+        private static final int MAX_KEPT = 1 << 16;
+        private byte[] bytes;
+
+        /** @param capacity the first buffer size, in bytes */
+        Scratch(int capacity) {
+            bytes = new byte[Math.max(16, capacity)];
+        }
+    }
+
+    /**
+     * {@link #encodePayload(Map)}, building plain payloads in a buffer the caller keeps.
+     *
+     * @param payload a payload in the JSON model
+     * @param scratch the buffer, or {@code null} for a fresh one
+     * @return compact canonical JSON without LF; an empty payload is {@code []}
+     * @throws StorageException when a value cannot be encoded
+     */
+    static byte[] encodePayload(Map<String, ?> payload, Scratch scratch) {
         if (payload.isEmpty()) {
             return new byte[] {'[', ']'};
         }
-        byte[] plain = plainJson(payload);
+        byte[] plain = plainJson(payload, scratch);
         return plain != null ? plain : CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
     }
 
@@ -349,24 +376,40 @@ final class QueueEventCodec {
      * @return its JSON, or {@code null} when it holds anything else (then the general encoder writes it)
      */
     static byte[] plainJson(Map<String, ?> payload) {
-        byte[] out = new byte[64 + payload.size() * 24];
+        return plainJson(payload, null);
+    }
+
+    private static byte[] plainJson(Map<String, ?> payload, Scratch scratch) {
+        Scratch buffer = scratch != null ? scratch : new Scratch(64 + payload.size() * 24);
+        int length = writePlain(payload, buffer);
+        byte[] json = length < 0 ? null : Arrays.copyOf(buffer.bytes, length);
+        if (buffer.bytes.length > Scratch.MAX_KEPT) {
+            buffer.bytes = new byte[256];
+        }
+        return json;
+    }
+
+    /** @return the bytes of the JSON written to {@code buffer}, or -1 when the payload is not plain */
+    private static int writePlain(Map<String, ?> payload, Scratch buffer) {
+        byte[] out = buffer.bytes;
         int at = 0;
         out[at++] = '{';
         for (Map.Entry<String, ?> e : payload.entrySet()) {
             if (!(((Object) e.getKey()) instanceof String key)) {
-                return null;
+                return -1;
             }
             Object v = e.getValue();
             int room = key.length() + 4 + (v instanceof String text ? text.length() + 2 : 20);
             if (at + room + 1 > out.length) {
                 out = Arrays.copyOf(out, Math.max(out.length * 2, at + room + 1));
+                buffer.bytes = out;
             }
             if (at > 1) {
                 out[at++] = ',';
             }
             at = plainString(key, out, at);
             if (at < 0) {
-                return null;
+                return -1;
             }
             out[at++] = ':';
             if (v == null) {
@@ -378,17 +421,18 @@ final class QueueEventCodec {
             } else if (v instanceof Boolean b) {
                 at = ascii(b ? TRUE : FALSE, out, at);
             } else {
-                return null;
+                return -1;
             }
             if (at < 0) {
-                return null;
+                return -1;
             }
         }
         if (at + 1 > out.length) {
             out = Arrays.copyOf(out, at + 1);
+            buffer.bytes = out;
         }
         out[at++] = '}';
-        return Arrays.copyOf(out, at);
+        return at;
     }
 
     private static final byte[] NULL = ascii("null");

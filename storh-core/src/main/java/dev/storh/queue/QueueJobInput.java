@@ -46,6 +46,7 @@ final class QueueJobInput {
         int size = jobs instanceof java.util.Collection<?> c ? c.size() : -1;
         List<Checked> events = size >= 0 ? new ArrayList<>(size) : new ArrayList<>();
         IdBlocks generated = idGenerator == null ? new IdBlocks(size) : null;
+        QueueEventCodec.Scratch scratch = new QueueEventCodec.Scratch(256);
         int index = 0;
         for (Map<String, ?> job : jobs) {
             if (job == null) {
@@ -60,9 +61,9 @@ final class QueueJobInput {
                 }
                 @SuppressWarnings("unchecked")
                 Map<String, ?> typed = (Map<String, ?>) map;
-                events.add(one(typed, (String) id, index, id == null && generated != null ? generated.next(index) : null));
+                events.add(one(typed, (String) id, index, id == null && generated != null ? generated.next(index) : null, scratch));
             } else {
-                events.add(one(job, null, index, generated != null ? generated.next(index) : null));
+                events.add(one(job, null, index, generated != null ? generated.next(index) : null, scratch));
             }
             index++;
         }
@@ -123,14 +124,15 @@ final class QueueJobInput {
      * @throws StorageException naming the id, the index and the field
      */
     Checked one(Map<String, ?> payload, String id, int index) {
-        return one(payload, id, index, null);
+        return one(payload, id, index, null, null);
     }
 
     /**
      * @param newId a new id from {@link UuidV7} to use when {@code id} is {@code null}, or {@code null}
      *     to make one here
+     * @param scratch a buffer reused for the payloads' JSON, or {@code null}
      */
-    private Checked one(Map<String, ?> payload, String id, int index, String newId) {
+    private Checked one(Map<String, ?> payload, String id, int index, String newId, QueueEventCodec.Scratch scratch) {
         String jobId;
         if (id == null && newId != null) {
             jobId = newId;
@@ -164,7 +166,7 @@ final class QueueJobInput {
         }
         byte[] json;
         try {
-            json = QueueEventCodec.encodePayload(payload);
+            json = QueueEventCodec.encodePayload(payload, scratch);
         } catch (StorageException e) {
             throw new StorageException("Job payload cannot be stored: job " + jobId + where(index) + ": " + e.getMessage(), e);
         }

@@ -54,6 +54,7 @@ class QueueEventCodecTest {
             "a/b ~\u007f", "q\"", "back\\slash", "tab\t", "\u0001", "caf\u00e9", "\ud83d\ude00", 1.5, 2.0,
             java.util.List.of(1L), Map.of("k", 1L), new java.math.BigDecimal("1.10")};
         java.util.Random random = new java.util.Random(20_261_207L);
+        QueueEventCodec.Scratch scratch = new QueueEventCodec.Scratch(16); // reused: grows past its first size
         int plain = 0;
         for (int i = 0; i < 5_000; i++) {
             Map<String, Object> payload = new LinkedHashMap<>();
@@ -75,6 +76,7 @@ class QueueEventCodecTest {
                         && c != '"' && c != '\\'))).as("payload %d: %s", i, payload).isFalse();
             }
             assertThat(QueueEventCodec.encodePayload(payload)).as("payload %d: %s", i, payload).isEqualTo(expected);
+            assertThat(QueueEventCodec.encodePayload(payload, scratch)).as("payload %d: %s", i, payload).isEqualTo(expected);
         }
         assertThat(plain).isGreaterThan(500);
         Map<String, Object> wide = new LinkedHashMap<>();
@@ -83,6 +85,10 @@ class QueueEventCodecTest {
         }
         assertThat(QueueEventCodec.plainJson(wide))
                 .isEqualTo(dev.storh.json.CanonicalJson.compactText(wide).getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> huge = Map.of("text", "x".repeat(100_000)); // past the largest buffer kept
+        assertThat(QueueEventCodec.encodePayload(huge, scratch))
+                .isEqualTo(dev.storh.json.CanonicalJson.compactText(huge).getBytes(StandardCharsets.UTF_8));
+        assertThat(QueueEventCodec.encodePayload(Map.of("n", 1L), scratch)).isEqualTo("{\"n\":1}".getBytes(StandardCharsets.UTF_8));
     }
 
     /** The claim and complete lines a batch writes without event objects are the bytes of the events' lines. */
