@@ -1,6 +1,8 @@
 package dev.storh.id;
 
 import dev.storh.StorageException;
+import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Locale;
 
@@ -37,7 +39,9 @@ public final class UuidV7 {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
     /** The value of each ASCII hex digit (either case), -1 for every other character below 128. */
     private static final byte[] DIGITS = new byte[128];
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Lowercase hex digits as bytes. */
+    private static final byte[] HEX_BYTES = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final SecureRandom RANDOM = newRandom();
 
     private static final Sequence CLOCK = new Sequence();
     private static final Sequence EXPLICIT = new Sequence();
@@ -54,12 +58,43 @@ public final class UuidV7 {
     }
 
     /**
+     * @return the JDK's DRBG (NIST SP 800-90A Hash_DRBG, seeded and reseeded from the system's
+     *     entropy source), several times faster per byte than the platform default
+     *     ({@code NativePRNG} mixes every byte through SHA-1); the default when it is missing
+     */
+    private static SecureRandom newRandom() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
+    }
+
+    /**
      * @return a new id for the current wall-clock millisecond, lowercase, greater than every id
      *     this method returned before in this JVM (calls of {@link #generate(long)} do not count);
      *     thread-safe
      */
     public static String generate() {
         return CLOCK.nextFromClock(System.currentTimeMillis());
+    }
+
+    /**
+     * {@code count} new ids as {@link #generate()} returns them one by one, with one clock read and
+     * one lock for all: lowercase, increasing, each greater than every id {@code generate()} or this
+     * method returned before in this JVM. Thread-safe.
+     *
+     * @param count how many ids, at least 0
+     * @return the ids in increasing order
+     * @throws IllegalArgumentException when {@code count} is negative
+     */
+    public static String[] generateMany(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + count);
+        }
+        String[] ids = new String[count];
+        CLOCK.nextFromClock(System.currentTimeMillis(), ids);
+        return ids;
     }
 
     /**
@@ -174,14 +209,19 @@ public final class UuidV7 {
      * nibble, e1, e2 low 6 bits, e3) and 48 random bits (e4..e9). Guarded by its own monitor.
      */
     private static final class Sequence {
-        /** Random longs drawn from {@link #RANDOM} at once: a 512-byte draw costs about what 16 single {@code nextLong()} calls do. */
-        private static final int DRAWN = 64;
+        /** Random longs drawn from {@link #RANDOM} at once (4 KiB): one call per 512 ids of a burst. */
+        private static final int DRAWN = 512;
 
         private long lastMs = -1;
         private long counterHigh;
         private long counterLow;
         private final long[] random = new long[DRAWN];
+        private final byte[] drawn = new byte[DRAWN * Long.BYTES];
         private int used = DRAWN;
+        /** The millisecond {@link #prefix} shows, or -1. */
+        private long prefixMs = -1;
+        /** The first 13 characters of an id at {@link #prefixMs}, as bytes. */
+        private final byte[] prefix = new byte[13];
 
         /** The next id at {@code max(now, last)}, moving one millisecond on when the counter is spent. */
         synchronized String nextFromClock(long nowMs) {
@@ -195,7 +235,14 @@ public final class UuidV7 {
                 fresh();
             }
             lastMs = ms;
-            return format(ms, counterHigh, counterLow);
+            return formatted(ms);
+        }
+
+        /** Fills {@code ids} with the next ids, as many calls of {@link #nextFromClock(long)} with {@code nowMs} would. */
+        synchronized void nextFromClock(long nowMs, String[] ids) {
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = nextFromClock(nowMs);
+            }
         }
 
         /** The next id at exactly {@code ms}: increasing after a call with the same millisecond. */
@@ -208,7 +255,19 @@ public final class UuidV7 {
                 fresh();
             }
             lastMs = ms;
-            return format(ms, counterHigh, counterLow);
+            return formatted(ms);
+        }
+
+        /** The id of {@code ms} and the current counter and tail, its timestamp characters written once per millisecond. */
+        private String formatted(long ms) {
+            if (ms != prefixMs) {
+                writePrefix(ms, prefix);
+                prefixMs = ms;
+            }
+            byte[] out = new byte[36];
+            System.arraycopy(prefix, 0, out, 0, 13);
+            writeRest(counterHigh, counterLow, out);
+            return new String(out, StandardCharsets.ISO_8859_1);
         }
 
         /** A new millisecond: the counter starts in its lower half, leaving 2^25 increments of headroom. */
@@ -220,10 +279,9 @@ public final class UuidV7 {
         /** @return 64 bits of {@link #RANDOM}'s output, each used once */
         private long nextRandom() {
             if (used == DRAWN) {
-                byte[] bytes = new byte[DRAWN * Long.BYTES];
-                RANDOM.nextBytes(bytes);
-                java.nio.ByteBuffer.wrap(bytes).asLongBuffer().get(random);
-                java.util.Arrays.fill(bytes, (byte) 0);
+                RANDOM.nextBytes(drawn);
+                java.nio.ByteBuffer.wrap(drawn).asLongBuffer().get(random);
+                java.util.Arrays.fill(drawn, (byte) 0);
                 used = 0;
             }
             long r = random[used];
@@ -243,40 +301,46 @@ public final class UuidV7 {
     }
 
     static String format(long ms, long high, long low) {
-        char[] out = new char[36];
-        String ts = timestampPrefix(ms);
-        ts.getChars(0, 13, out, 0);
-        out[13] = '-';
-        out[14] = '7';
-        out[15] = HEX[(int) (high >>> 22) & 0xf];
-        int e1 = (int) (high >>> 14) & 0xff;
-        out[16] = HEX[e1 >>> 4];
-        out[17] = HEX[e1 & 0xf];
-        out[18] = '-';
-        int e2 = 0x80 | ((int) (high >>> 8) & 0x3f);
-        out[19] = HEX[e2 >>> 4];
-        out[20] = HEX[e2 & 0xf];
-        int e3 = (int) high & 0xff;
-        out[21] = HEX[e3 >>> 4];
-        out[22] = HEX[e3 & 0xf];
-        out[23] = '-';
-        for (int i = 0; i < 12; i++) {
-            out[24 + i] = HEX[(int) (low >>> (44 - 4 * i)) & 0xf];
-        }
-        return new String(out);
+        byte[] out = new byte[36];
+        writePrefix(ms, out);
+        writeRest(high, low, out);
+        return new String(out, StandardCharsets.ISO_8859_1);
     }
 
-    private static String timestampPrefix(long ms) {
-        char[] out = new char[13];
+    /** Writes the 13 timestamp characters {@code tttttttt-tttt} of {@code ms} into {@code out[0..12]}. */
+    private static void writePrefix(long ms, byte[] out) {
         for (int i = 0, shift = 44; i < 13; i++) {
             if (i == 8) {
                 out[i] = '-';
                 continue;
             }
-            out[i] = HEX[(int) (ms >>> shift) & 0xf];
+            out[i] = HEX_BYTES[(int) (ms >>> shift) & 0xf];
             shift -= 4;
         }
-        return new String(out);
+    }
+
+    /** Writes characters 13..35, {@code -7xxx-Vxxx-xxxxxxxxxxxx}, of the counter and tail into {@code out}. */
+    private static void writeRest(long high, long low, byte[] out) {
+        out[13] = '-';
+        out[14] = '7';
+        out[15] = HEX_BYTES[(int) (high >>> 22) & 0xf];
+        out[16] = HEX_BYTES[(int) (high >>> 18) & 0xf];
+        out[17] = HEX_BYTES[(int) (high >>> 14) & 0xf];
+        out[18] = '-';
+        out[19] = HEX_BYTES[0x8 | ((int) (high >>> 12) & 0x3)];
+        out[20] = HEX_BYTES[(int) (high >>> 8) & 0xf];
+        out[21] = HEX_BYTES[(int) (high >>> 4) & 0xf];
+        out[22] = HEX_BYTES[(int) high & 0xf];
+        out[23] = '-';
+        for (int i = 0; i < 12; i++) {
+            out[24 + i] = HEX_BYTES[(int) (low >>> (44 - 4 * i)) & 0xf];
+        }
+    }
+
+    private static String timestampPrefix(long ms) {
+        byte[] out = new byte[13];
+        writePrefix(ms, out);
+        return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     private static String printable(String s) {

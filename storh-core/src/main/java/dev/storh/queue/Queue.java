@@ -168,7 +168,7 @@ public final class Queue implements Store<QueueStats, QueueRepair, QueueCompact>
         QueueOp op = QueueOp.enqueue(checked);
         commits.submit(op);
         listeners.fire();
-        return op.enqueued.stream().map(QueueEvent::id).toList();
+        return op.enqueued.stream().map(QueueJobInput.Checked::id).toList();
     }
 
     /**

@@ -67,6 +67,11 @@ final class QueueCommits {
             long now = Math.floorDiv(nowMs, 1000L);
             QueueState state = journal.state();
             QueueOp.Batch batch = new QueueOp.Batch();
+            long bytes = 0;
+            for (QueueOp op : ops) {
+                bytes += op.estimatedBytes(state);
+            }
+            batch.reserve(bytes);
             try {
                 for (QueueOp op : ops) {
                     op.run(state, batch, now, nowMs);

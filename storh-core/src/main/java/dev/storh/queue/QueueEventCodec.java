@@ -113,6 +113,48 @@ final class QueueEventCodec {
         void add(QueueEvent event, byte[] payloadJson) {
             json.length = 0;
             json(event, payloadJson, json);
+            frame();
+        }
+
+        /**
+         * Appends a claim's framed line, as {@link #add} does for {@code QueueEvent.claim(id, ts)}.
+         *
+         * @param id a valid UUIDv7
+         * @param ts the claim time, Unix seconds
+         */
+        void addClaim(String id, long ts) {
+            json.length = 0;
+            json.bytes(HEADS[QueueEvent.Op.CLAIM.ordinal()]).id(id).bytes(QUOTED_TS).number(ts).bracket();
+            frame();
+        }
+
+        /**
+         * Appends a complete's framed line, as {@link #add} does for {@code QueueEvent.complete(id, done, ts)}.
+         *
+         * @param id a valid UUIDv7
+         * @param done whether the job is kept as done
+         * @param ts the completion time, Unix seconds
+         */
+        void addComplete(String id, boolean done, long ts) {
+            json.length = 0;
+            json.bytes(HEADS[QueueEvent.Op.COMPLETE.ordinal()]).id(id).bytes(done ? DONE_TRUE : DONE_FALSE).number(ts).bracket();
+            frame();
+        }
+
+        /**
+         * Grows the buffer, when needed, so that {@code more} bytes fit without growing again; a
+         * hint only (a batch larger than the hint still fits).
+         *
+         * @param more bytes about to be added
+         */
+        void reserve(long more) {
+            long need = length + more;
+            if (need > bytes.length && need <= Integer.MAX_VALUE - 16) {
+                bytes = Arrays.copyOf(bytes, (int) need);
+            }
+        }
+
+        private void frame() {
             int need = FramedLine.framedLength(json.bytes, json.length);
             if (length + need > bytes.length) {
                 bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + need));
@@ -135,12 +177,22 @@ final class QueueEventCodec {
     private static final byte[] PAYLOAD = ascii("\",\"payload\":");
     private static final byte[] TS = ascii(",\"ts\":");
     private static final byte[] QUOTED_TS = ascii("\",\"ts\":");
-    private static final byte[] OP = ascii("{\"op\":\"");
-    private static final byte[] ID = ascii("\",\"id\":\"");
     private static final byte[] DONE_TRUE = ascii("\",\"done\":true,\"ts\":");
     private static final byte[] DONE_FALSE = ascii("\",\"done\":false,\"ts\":");
     private static final byte[] ATTEMPTS = ascii(",\"attempts\":");
     private static final byte[] RETRY_AT = ascii(",\"retryAt\":");
+
+    /** Per op (by ordinal): {@code {"op":"<op>","id":"}. */
+    private static final byte[][] HEADS = heads();
+
+    private static byte[][] heads() {
+        QueueEvent.Op[] ops = QueueEvent.Op.values();
+        byte[][] heads = new byte[ops.length][];
+        for (QueueEvent.Op op : ops) {
+            heads[op.ordinal()] = ascii("{\"op\":\"" + op.wire() + "\",\"id\":\"");
+        }
+        return heads;
+    }
 
     private static byte[] ascii(String text) {
         return text.getBytes(StandardCharsets.US_ASCII);
@@ -159,7 +211,7 @@ final class QueueEventCodec {
             extraKeys(event, json);
             return json.bracket();
         }
-        json.bytes(OP).text(event.op().wire()).bytes(ID).id(event.id());
+        json.bytes(HEADS[event.op().ordinal()]).id(event.id());
         if (event.op() == QueueEvent.Op.COMPLETE) {
             json.bytes(event.done() ? DONE_TRUE : DONE_FALSE).number(event.ts());
         } else {
@@ -185,6 +237,9 @@ final class QueueEventCodec {
     private static final class Ascii {
         private byte[] bytes;
         private int length;
+        /** The last non-negative number {@link #number} wrote, or -1, and its digits. */
+        private long lastNumber = -1;
+        private byte[] lastDigits;
 
         Ascii(int capacity) {
             bytes = new byte[capacity];
@@ -203,9 +258,17 @@ final class QueueEventCodec {
             return this;
         }
 
-        /** An id: a validated UUIDv7, so ASCII (checked all the same, as {@link #text} does). */
+        /**
+         * An id: a validated UUIDv7, so 36 ASCII characters, copied as bytes in one go (a string of
+         * ASCII characters only is stored one byte per character, so this is an array copy).
+         */
+        @SuppressWarnings("deprecation")
         Ascii id(String id) {
-            return text(id);
+            int n = id.length();
+            room(n);
+            id.getBytes(0, n, bytes, length);
+            length += n;
+            return this;
         }
 
         Ascii bracket() {
@@ -221,10 +284,16 @@ final class QueueEventCodec {
             return this;
         }
 
-        /** Writes a number as {@link Long#toString(long)} does. */
+        /**
+         * Writes a number as {@link Long#toString(long)} does. The last non-negative number written
+         * is kept as digits: the events of one batch share their {@code ts}.
+         */
         Ascii number(long value) {
             if (value < 0) {
                 return text(Long.toString(value));
+            }
+            if (value == lastNumber) {
+                return bytes(lastDigits);
             }
             int digits = 1;
             for (long rest = value / 10; rest > 0; rest /= 10) {
@@ -236,6 +305,8 @@ final class QueueEventCodec {
                 bytes[i] = (byte) ('0' + rest % 10);
                 rest /= 10;
             }
+            lastDigits = Arrays.copyOfRange(bytes, length, length + digits);
+            lastNumber = value;
             length += digits;
             return this;
         }
@@ -261,13 +332,163 @@ final class QueueEventCodec {
      * @throws StorageException when a value cannot be encoded
      */
     static byte[] encodePayload(Map<String, ?> payload) {
+        return encodePayload(payload, null);
+    }
+
+    /**
+     * A buffer that {@link #encodePayload(Map, Scratch)} builds JSON in, reused for the jobs of one
+     * bulk enqueue. Not thread-safe.
+     */
+    static final class Scratch {
+        /** The largest buffer kept for the next payload. */
+        private static final int MAX_KEPT = 1 << 16;
+        private byte[] bytes;
+
+        /** @param capacity the first buffer size, in bytes */
+        Scratch(int capacity) {
+            bytes = new byte[Math.max(16, capacity)];
+        }
+    }
+
+    /**
+     * {@link #encodePayload(Map)}, building plain payloads in a buffer the caller keeps.
+     *
+     * @param payload a payload in the JSON model
+     * @param scratch the buffer, or {@code null} for a fresh one
+     * @return compact canonical JSON without LF; an empty payload is {@code []}
+     * @throws StorageException when a value cannot be encoded
+     */
+    static byte[] encodePayload(Map<String, ?> payload, Scratch scratch) {
         if (payload.isEmpty()) {
             return new byte[] {'[', ']'};
         }
-        byte[] withLf = CanonicalJson.encodeCompact(payload);
-        byte[] json = new byte[withLf.length - 1];
-        System.arraycopy(withLf, 0, json, 0, json.length);
+        byte[] plain = plainJson(payload, scratch);
+        return plain != null ? plain : CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The bytes {@code CanonicalJson.compactText} gives a flat payload of plain values, written
+     * directly: string keys, and values that are strings, integers ({@code Long}, {@code Integer},
+     * {@code Short}, {@code Byte}), booleans or nulls, every string of ASCII characters that JSON
+     * writes as they are ({@code 0x20..0x7f} but {@code "} and backslash).
+     *
+     * @param payload a non-empty payload
+     * @return its JSON, or {@code null} when it holds anything else (then the general encoder writes it)
+     */
+    static byte[] plainJson(Map<String, ?> payload) {
+        return plainJson(payload, null);
+    }
+
+    private static byte[] plainJson(Map<String, ?> payload, Scratch scratch) {
+        Scratch buffer = scratch != null ? scratch : new Scratch(64 + payload.size() * 24);
+        int length = writePlain(payload, buffer);
+        byte[] json = length < 0 ? null : Arrays.copyOf(buffer.bytes, length);
+        if (buffer.bytes.length > Scratch.MAX_KEPT) {
+            buffer.bytes = new byte[256];
+        }
         return json;
+    }
+
+    /** @return the bytes of the JSON written to {@code buffer}, or -1 when the payload is not plain */
+    private static int writePlain(Map<String, ?> payload, Scratch buffer) {
+        byte[] out = buffer.bytes;
+        int at = 0;
+        out[at++] = '{';
+        for (Map.Entry<String, ?> e : payload.entrySet()) {
+            if (!(((Object) e.getKey()) instanceof String key)) {
+                return -1;
+            }
+            Object v = e.getValue();
+            int room = key.length() + 4 + (v instanceof String text ? text.length() + 2 : 20);
+            if (at + room + 1 > out.length) {
+                out = Arrays.copyOf(out, Math.max(out.length * 2, at + room + 1));
+                buffer.bytes = out;
+            }
+            if (at > 1) {
+                out[at++] = ',';
+            }
+            at = plainString(key, out, at);
+            if (at < 0) {
+                return -1;
+            }
+            out[at++] = ':';
+            if (v == null) {
+                at = ascii(NULL, out, at);
+            } else if (v instanceof String text) {
+                at = plainString(text, out, at);
+            } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                at = integer(((Number) v).longValue(), out, at);
+            } else if (v instanceof Boolean b) {
+                at = ascii(b ? TRUE : FALSE, out, at);
+            } else {
+                return -1;
+            }
+            if (at < 0) {
+                return -1;
+            }
+        }
+        if (at + 1 > out.length) {
+            out = Arrays.copyOf(out, at + 1);
+            buffer.bytes = out;
+        }
+        out[at++] = '}';
+        return at;
+    }
+
+    private static final byte[] NULL = ascii("null");
+    private static final byte[] TRUE = ascii("true");
+    private static final byte[] FALSE = ascii("false");
+
+    private static int ascii(byte[] text, byte[] out, int at) {
+        System.arraycopy(text, 0, out, at, text.length);
+        return at + text.length;
+    }
+
+    /** @return the offset after {@code "text"}, or -1 when a character needs escaping or is not ASCII */
+    private static int plainString(String text, byte[] out, int at) {
+        int n = text.length();
+        out[at++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7f || c == '"' || c == '\\') {
+                return -1;
+            }
+            out[at++] = (byte) c;
+        }
+        out[at++] = '"';
+        return at;
+    }
+
+    /** @return the offset after the digits of {@code value} as {@link Long#toString(long)} writes them (at most 20 bytes) */
+    private static int integer(long value, byte[] out, int at) {
+        if (value == Long.MIN_VALUE) {
+            return ascii(ascii(Long.toString(value)), out, at);
+        }
+        long rest = value;
+        if (rest < 0) {
+            out[at++] = '-';
+            rest = -rest;
+        }
+        int digits = 1;
+        for (long bound = 10; digits < 19 && rest >= bound; bound *= 10) {
+            digits++;
+        }
+        int i = at + digits;
+        while (rest > Integer.MAX_VALUE) {
+            long q = rest / 100;
+            int r = (int) (rest - q * 100);
+            out[--i] = (byte) ('0' + r % 10);
+            out[--i] = (byte) ('0' + r / 10);
+            rest = q;
+        }
+        int v = (int) rest;
+        while (v >= 10) {
+            int q = v / 10;
+            out[--i] = (byte) ('0' + (v - q * 10));
+            v = q;
+        }
+        out[--i] = (byte) ('0' + v);
+        return at + digits;
     }
 
     /**
@@ -382,7 +603,8 @@ final class QueueEventCodec {
     /**
      * The model a replay reads back from a payload {@link #encodePayload} has just encoded, built without
      * decoding the bytes: a copy of its maps (string keys, in their order) and lists, every integer as a
-     * {@code Long}, strings, booleans and nulls as they are.
+     * {@code Long}, strings, booleans and nulls as they are. A payload of 1 to {@link PayloadMap#MAX_KEYS}
+     * keys becomes a {@link PayloadMap} at its top level (immutable; nested maps are {@code LinkedHashMap}s).
      *
      * @param payload a payload that encoded without error
      * @return the copy, or {@code null} when it holds a value whose read-back form only decoding tells
@@ -390,8 +612,25 @@ final class QueueEventCodec {
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> replayCopy(Map<String, ?> payload) {
-        Object copy = plainCopy(payload);
-        return copy == NOT_PLAIN ? null : (Map<String, Object>) copy;
+        int size = payload.size();
+        if (size == 0 || size > PayloadMap.MAX_KEYS) {
+            Object copy = plainCopy(payload);
+            return copy == NOT_PLAIN ? null : (Map<String, Object>) copy;
+        }
+        String[] keys = new String[size];
+        Object[] values = new Object[size];
+        boolean flat = true;
+        int i = 0;
+        for (Map.Entry<String, ?> e : payload.entrySet()) {
+            Object v = plainCopy(e.getValue());
+            if (i == size || !(((Object) e.getKey()) instanceof String key) || v == NOT_PLAIN) {
+                return null;
+            }
+            flat &= !(v instanceof Map || v instanceof List);
+            keys[i] = key;
+            values[i++] = v;
+        }
+        return i == size ? new PayloadMap(keys, values, flat) : null;
     }
 
     private static final Object NOT_PLAIN = new Object();
@@ -446,6 +685,9 @@ final class QueueEventCodec {
      * @return whether it holds no map or list at its top level, so {@link #handOut} gives it as it is
      */
     static boolean isFlat(Map<String, Object> payload) {
+        if (payload instanceof PayloadMap known) {
+            return known.flat();
+        }
         for (Object value : payload.values()) {
             if (value instanceof Map || value instanceof List) {
                 return false;

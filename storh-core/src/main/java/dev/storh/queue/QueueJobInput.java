@@ -17,12 +17,14 @@ import java.util.function.Supplier;
 final class QueueJobInput {
 
     /**
-     * A checked job.
+     * A checked job, stamped with the time when it is written.
      *
-     * @param event its enqueue event, the payload as a replay reads it (stamped again when written)
+     * @param id its id, lowercase
+     * @param payload the payload as a replay reads it
      * @param payloadJson the payload's compact JSON as it is written, so the writer does not encode it again
+     * @param flat whether the payload holds no map or list at its top level
      */
-    record Checked(QueueEvent event, byte[] payloadJson) {
+    record Checked(String id, Map<String, Object> payload, byte[] payloadJson, boolean flat) {
     }
 
     private final Supplier<String> idGenerator;
@@ -41,7 +43,10 @@ final class QueueJobInput {
      * @throws StorageException naming the job index and id
      */
     List<Checked> many(Iterable<? extends Map<String, ?>> jobs) {
-        List<Checked> events = new ArrayList<>();
+        int size = jobs instanceof java.util.Collection<?> c ? c.size() : -1;
+        List<Checked> events = size >= 0 ? new ArrayList<>(size) : new ArrayList<>();
+        IdBlocks generated = idGenerator == null ? new IdBlocks(size) : null;
+        QueueEventCodec.Scratch scratch = new QueueEventCodec.Scratch(256);
         int index = 0;
         for (Map<String, ?> job : jobs) {
             if (job == null) {
@@ -56,13 +61,46 @@ final class QueueJobInput {
                 }
                 @SuppressWarnings("unchecked")
                 Map<String, ?> typed = (Map<String, ?>) map;
-                events.add(one(typed, (String) id, index));
+                events.add(one(typed, (String) id, index, id == null && generated != null ? generated.next(index) : null, scratch));
             } else {
-                events.add(one(job, null, index));
+                events.add(one(job, null, index, generated != null ? generated.next(index) : null, scratch));
             }
             index++;
         }
         return events;
+    }
+
+    /**
+     * New UUIDv7 ids for a bulk enqueue, drawn in blocks ({@link UuidV7#generateMany}): one clock
+     * read and one lock per block rather than per job. The ids of a call are increasing in job
+     * order, as one {@code generate()} per job would give them; ids of a block left unused are
+     * dropped. Not thread-safe (one per call).
+     */
+    private static final class IdBlocks {
+        private static final int MAX_BLOCK = 1024;
+        private final int size;
+        private String[] block = new String[0];
+        private int next;
+        private int blockSize = 8;
+
+        /** @param size how many jobs the call holds, or -1 when unknown */
+        IdBlocks(int size) {
+            this.size = size;
+        }
+
+        /**
+         * @param index the job's index in the call
+         * @return a new id
+         */
+        String next(int index) {
+            if (next == block.length) {
+                int want = size >= 0 ? Math.min(MAX_BLOCK, Math.max(1, size - index)) : blockSize;
+                blockSize = Math.min(MAX_BLOCK, blockSize * 2);
+                block = UuidV7.generateMany(want);
+                next = 0;
+            }
+            return block[next++];
+        }
     }
 
     /**
@@ -86,8 +124,19 @@ final class QueueJobInput {
      * @throws StorageException naming the id, the index and the field
      */
     Checked one(Map<String, ?> payload, String id, int index) {
+        return one(payload, id, index, null, null);
+    }
+
+    /**
+     * @param newId a new id from {@link UuidV7} to use when {@code id} is {@code null}, or {@code null}
+     *     to make one here
+     * @param scratch a buffer reused for the payloads' JSON, or {@code null}
+     */
+    private Checked one(Map<String, ?> payload, String id, int index, String newId, QueueEventCodec.Scratch scratch) {
         String jobId;
-        if (id != null) {
+        if (id == null && newId != null) {
+            jobId = newId;
+        } else if (id != null) {
             try {
                 jobId = UuidV7.normalize(id);
             } catch (StorageException e) {
@@ -117,13 +166,14 @@ final class QueueJobInput {
         }
         byte[] json;
         try {
-            json = QueueEventCodec.encodePayload(payload);
+            json = QueueEventCodec.encodePayload(payload, scratch);
         } catch (StorageException e) {
             throw new StorageException("Job payload cannot be stored: job " + jobId + where(index) + ": " + e.getMessage(), e);
         }
         // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
         Map<String, Object> model = QueueEventCodec.replayCopy(payload);
-        return new Checked(QueueEvent.enqueue(jobId, model != null ? model : QueueEventCodec.reread(json), 0), json);
+        Map<String, Object> read = model != null ? model : QueueEventCodec.reread(json);
+        return new Checked(jobId, read, json, QueueEventCodec.isFlat(read));
     }
 
     /** @return where a job was handed in, for messages: empty for a single enqueue */

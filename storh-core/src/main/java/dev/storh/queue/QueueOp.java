@@ -36,20 +36,43 @@ final class QueueOp {
             events++;
         }
 
-        /** Applies an enqueue to the state and adds its line, written with the payload's JSON given. */
-        void apply(QueueState state, QueueEvent enqueue, byte[] payloadJson) {
-            state.apply(enqueue);
+        /**
+         * Applies an enqueue to the state and adds its line, written with the payload's JSON given.
+         *
+         * @return the enqueued job
+         */
+        QueueState.Job apply(QueueState state, QueueEvent enqueue, byte[] payloadJson) {
+            QueueState.Job job = state.apply(enqueue);
             out.add(enqueue, payloadJson);
             events++;
+            return job;
+        }
+
+        /** Claims a pending job and adds the claim's line. */
+        void claim(QueueState state, QueueState.Job job, long now) {
+            state.claim(job, now);
+            out.addClaim(job.id, now);
+            events++;
+        }
+
+        /** Completes a known job and adds the complete's line. */
+        void complete(QueueState state, QueueState.Job job, boolean done, long now) {
+            state.complete(job, done, now);
+            out.addComplete(job.id, done, now);
+            events++;
+        }
+
+        /** Makes sure the lines buffer holds at least {@code bytes} more without growing. */
+        void reserve(long bytes) {
+            out.reserve(bytes);
         }
     }
 
     enum Kind { ENQUEUE, CLAIM, COMPLETE }
 
     final Kind kind;
-    List<QueueEvent> enqueued;
-    /** The payloads' JSON of {@link #enqueued}, in the same order. */
-    private List<byte[]> payloadJson;
+    /** For an enqueue: the checked jobs, in order. */
+    List<QueueJobInput.Checked> enqueued;
     int limit;
     List<String> ids;
     boolean keepDone;
@@ -67,12 +90,7 @@ final class QueueOp {
 
     static QueueOp enqueue(List<QueueJobInput.Checked> jobs) {
         QueueOp op = new QueueOp(Kind.ENQUEUE);
-        op.enqueued = new ArrayList<>(jobs.size());
-        op.payloadJson = new ArrayList<>(jobs.size());
-        for (QueueJobInput.Checked job : jobs) {
-            op.enqueued.add(job.event());
-            op.payloadJson.add(job.payloadJson());
-        }
+        op.enqueued = jobs;
         return op;
     }
 
@@ -92,6 +110,31 @@ final class QueueOp {
     }
 
     /**
+     * @param state the state the call runs against
+     * @return about how many bytes this call's lines take (a little more, rather than less)
+     */
+    long estimatedBytes(QueueState state) {
+        switch (kind) {
+            case ENQUEUE: {
+                long bytes = 0;
+                for (QueueJobInput.Checked checked : enqueued) {
+                    bytes += checked.payloadJson().length + LINE_BYTES;
+                }
+                return bytes;
+            }
+            case CLAIM:
+                return Math.min(limit, state.counts().pending()) * LINE_BYTES;
+            case COMPLETE:
+                return (long) ids.size() * LINE_BYTES;
+            default:
+                return 0;
+        }
+    }
+
+    /** A framed line's bytes apart from an enqueue's payload: a little more than a claim or complete line takes. */
+    private static final long LINE_BYTES = 112;
+
+    /**
      * Picks, applies and encodes this call's events; results are published only if the batch commits.
      *
      * @param now the time, Unix seconds (event stamps)
@@ -100,14 +143,11 @@ final class QueueOp {
     void run(QueueState state, Batch batch, long now, long nowMs) {
         switch (kind) {
             case ENQUEUE: {
-                List<QueueEvent> stamped = new ArrayList<>(enqueued.size());
-                for (int i = 0; i < enqueued.size(); i++) {
-                    QueueEvent e = enqueued.get(i);
-                    QueueEvent event = QueueEvent.enqueue(e.id(), e.payload(), now);
-                    batch.apply(state, event, payloadJson.get(i));
-                    stamped.add(event);
+                state.expect(enqueued.size());
+                for (QueueJobInput.Checked checked : enqueued) {
+                    QueueEvent event = QueueEvent.enqueue(checked.id(), checked.payload(), now);
+                    batch.apply(state, event, checked.payloadJson()).knownShape(checked.flat());
                 }
-                enqueued = stamped;
                 break;
             }
             case CLAIM: {
@@ -115,8 +155,7 @@ final class QueueOp {
                 List<StorageRecord> records = new ArrayList<>(picked.size());
                 List<QueueJob> jobs = withJobs ? new ArrayList<>(picked.size()) : List.of();
                 for (QueueState.Job job : picked) {
-                    QueueEvent event = QueueEvent.claim(job.id, now);
-                    batch.apply(state, job, event);
+                    batch.claim(state, job, now);
                     Map<String, Object> data = job.payload == null ? new LinkedHashMap<>() : job.handOut();
                     StorageRecord record = new StorageRecord(job.id, data);
                     records.add(record);
@@ -141,8 +180,7 @@ final class QueueOp {
                         }
                         continue;
                     }
-                    QueueEvent event = QueueEvent.complete(job.id, keepDone, now);
-                    batch.apply(state, job, event);
+                    batch.complete(state, job, keepDone, now);
                     completed++;
                 }
                 break;

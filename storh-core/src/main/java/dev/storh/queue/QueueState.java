@@ -70,6 +70,17 @@ final class QueueState {
         }
 
         /**
+         * Records whether the payload just set holds no map or list, when the caller knows it, so
+         * {@link #handOut} does not look at it again.
+         *
+         * @param flatPayload whether {@link #payload} holds no map or list at its top level
+         */
+        void knownShape(boolean flatPayload) {
+            shaped = payload;
+            flat = flatPayload;
+        }
+
+        /**
          * @return the payload as a caller may get it ({@link QueueEventCodec#handOut}): itself when
          *     it holds no map or list (looked at once per payload: a claimed job that is requeued and
          *     claimed again is not looked at again), else a deep copy
@@ -90,7 +101,7 @@ final class QueueState {
         }
     }
 
-    private final Map<String, Job> jobs = new HashMap<>();
+    private Map<String, Job> jobs = new HashMap<>();
     private final ArrayDeque<Entry> line = new ArrayDeque<>();
     private long nextSeq;
     private int pending;
@@ -98,12 +109,57 @@ final class QueueState {
     private int done;
 
     /**
-     * Applies one event (the rules in the class comment).
+     * Applies one event (the rules in the class comment). An event that creates a job when it is
+     * unknown (an enqueue, a complete with {@code done:true}) looks the job table up once.
      *
      * @param e the event
+     * @return the job with the event's id after it, or {@code null} when there is none
      */
-    void apply(QueueEvent e) {
-        apply(jobs.get(e.id()), e);
+    Job apply(QueueEvent e) {
+        Job job = e.op() == QueueEvent.Op.ENQUEUE || e.op() == QueueEvent.Op.COMPLETE && e.done()
+                ? jobs.computeIfAbsent(e.id(), Job::new) : jobs.get(e.id());
+        apply(job, e);
+        return job;
+    }
+
+    /**
+     * Makes room in the job table for {@code more} new jobs at once when the table is empty (a
+     * first batch or replay), so a large batch does not grow it step by step.
+     *
+     * @param more how many jobs are about to be added
+     */
+    void expect(int more) {
+        if (jobs.isEmpty() && more > 12) {
+            jobs = new HashMap<>((int) Math.min(1L << 30, more * 4L / 3 + 1));
+        }
+    }
+
+    /**
+     * Applies a complete to a known job, without an event object.
+     *
+     * @param job a known job
+     * @param done whether the job is kept as done (else it is forgotten)
+     * @param ts the completion time, Unix seconds
+     */
+    void complete(Job job, boolean done, long ts) {
+        if (done) {
+            job.payload = null;
+            setStatus(job, Status.DONE, ts);
+        } else {
+            forget(job);
+        }
+    }
+
+    /**
+     * Applies a claim to a pending job {@link #claimable} gave, without an event object.
+     *
+     * @param job a pending job
+     * @param ts the claim time, Unix seconds
+     */
+    void claim(Job job, long ts) {
+        setStatus(job, Status.PROCESSING, ts);
+        job.attempts++;
+        job.retryAtMs = 0;
     }
 
     /**
@@ -135,15 +191,12 @@ final class QueueState {
                 }
                 break;
             case COMPLETE:
-                if (e.done()) {
-                    if (job == null) {
-                        job = new Job(e.id());
-                        jobs.put(e.id(), job);
-                    }
-                    job.payload = null;
-                    setStatus(job, Status.DONE, e.ts());
-                } else if (job != null) {
-                    forget(job);
+                if (e.done() && job == null) {
+                    job = new Job(e.id());
+                    jobs.put(e.id(), job);
+                }
+                if (job != null) {
+                    complete(job, e.done(), e.ts());
                 }
                 break;
             case REQUEUE:

@@ -79,6 +79,63 @@ class UuidV7Test {
         }
     }
 
+    /**
+     * Eight threads take ids in blocks of 1 to 300 ({@code generateMany}) and eight one by one; every
+     * id is unique, and each thread's ids increase in the order it got them, block by block.
+     */
+    @Test
+    void blocksOfIdsAreUniqueAndIncreasingAcrossThreadsMixedWithSingleIds() throws Exception {
+        int threads = 16;
+        int perThread = 6_000;
+        ConcurrentLinkedQueue<String> all = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            boolean blocks = t % 2 == 0;
+            int seed = t;
+            Thread worker = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                String previous = "";
+                int taken = 0;
+                while (taken < perThread) {
+                    String[] ids = blocks ? UuidV7.generateMany(Math.min(perThread - taken, 1 + random.nextInt(300)))
+                            : new String[] {UuidV7.generate()};
+                    for (String id : ids) {
+                        if (id.compareTo(previous) <= 0 || !UuidV7.isValid(id) || !id.equals(id.toLowerCase(java.util.Locale.ROOT))) {
+                            errors.add(previous + " then " + id);
+                        }
+                        previous = id;
+                        all.add(id);
+                    }
+                    taken += ids.length;
+                }
+            });
+            workers.add(worker);
+            worker.start();
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        assertThat(errors).isEmpty();
+        assertThat(new HashSet<>(all)).hasSize(threads * perThread);
+        String before = UuidV7.generate();
+        String[] after = UuidV7.generateMany(3);
+        assertThat(after).hasSize(3).isSorted();
+        assertThat(after[0]).isGreaterThan(before);
+        assertThat(UuidV7.generate()).isGreaterThan(after[2]);
+        assertThat(UuidV7.generateMany(0)).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> UuidV7.generateMany(-1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void sixteenThreadsGetUniqueIdsEachIncreasingInItsOwnOrder() throws Exception {
         int threads = 16;

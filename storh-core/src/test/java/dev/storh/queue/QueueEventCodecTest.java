@@ -42,6 +42,70 @@ class QueueEventCodecTest {
                 .isEqualTo("74\t5a8d9d48\t{\"op\":\"purge\",\"id\":\"" + ID1 + "\",\"ts\":1795997943}\n");
     }
 
+    /**
+     * A flat payload of plain values is written directly as the very bytes the general encoder
+     * gives it; anything else (escapes, non-ASCII text, fractions, nesting) is left to that encoder.
+     */
+    @Test
+    void plainPayloadsAreWrittenAsTheGeneralEncoderWritesThem() {
+        Object[] values = {0L, 7L, -1L, 9L, 10L, 99L, 100L, 2_147_483_647L, 2_147_483_648L, -2_147_483_648L,
+            1_700_000_000_123L, 999_999_999_999_999_999L, 1_000_000_000_000_000_000L, Long.MAX_VALUE, Long.MIN_VALUE,
+            Long.MIN_VALUE + 1, 42, -42, Integer.MIN_VALUE, (short) -7, (byte) 12, true, false, null, "", "item-12",
+            "a/b ~\u007f", "q\"", "back\\slash", "tab\t", "\u0001", "caf\u00e9", "\ud83d\ude00", 1.5, 2.0,
+            java.util.List.of(1L), Map.of("k", 1L), new java.math.BigDecimal("1.10")};
+        java.util.Random random = new java.util.Random(20_261_207L);
+        QueueEventCodec.Scratch scratch = new QueueEventCodec.Scratch(16); // reused: grows past its first size
+        int plain = 0;
+        for (int i = 0; i < 5_000; i++) {
+            Map<String, Object> payload = new LinkedHashMap<>();
+            for (int k = 1 + random.nextInt(6); k > 0; k--) {
+                String key = random.nextInt(10) == 0 ? (random.nextBoolean() ? "k\"" : "cl\u00e9") : "k" + random.nextInt(9);
+                payload.put(key, values[random.nextInt(values.length)]);
+            }
+            byte[] expected = dev.storh.json.CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
+            byte[] direct = QueueEventCodec.plainJson(payload);
+            if (direct != null) {
+                plain++;
+                assertThat(new String(direct, StandardCharsets.UTF_8)).as("payload %d: %s", i, payload)
+                        .isEqualTo(new String(expected, StandardCharsets.UTF_8));
+            } else {
+                assertThat(payload.values().stream().allMatch(v -> v == null || v instanceof Boolean || v instanceof Long
+                        || v instanceof Integer || v instanceof Short || v instanceof Byte
+                        || v instanceof String t && t.chars().allMatch(c -> c >= 0x20 && c <= 0x7f && c != '"' && c != '\\'))
+                        && payload.keySet().stream().allMatch(t -> t.chars().allMatch(c -> c >= 0x20 && c <= 0x7f
+                        && c != '"' && c != '\\'))).as("payload %d: %s", i, payload).isFalse();
+            }
+            assertThat(QueueEventCodec.encodePayload(payload)).as("payload %d: %s", i, payload).isEqualTo(expected);
+            assertThat(QueueEventCodec.encodePayload(payload, scratch)).as("payload %d: %s", i, payload).isEqualTo(expected);
+        }
+        assertThat(plain).isGreaterThan(500);
+        Map<String, Object> wide = new LinkedHashMap<>();
+        for (int k = 0; k < 40; k++) {
+            wide.put("key-" + k + "-".repeat(k), "v".repeat(3 * k));
+        }
+        assertThat(QueueEventCodec.plainJson(wide))
+                .isEqualTo(dev.storh.json.CanonicalJson.compactText(wide).getBytes(StandardCharsets.UTF_8));
+        Map<String, Object> huge = Map.of("text", "x".repeat(100_000)); // past the largest buffer kept
+        assertThat(QueueEventCodec.encodePayload(huge, scratch))
+                .isEqualTo(dev.storh.json.CanonicalJson.compactText(huge).getBytes(StandardCharsets.UTF_8));
+        assertThat(QueueEventCodec.encodePayload(Map.of("n", 1L), scratch)).isEqualTo("{\"n\":1}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The claim and complete lines a batch writes without event objects are the bytes of the events' lines. */
+    @Test
+    void claimAndCompleteLinesWrittenDirectlyAreTheEventsBytes() {
+        QueueEventCodec.Lines lines = new QueueEventCodec.Lines(16);
+        lines.reserve(10);
+        lines.addClaim(ID1, TS);
+        lines.addComplete(ID1, true, TS);
+        lines.addComplete(ID2, false, 7L);
+        lines.addClaim(ID3, 1_795_997_944L);
+        assertThat(new String(lines.bytes(), 0, lines.length(), StandardCharsets.UTF_8)).isEqualTo(
+                "74\t9d6bd05f\t{\"op\":\"claim\",\"id\":\"" + ID1 + "\",\"ts\":1795997943}\n"
+                + "89\tda06c6f3\t{\"op\":\"complete\",\"id\":\"" + ID1 + "\",\"done\":true,\"ts\":1795997943}\n"
+                + line(QueueEvent.complete(ID2, false, 7L)) + line(QueueEvent.claim(ID3, 1_795_997_944L)));
+    }
+
     @Test
     void linesOfABatchAreTheSameBytesAsEachEventsLineOneAfterTheOther() {
         Map<String, Object> payload = new LinkedHashMap<>();

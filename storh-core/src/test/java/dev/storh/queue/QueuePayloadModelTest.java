@@ -93,11 +93,59 @@ class QueuePayloadModelTest {
                 if (kept != null) {
                     copied++;
                     assertThat(kept).as("seed %d payload %d: %s", seed, i, payload).isEqualTo(replayed);
-                    assertThat(kinds(kept)).as("seed %d payload %d: %s", seed, i, payload).isEqualTo(kinds(replayed));
+                    assertThat(kept).as("seed %d payload %d: %s", seed, i, payload)
+                            .isInstanceOf(payload.isEmpty() ? LinkedHashMap.class : PayloadMap.class);
+                    // the top level is a PayloadMap: its entries, in order, are what the replayed map holds
+                    assertThat(kinds(new LinkedHashMap<>(kept))).as("seed %d payload %d: %s", seed, i, payload)
+                            .isEqualTo(kinds(replayed));
+                    assertThat(replayed).as("seed %d payload %d: %s", seed, i, payload).isEqualTo(kept);
+                    assertThat(kept.hashCode()).as("seed %d payload %d: %s", seed, i, payload).isEqualTo(replayed.hashCode());
+                    assertThat(QueueEventCodec.isFlat(kept)).as("seed %d payload %d: %s", seed, i, payload)
+                            .isEqualTo(replayed.values().stream().noneMatch(v -> v instanceof Map || v instanceof List));
                 }
             }
             assertThat(copied).as("seed %d", seed).isGreaterThan(900);
         }
+    }
+
+    @Test
+    void aKeptPayloadIsAnImmutableMapInTheGivenKeyOrderUpToSixteenKeys() {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("z", 1);
+        payload.put("a", "x");
+        payload.put("m", null);
+        Map<String, Object> kept = QueueEventCodec.replayCopy(payload);
+        assertThat(kept).isInstanceOf(PayloadMap.class);
+        assertThat(kept.keySet()).containsExactly("z", "a", "m");
+        assertThat(kept.get("z")).isEqualTo(1L);
+        assertThat(kept.get("m")).isNull();
+        assertThat(kept.containsKey("m")).isTrue();
+        assertThat(kept.containsKey("q")).isFalse();
+        assertThat(kept.getOrDefault("q", "d")).isEqualTo("d");
+        assertThat(kept.getOrDefault("m", "d")).isNull();
+        assertThat(kept).hasToString("{z=1, a=x, m=null}");
+        assertThat(QueueEventCodec.isFlat(kept)).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> kept.put("b", 2L))
+                .isInstanceOf(UnsupportedOperationException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> kept.remove("z"))
+                .isInstanceOf(UnsupportedOperationException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+            java.util.Iterator<Map.Entry<String, Object>> it = kept.entrySet().iterator();
+            it.next().setValue(3L);
+        }).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(kept).hasSize(3);
+
+        Map<String, Object> nested = QueueEventCodec.replayCopy(Map.of("list", List.of(1)));
+        assertThat(nested).isInstanceOf(PayloadMap.class);
+        assertThat(QueueEventCodec.isFlat(nested)).isFalse();
+
+        Map<String, Object> big = new LinkedHashMap<>();
+        for (int i = 0; i <= PayloadMap.MAX_KEYS; i++) {
+            big.put("k" + i, (long) i);
+        }
+        assertThat(QueueEventCodec.replayCopy(big)).isInstanceOf(LinkedHashMap.class).isEqualTo(big);
+        big.remove("k0");
+        assertThat(QueueEventCodec.replayCopy(big)).isInstanceOf(PayloadMap.class).isEqualTo(big);
     }
 
     @Test

@@ -243,6 +243,45 @@ class QueueTest {
         }
     }
 
+    /**
+     * Generated ids of a bulk enqueue (drawn in blocks) are valid, lowercase, increasing in job
+     * order and after every id generated before, whether the input's size is known (a list) or not
+     * (a plain iterable), with given ids in between; the queue's file replays to the same jobs.
+     */
+    @Test
+    void bulkEnqueueIdsIncreaseInJobOrderForListsAndPlainIterables() {
+        try (Queue q = open("jobs")) {
+            List<Map<String, Object>> jobs = new ArrayList<>();
+            for (int i = 0; i < 3_000; i++) {
+                jobs.add(i % 1000 == 7 ? Map.of("id", id(i), "payload", Map.of("i", (long) i)) : Map.of("i", (long) i));
+            }
+            Iterable<Map<String, Object>> plain = jobs::iterator;
+            for (Iterable<Map<String, Object>> input : List.of(jobs, plain)) {
+                String before = dev.storh.id.UuidV7.generate();
+                List<String> ids = q.enqueueMany(input);
+                assertThat(ids).hasSize(3_000);
+                String previous = before;
+                for (int i = 0; i < ids.size(); i++) {
+                    String id = ids.get(i);
+                    assertThat(dev.storh.id.UuidV7.isValid(id)).isTrue();
+                    if (i % 1000 == 7) {
+                        assertThat(id).isEqualTo(id(i));
+                        continue;
+                    }
+                    assertThat(id).as("job %d", i).isGreaterThan(previous).isEqualTo(id.toLowerCase(java.util.Locale.ROOT));
+                    previous = id;
+                }
+                assertThat(dev.storh.id.UuidV7.generate()).isGreaterThan(previous);
+            }
+            List<StorageRecord> claimed = q.claimMany(10_000);
+            assertThat(claimed).hasSize(3_000 + 2_997); // the three given ids were enqueued twice: pending once
+            assertThat(claimed.get(2).data()).isEqualTo(Map.of("i", 2L));
+        }
+        try (Queue reopened = open("jobs")) {
+            assertThat(reopened.counts()).isEqualTo(counts(0, 5_997, 0));
+        }
+    }
+
     @Test // 38
     void aTornTailWithoutLineFeedIsCutOnReopen() throws Exception {
         try (Queue q = open("jobs")) {
