@@ -327,14 +327,15 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     /**
      * The statistics as this instance last saw them, for metrics that are read often: the same
      * shape as {@link #stats()}, but without checking the disk for other writers' appends, so it
-     * takes no lock and makes no system call. Records appended by other instances or processes show
-     * once this instance next reads or writes.
+     * takes no lock; it looks at the active segment's size only (one {@code stat}), and at a sealed
+     * segment's only when this instance has not seen it end at its last line yet. Records appended by
+     * other instances or processes show once this instance next reads or writes.
      *
      * @return segments, live records, deleted records and bytes as of this instance's last operation
      */
     public LogStats lastStats() {
         ensureOpen();
-        return log.stats();
+        return log.stats(true);
     }
 
     /**

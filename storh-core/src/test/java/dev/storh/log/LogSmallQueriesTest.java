@@ -140,6 +140,28 @@ class LogSmallQueriesTest {
         }
     }
 
+    @Test
+    void lastStatsAreTheStatsAsOfThisInstancesLastOperation() throws Exception {
+        SegmentedLogOptions options = LogTestSupport.opts(600, 1);
+        try (SegmentedLog log = SegmentedLog.open(root, "events", options)) {
+            for (int i = 0; i < 40; i++) {
+                log.put(Map.of("i", (long) i));
+            }
+            assertThat(log.state().sealed).hasSizeGreaterThan(4);
+            assertThat(log.lastStats()).isEqualTo(log.stats());
+            assertThat(log.lastStats().bytes()).isEqualTo(segmentBytes(log));
+            try (SegmentedLog other = SegmentedLog.open(root, "events", options)) {
+                for (int i = 0; i < 20; i++) {
+                    other.put(Map.of("i", (long) i));
+                }
+            }
+            assertThat(log.lastStats().records()).as("not caught up yet").isEqualTo(40);
+            assertThat(log.stats().records()).isEqualTo(60);
+            assertThat(log.lastStats()).isEqualTo(log.stats());
+            assertThat(log.lastStats().bytes()).isEqualTo(segmentBytes(log));
+        }
+    }
+
     /** The scan executor over the log's public reads: the reference answers. */
     private static QueryBuilder scanQuery(SegmentedLog log) {
         return QueryBuilder.on(new ScanQueryExecutor("reference", new ScanQueryExecutor.RecordSource() {
