@@ -6,7 +6,6 @@ import java.math.BigInteger;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.OptionalLong;
 
 /**
  * How many live records hold each value of each top-level field, so that a count with one
@@ -86,21 +85,23 @@ final class EqualityCounts {
 
     /**
      * @param field a top-level field
-     * @param value a query value in the JSON model
-     * @return the number of live records whose {@code field} is identical to {@code value}, or empty when
-     *     these counts cannot tell (not usable, a value kind that is not counted, a dropped field)
+     * @param key a counter key, from {@link #key}
+     * @return the number of live records whose {@code field} is identical to the value of {@code key},
+     *     or -1 when these counts cannot tell (not usable, a dropped field)
      */
-    OptionalLong count(String field, Object value) {
-        Object key = key(value);
-        if (!usable || key == null) {
-            return OptionalLong.empty();
+    long count(String field, Object key) {
+        if (!usable) {
+            return -1;
         }
         Map<Object, long[]> values = fields.get(field);
-        if (values == DROPPED) {
-            return OptionalLong.empty();
+        if (values == null) {
+            return 0;
         }
-        long[] n = values == null ? null : values.get(key);
-        return OptionalLong.of(n == null ? 0 : n[0]);
+        if (values == DROPPED) {
+            return -1;
+        }
+        long[] n = values.get(key);
+        return n == null ? 0 : n[0];
     }
 
     /**
@@ -194,18 +195,11 @@ final class EqualityCounts {
     }
 
     /**
-     * @param value a query value
-     * @return whether values of its kind are counted (strings, booleans, null, 64-bit integers)
+     * @param value a value (a query value, or a record's)
+     * @return its counter key, or {@code null} when values of its kind are not counted (only strings,
+     *     booleans, null and 64-bit integers are)
      */
-    static boolean counted(Object value) {
-        return key(value) != null;
-    }
-
-    /**
-     * @param value a value
-     * @return its counter key, or {@code null} when values of its kind are not counted
-     */
-    private static Object key(Object value) {
+    static Object key(Object value) {
         Object v = Values.normalise(value);
         if (v == null) {
             return NULL_VALUE;

@@ -126,15 +126,18 @@ final class LogContext {
      * Catches up with other processes when the manifest or the active segment changed behind this
      * instance's back (W1). Costs one {@code stat} while no other writer is registered
      * ({@link OtherWriters}), else two when nothing changed.
+     *
+     * @return whether no other writer can have changed the files since this instance last caught up
+     *     (the one-{@code stat} case); false when the files were looked at
      */
-    void refreshIfStale() {
+    boolean refreshIfStale() {
         if (state.rebuild) {
             withLock(() -> state.refresh(false, -1));
-            return;
+            return false;
         }
         long folder = writers.folderMillis();
         if (writers.noneSince(folder)) {
-            return;
+            return true;
         }
         Segment a = state.active;
         Object stamp = Manifest.stamp(state.files);
@@ -144,10 +147,11 @@ final class LogContext {
             if (size == a.end || writer.isOwnWrite(a.file, size)) {
                 long manifestMillis = stamp instanceof String v ? state.files.modifiedMillis(v) : -1;
                 writers.look(folder, Math.max(manifestMillis, entry == null ? -1 : entry.lastModifiedMillis()));
-                return;
+                return false;
             }
         }
         withLock(() -> state.refresh(false, -1));
+        return false;
     }
 
     /**
@@ -193,7 +197,15 @@ final class LogContext {
 
     /** @return the statistics of the in-memory picture, without catching up first */
     LogStats stats() {
+        return stats(false);
+    }
+
+    /**
+     * @param trustSealed whether sealed segment sizes seen before may be used ({@link LogState#bytes(boolean)})
+     * @return the statistics of the in-memory picture, without catching up first
+     */
+    LogStats stats(boolean trustSealed) {
         StateIndex index = state.index;
-        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes());
+        return new LogStats(state.sealed.size() + 1L, index.live(), index.deleted(), state.bytes(trustSealed));
     }
 }

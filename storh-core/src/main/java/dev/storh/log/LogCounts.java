@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,33 +33,34 @@ final class LogCounts {
 
     /**
      * @param query the query; the caller has caught up with other processes
-     * @return how many live records match it, without the limit; empty when memory cannot tell
+     * @return how many live records match it, without the limit; -1 when memory cannot tell
      */
-    OptionalLong count(RecordQuery query) {
+    long count(RecordQuery query) {
         List<Map.Entry<String, Object>> eq = query.equalities();
         if (eq.size() != 1 || query.after() != null || query.fromId() != null || query.untilId() != null
-                || query.errorHandler() != null || !EqualityCounts.counted(eq.get(0).getValue())) {
-            return OptionalLong.empty();
+                || query.errorHandler() != null) {
+            return -1;
         }
-        String field = eq.get(0).getKey();
-        Object value = eq.get(0).getValue();
-        if (!state.presence.present()) {
-            return OptionalLong.empty();
+        Map.Entry<String, Object> condition = eq.get(0);
+        Object key = EqualityCounts.key(condition.getValue());
+        if (key == null || !state.presence.present()) {
+            return -1;
         }
+        String field = condition.getKey();
         StateIndex index;
         List<Segment.View> views;
         long snapshot;
         synchronized (state) {
-            if (damaged()) {
-                return OptionalLong.empty();
+            if (state.mayBeDamaged && damaged()) {
+                return -1;
             }
             index = state.index;
             EqualityCounts counts = index.counts();
             if (counts.usable()) {
-                return counts.count(field, value);
+                return counts.count(field, key);
             }
             if (query.limit() > 0 || !counts.worthBuilding()) {
-                return OptionalLong.empty();
+                return -1;
             }
             views = state.views();
             snapshot = index.openSnapshot();
@@ -72,19 +72,16 @@ final class LogCounts {
                 built.add(EqualityCounts.keysOf(records.next().data()));
             }
         } catch (StorageException e) {
-            return OptionalLong.empty(); // the caller's scan meets the same line and reports it
+            return -1; // the caller's scan meets the same line and reports it
         }
         synchronized (state) {
             index.installCounts(built, snapshot);
         }
-        return built.count(field, value);
+        return built.count(field, key);
     }
 
     /** @return whether a segment holds damage a scan would report; call under the state monitor */
     private boolean damaged() {
-        if (!state.mayBeDamaged) {
-            return false;
-        }
         for (Segment s : state.sealed) {
             if (!s.damaged.isEmpty() || s.badTail != null) {
                 return true;

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -47,7 +46,16 @@ final class LogReads {
     }
 
     Optional<StorageRecord> get(String id) {
-        String key = UuidV7.normalize(id);
+        return getValid(UuidV7.normalize(id));
+    }
+
+    /**
+     * @param key a valid lowercase id
+     * @return the record's latest version through the state index, after catching up with other
+     *     processes; empty when unknown or deleted
+     * @throws StorageException as {@link SegmentedLog#get}
+     */
+    Optional<StorageRecord> getValid(String key) {
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
         if (e == null || e.deleted()) {
@@ -56,16 +64,17 @@ final class LogReads {
         StorageException last = null;
         StateIndex.Location[] aliases = e.aliases();
         for (int i = -1; i < aliases.length; i++) {
-            StateIndex.Location at = i < 0 ? new StateIndex.Location(e.file(), e.offset()) : aliases[i];
-            Path file = log.state.path(at.file());
+            String fileName = i < 0 ? e.file() : aliases[i].file();
+            long offset = i < 0 ? e.offset() : aliases[i].offset();
             try {
-                LogLine.Envelope env = readAt(at);
+                LogLine.Envelope env = readAt(fileName, offset);
                 if (env != null && env.id().equals(key) && LogLine.PUT.equals(env.op())) {
-                    return Optional.of(new StorageRecord(key, env.data(file, at.offset())));
+                    return Optional.of(new StorageRecord(key, env.data(null, offset)));
                 }
+                Path file = log.state.path(fileName);
                 last = new StorageException(env == null
-                        ? "Could not read segment record. Id " + key + " at " + file + ":" + at.offset()
-                        : "Segmented log state index points at the wrong record. Id " + key + " at " + file + ":" + at.offset());
+                        ? "Could not read segment record. Id " + key + " at " + file + ":" + offset
+                        : "Segmented log state index points at the wrong record. Id " + key + " at " + file + ":" + offset);
             } catch (StorageException ex) {
                 last = ex;
             }
@@ -73,8 +82,16 @@ final class LogReads {
         throw last;
     }
 
-    private LogLine.Envelope readAt(StateIndex.Location at) {
-        Path file = log.state.path(at.file());
+    /**
+     * Reads the line at a location through the cached read handle on its file.
+     *
+     * @param fileName the segment file name
+     * @param offset the line's offset
+     * @return its envelope with the data decoded, or {@code null} when no whole line is there
+     * @throws StorageException when the file cannot be read or the line does not decode, naming
+     *     {@code <file>:<offset>}
+     */
+    private LogLine.Envelope readAt(String fileName, long offset) {
         long generation = log.state.generation;
         if (generation != readChannelsGeneration) {
             synchronized (readChannels) {
@@ -83,29 +100,41 @@ final class LogReads {
         }
         for (int attempt = 0;; attempt++) {
             Map<String, StoreFiles.Input> channels = readChannels;
-            StoreFiles.Input ch = channels.computeIfAbsent(at.file(), f -> {
-                try {
-                    readHandlesOpened.incrementAndGet();
-                    return log.state.open(f);
-                } catch (IOException ex) {
-                    throw new StorageException("Could not read segment record. Cannot open " + file, ex);
-                }
-            });
+            StoreFiles.Input ch = channels.get(fileName);
+            if (ch == null) {
+                ch = channels.computeIfAbsent(fileName, this::openForReads);
+            }
             try {
                 // No size look: the line the index names is whole, and a read past the end returns -1.
-                SegmentReader reader = new SegmentReader(ch, at.offset(), Long.MAX_VALUE, 1024);
+                SegmentReader reader = new SegmentReader(ch, offset, Long.MAX_VALUE, 1024);
                 if (!reader.next() || !reader.terminated()) {
                     return null;
                 }
-                return LogLine.decode(reader.line(), file, at.offset(), true);
+                byte[] line = reader.line();
+                try {
+                    return LogLine.decode(line, null, offset, true);
+                } catch (StorageException unnamed) {
+                    return LogLine.decode(line, log.state.path(fileName), offset, true); // throws, naming the file
+                }
             } catch (java.nio.channels.ClosedChannelException closed) {
-                channels.remove(at.file(), ch);
+                channels.remove(fileName, ch);
                 if (attempt > 0) {
-                    throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), closed);
+                    throw new StorageException("Could not read segment record. At " + log.state.path(fileName) + ":" + offset,
+                            closed);
                 }
             } catch (IOException ex) {
-                throw new StorageException("Could not read segment record. At " + file + ":" + at.offset(), ex);
+                throw new StorageException("Could not read segment record. At " + log.state.path(fileName) + ":" + offset, ex);
             }
+        }
+    }
+
+    /** Opens a point-read handle on a segment file, for {@link #readAt}. */
+    private StoreFiles.Input openForReads(String fileName) {
+        try {
+            readHandlesOpened.incrementAndGet();
+            return log.state.open(fileName);
+        } catch (IOException ex) {
+            throw new StorageException("Could not read segment record. Cannot open " + log.state.path(fileName), ex);
         }
     }
 
@@ -135,9 +164,9 @@ final class LogReads {
         log.refreshIfStale();
         long limit = query.limit() > 0 ? query.limit() : Long.MAX_VALUE;
         if (query.hasDataConditions()) {
-            OptionalLong fromMemory = counts.count(query);
-            if (fromMemory.isPresent()) {
-                return Math.min(limit, fromMemory.getAsLong());
+            long fromMemory = counts.count(query);
+            if (fromMemory >= 0) {
+                return Math.min(limit, fromMemory);
             }
             try (Stream<StorageRecord> s = stream(query)) {
                 return s.count();
@@ -193,7 +222,14 @@ final class LogReads {
      *     processes; the record is not read (a line the index names scanned whole)
      */
     boolean exists(String id) {
-        String key = UuidV7.normalize(id);
+        return existsValid(UuidV7.normalize(id));
+    }
+
+    /**
+     * @param key a valid lowercase id
+     * @return as {@link #exists}
+     */
+    boolean existsValid(String key) {
         log.refreshIfStale();
         StateIndex.Entry e = log.state.index.get(key);
         return e != null && !e.deleted();

@@ -50,7 +50,7 @@ final class LogState {
      */
     volatile boolean mayBeDamaged;
     /** Whether every segment file of the picture is still there, known from the folder's time. */
-    final SegmentPresence presence = new SegmentPresence(this);
+    final SegmentPresence presence;
     private long nextSegment = 1;
     private List<Object> invalidSealed = List.of();
     private Map<String, Object> extra = Map.of();
@@ -60,6 +60,7 @@ final class LogState {
         this.readOnly = readOnly;
         this.dir = dir;
         this.interval = interval;
+        this.presence = new SegmentPresence(this);
     }
 
     /**
@@ -324,7 +325,8 @@ final class LogState {
         if (old.records == 0) {
             return;
         }
-        if (!isFile(LogFiles.segment(old.file))) {
+        StoreFiles.Entry file = entry(old.file);
+        if (file == null || file.kind() != StoreFiles.Entry.Kind.FILE) {
             throw new StorageException("Could not roll missing active segment. Missing: " + path(old.file));
         }
         String indexName = LogFiles.indexName(old.file);
@@ -334,6 +336,7 @@ final class LogState {
         try {
             createIfMissing(fresh.file, false); // RollCommit fsyncs segments/ before the manifest names it
             swapActive(old, fresh, indexName, n, syncManifestFolder, dataSync);
+            old.sizeSeen = file.size(); // under the collection lock, after this instance's own lines
             presence.afterOwnChange(known);
         } catch (RuntimeException e) {
             // nothing references them: take them away so a failed roll leaves the folder as it was
@@ -400,9 +403,28 @@ final class LogState {
      * @return the total size of the {@code .ndjson} files the manifest references
      */
     long bytes() {
+        return bytes(false);
+    }
+
+    /**
+     * The total size of the {@code .ndjson} files the manifest references, from one {@code stat} of
+     * each, or, for a sealed segment whose size was seen before and then ended exactly at its committed
+     * end, from that size when the caller knows that no other writer can have changed the files since
+     * this instance caught up and that no file of {@code segments/} was added or removed (sealed
+     * segments are never appended to, and every writer that rewrites one registers a marker).
+     *
+     * @param trustSealed whether sealed sizes seen before may be used, as above
+     * @return the bytes
+     */
+    long bytes(boolean trustSealed) {
         long total = 0;
         for (Segment s : sealed) {
-            total += Math.max(0, size(s.file));
+            long seen = s.sizeSeen;
+            if (!trustSealed || seen < 0 || seen != s.end) {
+                seen = size(s.file);
+                s.sizeSeen = seen;
+            }
+            total += Math.max(0, seen);
         }
         return total + Math.max(0, size(active.file));
     }

@@ -20,8 +20,8 @@ import dev.storh.fs.WritersFolder;
  */
 final class OtherWriters {
 
-    private final StoreFiles files;
     private final WritersFolder writers;
+    private final FolderTime folder;
     /** The folder's modification time while no other writer is registered, or -1. */
     private volatile long quietAt = -1;
 
@@ -30,8 +30,8 @@ final class OtherWriters {
      * @param ownMarker this instance's marker file name (without the folder), or {@code null}
      */
     OtherWriters(StoreFiles files, String ownMarker) {
-        this.files = files;
         this.writers = new WritersFolder(files, LogFiles.WRITERS, n -> n.equals(ownMarker));
+        this.folder = new FolderTime(files, LogFiles.WRITERS);
     }
 
     /**
@@ -39,7 +39,7 @@ final class OtherWriters {
      *     is not a readable folder
      */
     long folderMillis() {
-        return LogFiles.folderMillis(files, LogFiles.WRITERS);
+        return folder.millis();
     }
 
     /**

@@ -29,6 +29,11 @@ final class Segment {
     long records;
     boolean ordered = true;
     long end;
+    /**
+     * The file's size as a {@code stat} last showed it (at this instance's own roll, or by a
+     * {@code stats()}), or -1; read without the monitor, see {@link LogState#bytes(boolean)}.
+     */
+    volatile long sizeSeen = -1;
     List<SparseIndex.Entry> sparse = new ArrayList<>();
     /** Damaged stretches the scan skipped, in file order (removed by a repair). */
     List<Damage> damaged = new ArrayList<>();

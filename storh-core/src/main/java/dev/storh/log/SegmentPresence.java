@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SegmentPresence {
 
     private final LogState state;
+    private final FolderTime folder;
     /** The folder's modification time when every file was last known to be there, or -1. */
     private volatile long knownAtMs = -1;
     /** Segment file names once found to be regular files, so a listing shows they are still there. */
@@ -33,6 +34,7 @@ final class SegmentPresence {
 
     SegmentPresence(LogState state) {
         this.state = state;
+        this.folder = new FolderTime(state.files, LogFiles.SEGMENTS);
     }
 
     /** @param file a segment file name just found (or created) as a regular file */
@@ -110,6 +112,6 @@ final class SegmentPresence {
 
     /** @return the modification time of {@code segments/}, or -1 when it is not a readable folder */
     long folderMillis() {
-        return LogFiles.folderMillis(state.files, LogFiles.SEGMENTS);
+        return folder.millis();
     }
 }

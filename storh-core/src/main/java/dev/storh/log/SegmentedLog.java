@@ -7,7 +7,7 @@ import dev.storh.observe.StoreOperation;
 import dev.storh.progress.ProgressListener;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.RecordQuery;
-import dev.storh.query.ScanQueryExecutor;
+import dev.storh.query.QueryExecutor;
 import dev.storh.store.CompactReport;
 import dev.storh.store.RepairReport;
 import dev.storh.store.RecordStore;
@@ -64,6 +64,8 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     private final LogReads reads;
     private final LogMaintenance maintenance;
     private final StoreAddress address;
+    /** The executor of {@link #query()}, made once: it holds no query state. */
+    private final QueryExecutor queries;
     private volatile boolean closed;
 
     private SegmentedLog(LogContext log, String name) {
@@ -72,6 +74,7 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
         this.reads = new LogReads(log);
         this.maintenance = new LogMaintenance(log, reads, appends);
         this.address = new StoreAddress(StoreKind.LOG, name, log.dir);
+        this.queries = Observed.queries(new LogQueries(this, reads), log.options.observer(), StoreKind.LOG, name);
     }
 
     /**
@@ -251,13 +254,14 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     /**
      * An empty query over the log (as for other stores without indexes): the
      * same builder and semantics as {@code DocStore.query()}, answered by streaming the live records
-     * in id order (a log has no secondary indexes, so {@code explain()} reports {@code full_scan}).
+     * in id order (a log has no secondary indexes, so {@code explain()} reports {@code full_scan}); a query on
+     * one id ({@code where("id").eq(id)}, alone or with other conditions) reads that record through the state
+     * index instead, and a count of one id alone only looks it up.
      *
      * @return the query builder
      */
     public QueryBuilder query() {
-        return QueryBuilder.on(Observed.queries(new ScanQueryExecutor("storh.SegmentedLog",
-                LogReads.scanSource(this, reads)), log.options.observer(), StoreKind.LOG, address.name()));
+        return QueryBuilder.on(queries);
     }
 
     /**
@@ -305,26 +309,33 @@ public final class SegmentedLog implements RecordStore<LogStats, LogRepair, LogC
     }
 
     /**
+     * The statistics after catching up with other processes. {@code bytes} is the total size of the
+     * segment files: while no other writer is registered and no file of {@code segments/} was added or
+     * removed, a sealed segment's size is the one this instance last saw (at its own roll, or at an earlier
+     * call) as long as it ended at the segment's last line, so a call costs a {@code stat} of the writers
+     * folder, of {@code segments/} and of the active segment; otherwise every segment file is looked at.
+     *
      * @return segments, live records, tombstones and bytes
      */
     @Override
     public LogStats stats() {
         ensureOpen();
-        log.refreshIfStale();
-        return log.stats();
+        boolean quiet = log.refreshIfStale();
+        return log.stats(quiet && log.state.presence.present());
     }
 
     /**
      * The statistics as this instance last saw them, for metrics that are read often: the same
      * shape as {@link #stats()}, but without checking the disk for other writers' appends, so it
-     * takes no lock and makes no system call. Records appended by other instances or processes show
-     * once this instance next reads or writes.
+     * takes no lock; it looks at the active segment's size only (one {@code stat}), and at a sealed
+     * segment's only when this instance has not seen it end at its last line yet. Records appended by
+     * other instances or processes show once this instance next reads or writes.
      *
      * @return segments, live records, deleted records and bytes as of this instance's last operation
      */
     public LogStats lastStats() {
         ensureOpen();
-        return log.stats();
+        return log.stats(true);
     }
 
     /**

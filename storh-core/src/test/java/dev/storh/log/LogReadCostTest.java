@@ -99,6 +99,43 @@ class LogReadCostTest {
     }
 
     @Test
+    void whileNoOtherWriterIsRegisteredStatsLooksAtTheActiveSegmentOnlyAndSumsTheSealedSizesItSaw() throws Exception {
+        CountingFiles[] seam = new CountingFiles[1];
+        SegmentedLogOptions options = SegmentedLogOptions.builder().maxSegmentBytes(600)
+                .files(dir -> seam[0] = new CountingFiles(dir)).build();
+        try (SegmentedLog log = SegmentedLog.open(root, "events", options)) {
+            appendPastTheOpen(log, 40);
+            int sealed = log.state().sealed.size();
+            assertThat(sealed).isGreaterThan(5);
+            assertThat(log.quiet()).isTrue();
+            long onDisk = segmentBytes(log);
+            for (int call = 0; call < 3; call++) {
+                seam[0].reset();
+                assertThat(log.stats().bytes()).as("call %d", call).isEqualTo(onDisk);
+                assertThat(seam[0].lists).as("listings").isEmpty();
+                assertThat(seam[0].stats.keySet()).as("names looked at").containsExactlyInAnyOrder(LogFiles.WRITERS,
+                        LogFiles.SEGMENTS, LogFiles.segment(log.state().active.file));
+            }
+            Files.delete(root.resolve("events/segments").resolve(log.state().sealed.get(2).file));
+            seam[0].reset();
+            assertThat(log.stats().bytes()).as("a sealed segment deleted by hand").isEqualTo(segmentBytes(log));
+            assertThat(seam[0].stats.keySet()).as("every segment looked at again").hasSize(sealed + 3);
+        }
+    }
+
+    /** @return the sizes of the segment files the log's picture names, from the disk (a missing one counts 0) */
+    private long segmentBytes(SegmentedLog log) throws IOException {
+        long total = 0;
+        List<Segment> all = new java.util.ArrayList<>(log.state().sealed);
+        all.add(log.state().active);
+        for (Segment s : all) {
+            Path file = root.resolve("events/segments").resolve(s.file);
+            total += Files.exists(file) ? Files.size(file) : 0;
+        }
+        return total;
+    }
+
+    @Test
     void aSecondInstanceThatOpensWhileTheFirstIsQuietIsSeenByItsNextReads() throws Exception {
         SegmentedLogOptions options = LogTestSupport.opts(600, 1);
         try (SegmentedLog first = SegmentedLog.open(root, "events", options)) {
