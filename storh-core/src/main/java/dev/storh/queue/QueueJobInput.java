@@ -46,7 +46,7 @@ final class QueueJobInput {
         int size = jobs instanceof java.util.Collection<?> c ? c.size() : -1;
         List<Checked> events = size >= 0 ? new ArrayList<>(size) : new ArrayList<>();
         IdBlocks generated = idGenerator == null ? new IdBlocks(size) : null;
-        QueueEventCodec.Scratch scratch = new QueueEventCodec.Scratch(256);
+        QueuePayloadJson.Scratch scratch = new QueuePayloadJson.Scratch(256);
         int index = 0;
         for (Map<String, ?> job : jobs) {
             if (job == null) {
@@ -132,7 +132,7 @@ final class QueueJobInput {
      *     to make one here
      * @param scratch a buffer reused for the payloads' JSON, or {@code null}
      */
-    private Checked one(Map<String, ?> payload, String id, int index, String newId, QueueEventCodec.Scratch scratch) {
+    private Checked one(Map<String, ?> payload, String id, int index, String newId, QueuePayloadJson.Scratch scratch) {
         String jobId;
         if (id == null && newId != null) {
             jobId = newId;
@@ -166,7 +166,7 @@ final class QueueJobInput {
         }
         byte[] json;
         try {
-            json = QueueEventCodec.encodePayload(payload, scratch);
+            json = QueuePayloadJson.encodePayload(payload, scratch);
         } catch (StorageException e) {
             throw new StorageException("Job payload cannot be stored: job " + jobId + where(index) + ": " + e.getMessage(), e);
         }

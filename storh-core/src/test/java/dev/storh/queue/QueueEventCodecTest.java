@@ -54,7 +54,7 @@ class QueueEventCodecTest {
             "a/b ~\u007f", "q\"", "back\\slash", "tab\t", "\u0001", "caf\u00e9", "\ud83d\ude00", 1.5, 2.0,
             java.util.List.of(1L), Map.of("k", 1L), new java.math.BigDecimal("1.10")};
         java.util.Random random = new java.util.Random(20_261_207L);
-        QueueEventCodec.Scratch scratch = new QueueEventCodec.Scratch(16); // reused: grows past its first size
+        QueuePayloadJson.Scratch scratch = new QueuePayloadJson.Scratch(16); // reused: grows past its first size
         int plain = 0;
         for (int i = 0; i < 5_000; i++) {
             Map<String, Object> payload = new LinkedHashMap<>();
@@ -63,7 +63,7 @@ class QueueEventCodecTest {
                 payload.put(key, values[random.nextInt(values.length)]);
             }
             byte[] expected = dev.storh.json.CanonicalJson.compactText(payload).getBytes(StandardCharsets.UTF_8);
-            byte[] direct = QueueEventCodec.plainJson(payload);
+            byte[] direct = QueuePayloadJson.plainJson(payload);
             if (direct != null) {
                 plain++;
                 assertThat(new String(direct, StandardCharsets.UTF_8)).as("payload %d: %s", i, payload)
@@ -75,20 +75,20 @@ class QueueEventCodecTest {
                         && payload.keySet().stream().allMatch(t -> t.chars().allMatch(c -> c >= 0x20 && c <= 0x7f
                         && c != '"' && c != '\\'))).as("payload %d: %s", i, payload).isFalse();
             }
-            assertThat(QueueEventCodec.encodePayload(payload)).as("payload %d: %s", i, payload).isEqualTo(expected);
-            assertThat(QueueEventCodec.encodePayload(payload, scratch)).as("payload %d: %s", i, payload).isEqualTo(expected);
+            assertThat(QueuePayloadJson.encodePayload(payload)).as("payload %d: %s", i, payload).isEqualTo(expected);
+            assertThat(QueuePayloadJson.encodePayload(payload, scratch)).as("payload %d: %s", i, payload).isEqualTo(expected);
         }
         assertThat(plain).isGreaterThan(500);
         Map<String, Object> wide = new LinkedHashMap<>();
         for (int k = 0; k < 40; k++) {
             wide.put("key-" + k + "-".repeat(k), "v".repeat(3 * k));
         }
-        assertThat(QueueEventCodec.plainJson(wide))
+        assertThat(QueuePayloadJson.plainJson(wide))
                 .isEqualTo(dev.storh.json.CanonicalJson.compactText(wide).getBytes(StandardCharsets.UTF_8));
         Map<String, Object> huge = Map.of("text", "x".repeat(100_000)); // past the largest buffer kept
-        assertThat(QueueEventCodec.encodePayload(huge, scratch))
+        assertThat(QueuePayloadJson.encodePayload(huge, scratch))
                 .isEqualTo(dev.storh.json.CanonicalJson.compactText(huge).getBytes(StandardCharsets.UTF_8));
-        assertThat(QueueEventCodec.encodePayload(Map.of("n", 1L), scratch)).isEqualTo("{\"n\":1}".getBytes(StandardCharsets.UTF_8));
+        assertThat(QueuePayloadJson.encodePayload(Map.of("n", 1L), scratch)).isEqualTo("{\"n\":1}".getBytes(StandardCharsets.UTF_8));
     }
 
     /** The claim and complete lines a batch writes without event objects are the bytes of the events' lines. */
@@ -123,7 +123,7 @@ class QueueEventCodecTest {
             lines.add(e, null);
             expected.append(line(e));
         }
-        lines.add(QueueEvent.enqueue(ID2, payload, TS), QueueEventCodec.encodePayload(payload));
+        lines.add(QueueEvent.enqueue(ID2, payload, TS), QueuePayloadJson.encodePayload(payload));
         expected.append(line(QueueEvent.enqueue(ID2, payload, TS)));
         assertThat(new String(lines.bytes(), 0, lines.length(), StandardCharsets.UTF_8)).isEqualTo(expected.toString());
         assertThat(expected.toString()).startsWith("118\t796ab64c\t{\"op\":\"enqueue\",\"id\":\"" + ID1

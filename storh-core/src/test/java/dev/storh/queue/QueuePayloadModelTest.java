@@ -85,7 +85,7 @@ class QueuePayloadModelTest {
                 for (int k = random.nextInt(6); k > 0; k--) {
                     payload.put("f" + random.nextInt(8), value(random, 0, plainOnly));
                 }
-                Map<String, Object> replayed = QueueEventCodec.reread(QueueEventCodec.encodePayload(payload));
+                Map<String, Object> replayed = QueueEventCodec.reread(QueuePayloadJson.encodePayload(payload));
                 Map<String, Object> kept = QueueEventCodec.replayCopy(payload);
                 if (plainOnly) {
                     assertThat(kept).as("seed %d payload %d: %s", seed, i, payload).isNotNull();
