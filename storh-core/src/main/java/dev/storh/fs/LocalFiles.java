@@ -82,6 +82,9 @@ public final class LocalFiles implements StoreFiles {
 
     /** @return whether a {@code /}-separated text has an element that is {@code .} or {@code ..} */
     private static boolean hasDotElement(String text) {
+        if (text.indexOf("./") < 0 && !text.endsWith(".")) {
+            return false; // an element "." or ".." is followed by "/" or ends the text
+        }
         int start = 0;
         while (start <= text.length()) {
             int end = text.indexOf('/', start);
