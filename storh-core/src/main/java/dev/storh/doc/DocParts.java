@@ -194,17 +194,17 @@ final class DocParts {
     }
 
     /**
-     * What opening does once the parts exist: the collection folder is created when missing, then
-     * the recovery from a crashed writer runs, then the schema's indexes are declared.
+     * What opening does once the parts exist: the collection folder is created when missing (see
+     * {@link DocRecovery#recover}), the recovery from a crashed writer runs, then the schema's indexes
+     * are declared.
      *
      * @param schema the collection's schema, or {@code null}
      * @return what the recovery found and did
      */
     RecoveryReport recover(Schema schema) {
-        AtomicFiles.ensureStoreFolder(parentFiles, layout.root().getFileName().toString(), files);
         RecoveryReport report;
         try {
-            report = DocRecovery.recover(files, layout, this::recovering);
+            report = DocRecovery.recover(this);
         } finally {
             Wired w = wired;
             if (w != null) {
@@ -217,11 +217,16 @@ final class DocParts {
         return report;
     }
 
+    /** Creates the collection folder when it is missing (with its parent's fsync). */
+    void ensureFolder() {
+        AtomicFiles.ensureStoreFolder(parentFiles, layout.root().getFileName().toString(), files);
+    }
+
     /**
      * @return the parts, for a recovery that needs them: a batch journal retired while the open
      *     recovers is a crashed writer's, whose lost writes come back
      */
-    private Wired recovering() {
+    Wired recovering() {
         Wired w = wired();
         w.journal.recovering(true);
         return w;

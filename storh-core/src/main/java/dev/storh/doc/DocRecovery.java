@@ -28,17 +28,21 @@ final class DocRecovery {
 
     /**
      * Looks at the writers folder once and at the index folder once; the store's other parts are
-     * wired only when there is something to recover (a crashed writer, a journal, leftovers).
+     * wired only when there is something to recover (a crashed writer, a journal, leftovers). A
+     * writers folder shows that the collection folder exists; without one, the collection folder is
+     * created first when missing.
      *
-     * @param files the collection's byte seam
-     * @param layout the collection's layout
-     * @param parts the store's parts, wired on first use
+     * @param store the store's parts: its seams and layout, the rest wired on first use
      * @return what was found and done
      */
-    static RecoveryReport recover(StoreFiles files, DocLayout layout, Supplier<DocParts.Wired> parts) {
+    static RecoveryReport recover(DocParts store) {
+        StoreFiles files = store.files;
+        DocLayout layout = store.layout;
+        Supplier<DocParts.Wired> parts = store::recovering;
         Path collectionRoot = layout.root();
         List<String> stale = WriterMarkers.staleMarkersOrNull(files); // one look at the writers folder
         if (stale == null) {
+            store.ensureFolder();
             // First open, or a collection written before markers: sweep everything once.
             RecoveryReport first = new RecoveryReport(false, WriterMarkers.recoverOnOpen(files).removedTempFiles(), null);
             ListingCache.removeDeadSavesTemps(files, layout);

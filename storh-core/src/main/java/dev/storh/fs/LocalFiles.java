@@ -259,10 +259,19 @@ public final class LocalFiles implements StoreFiles {
         return Files.isDirectory(root) && ReadOnlyFileSystem.isReadOnly(root);
     }
 
+    /**
+     * {@inheritDoc} Through {@code opendir(3)} ({@link java.io.File#list()}: five system calls, no
+     * {@code Path} per name); when that fails, through a directory stream, which says why.
+     */
     @Override
     public List<String> list(String dir) throws IOException {
+        Path folder = path(dir);
+        String[] listed = folder.getFileSystem() == java.nio.file.FileSystems.getDefault() ? folder.toFile().list() : null;
+        if (listed != null) {
+            return new ArrayList<>(java.util.Arrays.asList(listed));
+        }
         List<String> names = new ArrayList<>();
-        try (DirectoryStream<Path> children = Files.newDirectoryStream(path(dir))) {
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(folder)) {
             children.forEach(c -> names.add(c.getFileName().toString()));
         }
         return names;

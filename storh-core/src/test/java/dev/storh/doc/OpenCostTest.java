@@ -72,7 +72,7 @@ class OpenCostTest {
     }
 
     @Test
-    void aReopenOfACleanlyClosedCollectionLooksAtTheFolderTheWritersAndTheIndexFolderOnlyAndServesAfter() throws IOException {
+    void aReopenOfACleanlyClosedCollectionLooksAtTheWritersAndTheIndexFolderOnlyAndServesAfter() throws IOException {
         Noting[] seam = new Noting[1];
         DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = new Noting(LocalFiles.at(dir))).build();
         String page;
@@ -85,7 +85,7 @@ class OpenCostTest {
         String writers = DocLayout.META + "/writers";
         try (DocStore again = DocStore.open(root, "docs", options)) {
             assertThat(seam[0].touched).as("no index file, no listing of .storh, no journal").containsExactly(
-                    "stat ", "stat " + writers, "list " + writers, "list " + DocLayout.META + "/indexes");
+                    "stat " + writers, "list " + writers, "list " + DocLayout.META + "/indexes");
             seam[0].touched.clear();
             assertThat(again.query().where("kind").eq("page").explain().plan()).isEqualTo(dev.storh.query.QueryPlan.INDEX_SCAN);
             assertThat(again.query().where("kind").eq("page").get()).extracting(StorageRecord::id).containsExactly(page);
