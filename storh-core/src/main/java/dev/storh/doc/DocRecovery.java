@@ -9,6 +9,7 @@ import dev.storh.fs.WriterMarkers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What opening a collection does about writers that crashed. A stale writer marker means a writer
@@ -26,36 +27,47 @@ final class DocRecovery {
     }
 
     /**
-     * @param files the collection's byte seam
-     * @param layout the collection's layout
-     * @param indexes its indexes
-     * @param gate its write side
+     * Looks at the writers folder once and at the index folder once; the store's other parts are
+     * wired only when there is something to recover (a crashed writer, a journal, leftovers). A
+     * writers folder shows that the collection folder exists; without one, the collection folder is
+     * created first when missing.
+     *
+     * @param store the store's parts: its seams and layout, the rest wired on first use
      * @return what was found and done
      */
-    static RecoveryReport recover(StoreFiles files, DocLayout layout, IndexManager indexes, WriteGate gate) {
+    static RecoveryReport recover(DocParts store) {
+        StoreFiles files = store.files;
+        DocLayout layout = store.layout;
+        Supplier<DocParts.Wired> parts = store::recovering;
         Path collectionRoot = layout.root();
         List<String> stale = WriterMarkers.staleMarkersOrNull(files); // one look at the writers folder
         if (stale == null) {
+            store.ensureFolder();
             // First open, or a collection written before markers: sweep everything once.
             RecoveryReport first = new RecoveryReport(false, WriterMarkers.recoverOnOpen(files).removedTempFiles(), null);
-            replayJournal(files, layout, gate);
+            ListingCache.removeDeadSavesTemps(files, layout);
+            replayJournal(files, layout, parts);
             return first;
         }
-        if (stale.isEmpty() || !indexes.active()) {
+        if (stale.isEmpty() || !parts.get().indexes.active()) {
             WriterMarkers.OpenRecovery swept = stale.isEmpty() ? new WriterMarkers.OpenRecovery(false, 0)
                     : WriterMarkers.recoverOnOpen(files);
             if (!stale.isEmpty()) {
-                replayJournal(files, layout, gate);
+                ListingCache.removeDeadSavesTemps(files, layout);
+                replayJournal(files, layout, parts);
             }
-            if (indexes.hasLeftovers()) {
-                gate.ifFreeNow(() -> cleanIndexFolderQuietly(files, layout, indexes));
+            if (IndexManager.hasLeftovers(files, layout.indexesDir())) {
+                DocParts.Wired p = parts.get();
+                p.gate.ifFreeNow(() -> cleanIndexFolderQuietly(files, layout, p.indexes));
             }
             return new RecoveryReport(swept.crashedWriter(), swept.removedTempFiles(), null);
         }
-        return gate.withWriteLock(() -> {
+        DocParts.Wired p = parts.get();
+        return p.gate.withWriteLock(() -> {
             int removed = WriterMarkers.sweepTempFiles(files, "", WriterMarkers.ORPHAN_TEMP_AGE)
-                    + cleanIndexFolder(files, layout, indexes);
-            ReindexReport rebuilt = indexes.rebuildSkippingUnreadable();
+                    + cleanIndexFolder(files, layout, p.indexes);
+            ListingCache.removeDeadSavesTemps(files, layout);
+            ReindexReport rebuilt = p.indexes.rebuildSkippingUnreadable();
             if (!rebuilt.skipped().isEmpty()) {
                 LOG.warn("{}: a writer crashed; the index rebuild skipped {} unreadable record file(s), run repair()"
                         + " to quarantine them: {}", collectionRoot, rebuilt.skipped().size(), rebuilt.skipped());
@@ -70,10 +82,10 @@ final class DocRecovery {
      * taking the write lock retires it (the gate does that before any direct write), before the
      * open answers. With indexes and a crashed writer, the rebuild's lock does it first.
      */
-    private static void replayJournal(StoreFiles files, DocLayout layout, WriteGate gate) {
+    private static void replayJournal(StoreFiles files, DocLayout layout, Supplier<DocParts.Wired> parts) {
         try {
             if (files.stat(files.nameOf(layout.batchJournal())).map(e -> e.size() > 0).orElse(false)) {
-                gate.withWriteLock(() -> null);
+                parts.get().gate.withWriteLock(() -> null);
             }
         } catch (java.io.IOException e) {
             throw new StorageException("Could not read batch journal: " + layout.batchJournal(), e);

@@ -14,7 +14,6 @@ import dev.storh.store.RecordStore;
 import dev.storh.store.RepairReport;
 import dev.storh.store.StoreAddress;
 import dev.storh.store.StoreKind;
-import dev.storh.store.StoreNames;
 import dev.storh.store.VerifyReport;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,8 +87,9 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     when the folders cannot be created (e.g. a file stands where the root should be)
      */
     public static DocStore open(Path root, String collection, DocStoreOptions options) {
-        DocStoreOptions opts = DocParts.checked(root, collection, options);
-        DocStore store = new DocStore(StoreNames.folder(root, "collection", collection), collection, opts);
+        Path folder = DocParts.folder(root, collection); // refuses a null root and an unsafe name first
+        DocStoreOptions opts = DocParts.checked(collection, options);
+        DocStore store = new DocStore(folder, collection, opts);
         try {
             store.recovery = store.parts.recover(opts.schema());
         } catch (RuntimeException e) {
@@ -133,7 +133,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     known to be durable (docs/failures.md)
      */
     public StorageRecord put(Map<String, ?> data, String id) {
-        return parts.observed(StoreOperation.PUT, () -> parts.writes.put(data, id));
+        return parts.observed(StoreOperation.PUT, () -> parts.wired().writes.put(data, id));
     }
 
     /**
@@ -149,7 +149,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     fsync as for {@link #put(Map, String)})
      */
     public List<StorageRecord> putMany(Iterable<? extends Map<String, ?>> items) {
-        return parts.observed(StoreOperation.PUT, () -> parts.writes.putMany(items));
+        return parts.observed(StoreOperation.PUT, () -> parts.wired().writes.putMany(items));
     }
 
     /**
@@ -161,7 +161,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      * @throws StorageException on an invalid item or I/O failure; items before it stay written
      */
     public long putStream(Iterable<? extends Map<String, ?>> items) {
-        return parts.writes.putStream(items);
+        return parts.wired().writes.putStream(items);
     }
 
     /**
@@ -176,7 +176,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     {@link CorruptRecordException} when the file is not a valid record or is itself a link
      */
     public Optional<StorageRecord> get(String id) {
-        return parts.observed(StoreOperation.GET, () -> parts.reads.get(id));
+        return parts.observed(StoreOperation.GET, () -> parts.wired().reads.get(id));
     }
 
     /**
@@ -185,7 +185,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      * @throws StorageException {@code "Invalid UUIDv7 value."}; a refused symbolic link as in {@link #get}
      */
     public boolean exists(String id) {
-        return parts.reads.exists(id);
+        return parts.wired().reads.exists(id);
     }
 
     /**
@@ -197,7 +197,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     record stays, but not after a failed folder fsync); a refused link as in {@link #get}
      */
     public boolean delete(String id) {
-        return parts.observed(StoreOperation.DELETE, () -> parts.writes.delete(id));
+        return parts.observed(StoreOperation.DELETE, () -> parts.wired().writes.delete(id));
     }
 
     /**
@@ -218,7 +218,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     error handler, which then receives it and the file is skipped
      */
     public Stream<StorageRecord> stream(RecordQuery query) {
-        return parts.reads.stream(query);
+        return parts.wired().reads.stream(query);
     }
 
     /**
@@ -226,14 +226,14 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     read); names that are not valid UUIDv7s are left out. Close the stream.
      */
     public Stream<String> ids() {
-        return parts.reads.ids();
+        return parts.wired().reads.ids();
     }
 
     /**
      * @return the number of record files with a valid UUIDv7 name (no file is read)
      */
     public long count() {
-        return parts.reads.count();
+        return parts.wired().reads.count();
     }
 
     /**
@@ -242,7 +242,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      * @throws StorageException {@code "Invalid UUIDv7 value."}
      */
     public Path pathForId(String id) {
-        return parts.reads.pathForId(id);
+        return parts.wired().reads.pathForId(id);
     }
 
     /**
@@ -271,7 +271,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      * @return the number of records written
      */
     public long importJsonl(Path file, ProgressListener listener) {
-        return parts.jsonl.importJsonl(file, listener);
+        return parts.wired().jsonl.importJsonl(file, listener);
     }
 
     /**
@@ -298,7 +298,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      * @return the number of records exported
      */
     public long exportJsonl(Path file, ProgressListener listener) {
-        return parts.jsonl.exportJsonl(file, listener);
+        return parts.wired().jsonl.exportJsonl(file, listener);
     }
 
     /**
@@ -306,7 +306,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     {@code indexes().field("slug").unique().field("kind").sync()}
      */
     public IndexManager indexes() {
-        return parts.indexes;
+        return parts.wired().indexes;
     }
 
     /**
@@ -339,7 +339,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      */
     @Override
     public VerifyReport<StoreStats> verify(ProgressListener listener) {
-        return parts.upkeep.verify(listener);
+        return parts.wired().upkeep.verify(listener);
     }
 
     /**
@@ -362,7 +362,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      * @return {@code fields} and {@code entries}
      */
     public ReindexReport reindex(ProgressListener listener) {
-        return parts.upkeep.reindex(listener);
+        return parts.wired().upkeep.reindex(listener);
     }
 
     /**
@@ -373,7 +373,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      */
     @Override
     public StoreStats stats() {
-        return parts.upkeep.stats();
+        return parts.wired().upkeep.stats();
     }
 
     /**
@@ -392,7 +392,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      */
     @Override
     public RepairReport<DocRepair> repair(ProgressListener listener) {
-        return parts.upkeep.repair(listener);
+        return parts.wired().upkeep.repair(listener);
     }
 
     /**
@@ -407,7 +407,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      */
     @Override
     public CompactReport<DocCompact> compact(ProgressListener listener) {
-        return parts.upkeep.compact(listener);
+        return parts.wired().upkeep.compact(listener);
     }
 
     /**
@@ -418,9 +418,7 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      */
     @Override
     public void close() {
-        parts.listing.save();
-        parts.gate.close();
-        parts.reads.forget();
+        parts.close();
     }
 
     @Override
@@ -442,6 +440,6 @@ public final class DocStore implements RecordStore<StoreStats, DocRepair, DocCom
      *     {@link DocStoreOptions#lockTimeout()}; whatever the action throws, after the lock is released
      */
     public <T> T withWriteLock(Supplier<T> action) {
-        return parts.gate.withWriteLock(action);
+        return parts.wired().gate.withWriteLock(action);
     }
 }

@@ -42,12 +42,17 @@ final class ListingCache {
     /** A call that lists at least this many buckets saves the counts at once. */
     private static final int SAVE_AFTER = 32;
 
-    private static final String COUNTS_VERSION = "storh-listing-counts 1";
+    private static final String COUNTS_VERSION = "storh-listing-counts 2";
 
-    /** {@code .listing-counts.<pid>.<hex>.tmp}: a save's temp file, named by the process writing it. */
+    /** The last line of a whole counts file: {@code end <bytes before it> <CRC-32 of those bytes, hex>}. */
+    private static final String COUNTS_END = "end ";
+
+    /**
+     * {@code .listing-counts.<pid>.<hex>.tmp}: the temp file through which earlier versions saved, named
+     * by the process writing it; saves now write the counts file in place.
+     */
     private static final java.util.regex.Pattern COUNTS_TEMP =
             java.util.regex.Pattern.compile("^\\." + DocLayout.LISTING_COUNTS + "\\.(\\d+)\\.[0-9a-f]+\\" + DocLayout.TEMP_SUFFIX + "$");
-    private static final long OWN_PID = ProcessHandle.current().pid();
 
     private final StoreFiles files;
     private final Path dataDir;
@@ -72,16 +77,19 @@ final class ListingCache {
         this.dataName = files.nameOf(dataDir);
         this.countsName = files.nameOf(layout.listingCounts());
         this.metaName = files.nameOf(layout.metaDir());
-        if (saving) {
-            removeDeadSavesTemps();
-        }
     }
 
     /**
-     * Removes the temp files of saves whose process is gone (killed during a save: the counts are
-     * written without the writer marker a crash recovery would find). Failures are ignored.
+     * Removes the temp files that saves of earlier versions left when their process was killed
+     * during a save (they were written without the writer marker a crash recovery finds); the
+     * opens that sweep a collection (its first open, or after a crashed writer) call it. Failures
+     * are ignored.
+     *
+     * @param files the collection's byte seam
+     * @param layout the collection's names
      */
-    private void removeDeadSavesTemps() {
+    static void removeDeadSavesTemps(StoreFiles files, DocLayout layout) {
+        String metaName = files.nameOf(layout.metaDir());
         try {
             Boolean readOnly = null;
             for (String name : files.list(metaName)) {
@@ -185,8 +193,11 @@ final class ListingCache {
     }
 
     /**
-     * Saves the counts of the reusable buckets when they changed since the last save. Failures are
-     * ignored: the counts are a cache, checked before use, and a missing file costs one listing.
+     * Saves the counts of the reusable buckets when they changed since the last save. The file is
+     * written in place, without a temp file and without fsync, and ends with a line holding its
+     * length and CRC-32: a save torn by a crash, two saves interleaved, or a read during a save
+     * fail that check and only cost a listing. Failures are ignored: the counts are a cache,
+     * checked before use.
      */
     synchronized void save() {
         if (!saving || !unsaved || files.isReadOnly()) {
@@ -201,33 +212,61 @@ final class ListingCache {
                 kept.put(b.name(), BucketListing.countOnly(b.name(), b.modifiedMillis(), b.fileKey(), b.packedCount()));
             }
         }
-        // No fsync: after a crash a torn or empty file only fails its checks and costs a listing.
-        String temp = metaName + "/." + DocLayout.LISTING_COUNTS + "." + OWN_PID + "."
-                + Long.toHexString(System.nanoTime()) + DocLayout.TEMP_SUFFIX;
+        byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] end = (COUNTS_END + body.length + " " + Long.toHexString(crc32(body, body.length)) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] whole = java.util.Arrays.copyOf(body, body.length + end.length);
+        System.arraycopy(end, 0, whole, body.length, end.length);
         try {
             if (RecordListing.kind(files, metaName) != StoreFiles.Entry.Kind.DIRECTORY) {
                 return; // the collection is gone: write nothing
             }
-            try (StoreFiles.Output out = files.create(temp)) {
-                out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+            try (StoreFiles.Output out = files.create(countsName)) {
+                out.write(whole);
             }
-            files.rename(temp, countsName);
             saved = kept;
             unsaved = false;
         } catch (IOException | RuntimeException e) {
-            AtomicFiles.deleteQuietly(files, temp); // a cache: next time it is listed again
+            // a cache: a file left torn fails its check, and the buckets are listed again
         }
     }
 
-    /** @return the counts saved by an earlier listing, read once; empty when missing or unreadable */
+    private static long crc32(byte[] bytes, int length) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes, 0, length);
+        return crc.getValue();
+    }
+
+    /**
+     * @param bytes a counts file
+     * @return its lines before the end line, or {@code null} when it is not whole (no end line, or
+     *     a length or CRC-32 that does not match)
+     */
+    static String[] wholeLines(byte[] bytes) {
+        int last = bytes.length - 1;
+        if (last < 0 || bytes[last] != '\n') {
+            return null;
+        }
+        int start = last;
+        while (start > 0 && bytes[start - 1] != '\n') {
+            start--;
+        }
+        String end = new String(bytes, start, last - start, StandardCharsets.UTF_8);
+        if (!end.equals(COUNTS_END + start + " " + Long.toHexString(crc32(bytes, start)))) {
+            return null;
+        }
+        return new String(bytes, 0, start, StandardCharsets.UTF_8).split("\n");
+    }
+
+    /** @return the counts saved by an earlier listing, read once; empty when missing, torn or unreadable */
     private Map<String, BucketListing> saved() {
         if (saved != null) {
             return saved;
         }
         Map<String, BucketListing> read = new HashMap<>();
         try (InputStream in = files.open(countsName)) {
-            String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
-            if (lines.length > 0 && lines[0].equals(COUNTS_VERSION)) {
+            String[] lines = wholeLines(in.readAllBytes());
+            if (lines != null && lines.length > 0 && lines[0].equals(COUNTS_VERSION)) {
                 for (int i = 1; i < lines.length; i++) {
                     String[] f = lines[i].split("\t", 4);
                     if (f.length == 4) {

@@ -85,6 +85,9 @@ public final class LocalFiles implements StoreFiles {
 
     /** @return whether a {@code /}-separated text has an element that is {@code .} or {@code ..} */
     private static boolean hasDotElement(String text) {
+        if (text.indexOf("./") < 0 && !text.endsWith(".")) {
+            return false; // an element "." or ".." is followed by "/" or ends the text
+        }
         int start = 0;
         while (start <= text.length()) {
             int end = text.indexOf('/', start);
@@ -311,13 +314,16 @@ public final class LocalFiles implements StoreFiles {
         return Files.isDirectory(root) && ReadOnlyFileSystem.isReadOnly(root);
     }
 
+    /**
+     * {@inheritDoc} Through {@code opendir(3)} ({@link java.io.File#list()}: five system calls, no
+     * {@code Path} per name); when that fails, through a directory stream, which says why.
+     */
     @Override
     public List<String> list(String dir) throws IOException {
         Path folder = path(dir);
         if (folder.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
-            // java.io lists a folder in five system calls (open, fstat, two getdents, close); a
-            // directory stream takes nine (it also dups the descriptor and sets its flags). It says
-            // nothing of why it failed, so a failure is listed again below for the exception.
+            // a directory stream takes nine system calls (it also dups the descriptor and sets its
+            // flags); java.io says nothing of why it failed, so a failure is listed again below
             String[] names = folder.toFile().list();
             if (names != null) {
                 return new ArrayList<>(java.util.Arrays.asList(names));

@@ -35,6 +35,12 @@ class OpenCostTest {
             touched.add("read " + name);
             return super.readIfExists(name);
         }
+
+        @Override
+        public List<String> list(String dir) throws IOException {
+            touched.add("list " + dir);
+            return super.list(dir);
+        }
     }
 
     private static final String MANIFEST = DocLayout.META + "/indexes/manifest.jsonc";
@@ -63,6 +69,34 @@ class OpenCostTest {
             assertThat(again.query().where("kind").eq("page").get()).extracting(StorageRecord::id).containsExactly(page);
             assertThat(again.query().where("n").between(3L, 3L).count()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aReopenOfACleanlyClosedCollectionLooksAtTheWritersAndTheIndexFolderOnlyAndServesAfter() throws IOException {
+        Noting[] seam = new Noting[1];
+        DocStoreOptions options = DocStoreOptions.builder().files(dir -> seam[0] = new Noting(LocalFiles.at(dir))).build();
+        String page;
+        try (DocStore store = DocStore.open(root, "docs", options)) {
+            page = store.put(Map.of("kind", "page", "n", 3L)).id();
+            store.put(Map.of("kind", "post", "n", 4L));
+            store.indexes().field("kind").index().field("n").range().sync();
+            assertThat(store.count()).isEqualTo(2);
+        }
+        String writers = DocLayout.META + "/writers";
+        try (DocStore again = DocStore.open(root, "docs", options)) {
+            assertThat(seam[0].touched).as("no index file, no listing of .storh, no journal").containsExactly(
+                    "stat " + writers, "list " + writers, "list " + DocLayout.META + "/indexes");
+            seam[0].touched.clear();
+            assertThat(again.query().where("kind").eq("page").explain().plan()).isEqualTo(dev.storh.query.QueryPlan.INDEX_SCAN);
+            assertThat(again.query().where("kind").eq("page").get()).extracting(StorageRecord::id).containsExactly(page);
+            assertThat(again.query().where("n").between(4L, 9L).count()).isEqualTo(1);
+            assertThat(again.count()).isEqualTo(2);
+            assertThat(seam[0].touched).as("the indexes are looked at on first use").contains("stat " + MANIFEST);
+        }
+        try (DocStore unused = DocStore.open(root, "docs", options)) {
+            seam[0].touched.clear();
+        }
+        assertThat(seam[0].touched).as("a store closed unused writes nothing").isEmpty();
     }
 
     @Test
@@ -103,8 +137,8 @@ class OpenCostTest {
         Thread.sleep(20); // a later clock tick
         Files.writeString(manifest, text.replace("\"kind\"", "\"slug\"")); // same size, in place
         try (DocStore again = DocStore.open(root, "docs", options)) {
-            assertThat(readsOfManifest(seam[0].touched)).isNotEmpty();
             assertThat(again.indexes().definitions()).extracting(IndexDefinition::field).containsExactly("slug");
+            assertThat(readsOfManifest(seam[0].touched)).isNotEmpty();
         }
     }
 

@@ -123,7 +123,7 @@ class RecordListingTest {
     }
 
     /** Sets every bucket folder's time an hour back, as in a collection written long ago. */
-    private static void age(Path data) throws IOException {
+    static void age(Path data) throws IOException {
         FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
         try (Stream<Path> buckets = Files.list(data)) {
             for (Path b : (Iterable<Path>) buckets::iterator) {

@@ -63,12 +63,33 @@ public final class IndexManager {
     private final dev.storh.doc.DocLayout layout;
     private final dev.storh.fs.StoreFiles files;
     private final Locker locker;
-    private final IndexReads reads;
-    private final IndexUpdates updates;
-    private final IndexRebuilds rebuilds;
-    private final PathIndexes paths;
-    private final DeferredSyncs deferred;
-    private final DeclaredIndexes declared;
+    private final RecordSource records;
+    private final IndexTrust trust;
+    /** The index state, built at the first call that needs it ({@link #state()}); {@code null} until then. */
+    private volatile State state;
+
+    /**
+     * What the manager reads and writes through, built once, at the first call that needs it: an open
+     * of a collection reads no index file, and a store that is closed unused never does.
+     */
+    private static final class State {
+        final IndexReads reads;
+        final IndexUpdates updates;
+        final IndexRebuilds rebuilds;
+        final PathIndexes paths;
+        final DeferredSyncs deferred;
+        final DeclaredIndexes declared;
+
+        State(dev.storh.fs.StoreFiles files, dev.storh.doc.DocLayout layout, Locker locker, RecordSource records, IndexTrust trust) {
+            IndexSwap swap = new IndexSwap();
+            this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records, trust);
+            this.deferred = new DeferredSyncs(files);
+            this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
+            this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
+            this.paths = new PathIndexes(files, deferred, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
+            this.declared = new DeclaredIndexes(files, layout.indexManifest(), trust);
+        }
+    }
 
     /**
      * @param files the collection's byte seam (rooted at {@code collectionRoot})
@@ -81,13 +102,23 @@ public final class IndexManager {
         this.files = files;
         this.layout = dev.storh.doc.DocLayout.of(collectionRoot);
         this.locker = locker;
-        IndexSwap swap = new IndexSwap();
-        this.reads = new IndexReads(files, layout.indexEntriesDir(), swap, locker, records, trust);
-        this.deferred = new DeferredSyncs(files);
-        this.updates = new IndexUpdates(deferred, layout.indexEntriesDir(), swap, reads);
-        this.rebuilds = new IndexRebuilds(files, layout, swap, reads, records);
-        this.paths = new PathIndexes(files, deferred, layout.indexesDir(), layout.indexEntriesDir(), swap, locker, records);
-        this.declared = new DeclaredIndexes(files, layout.indexManifest(), trust);
+        this.records = records;
+        this.trust = trust;
+    }
+
+    /** @return the index state, built by the first caller (others wait for it and share it) */
+    private State state() {
+        State s = state;
+        if (s == null) {
+            synchronized (this) {
+                s = state;
+                if (s == null) {
+                    s = new State(files, layout, locker, records, trust);
+                    state = s;
+                }
+            }
+        }
+        return s;
     }
 
     /**
@@ -103,14 +134,15 @@ public final class IndexManager {
      * @return this manager
      */
     public IndexManager valueDeltas(boolean on) {
-        declared.requestValueDeltas(on);
+        state().declared.requestValueDeltas(on);
         return this;
     }
 
     /** @return whether writes append value deltas (the manifest says so; re-read when it changed on disk) */
     public boolean valueDeltas() {
-        declared.current();
-        return declared.valueDeltas();
+        State s = state();
+        s.declared.current();
+        return s.declared.valueDeltas();
     }
 
     /**
@@ -118,7 +150,7 @@ public final class IndexManager {
      *     last asked for by {@link #valueDeltas(boolean)}, else the manifest's ({@link #valueDeltas()})
      */
     public boolean valueDeltasAfterSync() {
-        Boolean asked = declared.requestedValueDeltas();
+        Boolean asked = state().declared.requestedValueDeltas();
         return asked != null ? asked : valueDeltas();
     }
 
@@ -147,7 +179,7 @@ public final class IndexManager {
         if (name == null || name.isBlank()) {
             throw new StorageException("Index field cannot be empty.");
         }
-        declared.define(new IndexDefinition(name, unique, range));
+        state().declared.define(new IndexDefinition(name, unique, range));
         return this;
     }
 
@@ -183,7 +215,7 @@ public final class IndexManager {
      * @throws StorageException {@code "Index field cannot be empty."} without a path
      */
     public IndexManager definePath(dev.storh.query.FieldPath path, boolean unique, boolean ignoreCase) {
-        paths.define(new PathIndexDefinition(path, unique, ignoreCase));
+        state().paths.define(new PathIndexDefinition(path, unique, ignoreCase));
         return this;
     }
 
@@ -191,7 +223,7 @@ public final class IndexManager {
      * @return the path indexes in force (re-read when their file changed on disk)
      */
     public List<PathIndexDefinition> pathDefinitions() {
-        return paths.definitions();
+        return state().paths.definitions();
     }
 
     /**
@@ -223,13 +255,14 @@ public final class IndexManager {
      */
     public List<IndexDefinition> sync(boolean rebuild) {
         return locker.withWriteLock(() -> {
-            DeclaredIndexes.Written w = declared.write();
+            State s = state();
+            DeclaredIndexes.Written w = s.declared.write();
             if (rebuild && w.deltasTurnedOff()) {
-                rebuilds.rebuild(w.after(), paths.definitions(), false, ProgressTracker.none()); // the original's files only
+                s.rebuilds.rebuild(w.after(), s.paths.definitions(), false, ProgressTracker.none()); // the original's files only
             } else if (rebuild && !w.before().equals(w.after())) {
-                rebuilds.rebuildChanged(w.before(), w.after(), paths.definitions());
+                s.rebuilds.rebuildChanged(w.before(), w.after(), s.paths.definitions());
             }
-            paths.sync(rebuild);
+            s.paths.sync(rebuild);
             return w.after();
         });
     }
@@ -273,7 +306,7 @@ public final class IndexManager {
      * @return the definitions in force (re-read when the manifest changed on disk), sorted by field
      */
     public List<IndexDefinition> definitions() {
-        return declared.current();
+        return state().declared.current();
     }
 
     /**
@@ -297,7 +330,8 @@ public final class IndexManager {
     }
 
     private ReindexReport rebuildLocked(boolean skipUnreadable, ProgressTracker progress) {
-        return rebuilds.rebuild(declared.reread(), paths.definitions(), skipUnreadable, progress);
+        State s = state();
+        return s.rebuilds.rebuild(s.declared.reread(), s.paths.definitions(), skipUnreadable, progress);
     }
 
     Path entries() {
@@ -334,8 +368,9 @@ public final class IndexManager {
      */
     public void checkUnique(String id, Map<String, Object> data, Map<String, Map<String, String>> pendingValues,
             Map<String, Map<String, Object>> rewritten) {
-        updates.checkUnique(declared.known(), id, data, pendingValues, rewritten);
-        paths.checkUnique(id, data, pendingValues, rewritten);
+        State s = state();
+        s.updates.checkUnique(s.declared.known(), id, data, pendingValues, rewritten);
+        s.paths.checkUnique(id, data, pendingValues, rewritten);
     }
 
     /**
@@ -346,8 +381,9 @@ public final class IndexManager {
      * @param changes in the order the records were written
      */
     public void apply(List<Change> changes) {
-        updates.apply(declared.known(), changes, declared.valueDeltas());
-        paths.apply(changes);
+        State s = state();
+        s.updates.apply(s.declared.known(), changes, s.declared.valueDeltas());
+        s.paths.apply(changes);
     }
 
     /**
@@ -359,7 +395,8 @@ public final class IndexManager {
      * @throws StorageException naming the file or folder that could not be synced (it stays pending)
      */
     public int syncDeferred() {
-        return deferred.syncAll();
+        State s = state;
+        return s == null ? 0 : s.deferred.syncAll(); // nothing was written before the state was built
     }
 
     /**
@@ -368,7 +405,7 @@ public final class IndexManager {
      *     whose case mode fits the operator (see {@link PathIndexDefinition})
      */
     public PathIndexDefinition pathIndexFor(dev.storh.query.Condition c) {
-        return paths.serving(c);
+        return state().paths.serving(c);
     }
 
     /**
@@ -378,7 +415,7 @@ public final class IndexManager {
      *     {@code null} when the index cannot be read or built now (scan instead)
      */
     public java.util.SortedSet<String> pathCandidates(PathIndexDefinition d, dev.storh.query.Condition c) {
-        return paths.candidates(d, c);
+        return state().paths.candidates(d, c);
     }
 
     /**
@@ -389,7 +426,7 @@ public final class IndexManager {
      *     original reads as the same double (check the records)
      */
     public List<String> idsEqual(IndexDefinition d, Object value) {
-        return reads.idsEqual(d, value);
+        return state().reads.idsEqual(d, value);
     }
 
     /**
@@ -401,7 +438,7 @@ public final class IndexManager {
      *     write lock and kept; on a store that cannot be written it is computed for this call only.
      */
     public java.util.Set<String> unindexedIds(String field) {
-        return reads.unindexedIds(field);
+        return state().reads.unindexedIds(field);
     }
 
     /**
@@ -410,7 +447,7 @@ public final class IndexManager {
      * @return the {@code count} of its value file (0 when absent)
      */
     public long countEqual(IndexDefinition d, Object value) {
-        return reads.countEqual(d, value);
+        return state().reads.countEqual(d, value);
     }
 
     /**
@@ -420,7 +457,7 @@ public final class IndexManager {
      * @return the first {@code limit} ids of the value file, ascending, read without parsing the rest
      */
     public List<String> idsEqualLimited(IndexDefinition d, Object value, int limit) {
-        return reads.idsEqualLimited(d, value, limit);
+        return state().reads.idsEqualLimited(d, value, limit);
     }
 
     /**
@@ -431,7 +468,7 @@ public final class IndexManager {
      * @return ids of the compound bucket, ascending
      */
     public List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        return reads.idsCompound(left, leftValue, right, rightValue);
+        return state().reads.idsCompound(left, leftValue, right, rightValue);
     }
 
     /**
@@ -442,7 +479,7 @@ public final class IndexManager {
      * @return the {@code count} of the compound bucket (0 when absent), kept until the file changes
      */
     public long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        return reads.countCompound(left, leftValue, right, rightValue);
+        return state().reads.countCompound(left, leftValue, right, rightValue);
     }
 
     /**
@@ -450,7 +487,7 @@ public final class IndexManager {
      * @return reads of its range index stride by stride, each checked against the files' versions
      */
     public RangeSlices rangeSlices(String field) {
-        return reads.slices(field);
+        return state().reads.slices(field);
     }
 
     /**
@@ -458,7 +495,7 @@ public final class IndexManager {
      * @return its entries sorted by value in query order, cached until the files change
      */
     public RangeView rangeView(String field) {
-        return reads.rangeView(field);
+        return state().reads.rangeView(field);
     }
 
     /**
@@ -466,7 +503,19 @@ public final class IndexManager {
      *     a temp file (of the manifest); one listing of that folder, not recursive
      */
     public boolean hasLeftovers() {
-        return rebuilds.hasLeftovers();
+        return hasLeftovers(files, layout.indexesDir());
+    }
+
+    /**
+     * {@link #hasLeftovers()} without a manager: what an open looks at before it wires a store.
+     *
+     * @param files the collection's byte seam
+     * @param indexesDir the collection's {@code .storh/indexes/}
+     * @return whether that folder holds a tree a crashed build or swap left behind, or a temp file;
+     *     false when it is missing or cannot be listed
+     */
+    public static boolean hasLeftovers(dev.storh.fs.StoreFiles files, Path indexesDir) {
+        return IndexRebuilds.hasLeftovers(files, indexesDir);
     }
 
     /**
@@ -474,7 +523,7 @@ public final class IndexManager {
      * the collection write lock (a builder holds it while its tree is in use).
      */
     public void cleanLeftovers() {
-        rebuilds.cleanLeftovers();
+        state().rebuilds.cleanLeftovers();
     }
 
     /**

@@ -208,15 +208,34 @@ final class IndexRebuilds {
     }
 
     /**
+     * @param files the collection's byte seam
+     * @param indexesDir the collection's {@code .storh/indexes/}
      * @return whether {@code .storh/indexes/} holds a tree a crashed build or swap left behind, or
      *     a temp file (of the manifest); one listing of that folder, not recursive
      */
-    boolean hasLeftovers() {
+    static boolean hasLeftovers(StoreFiles files, Path indexesDir) {
+        List<String> names;
         try {
-            return !IndexBytes.list(files, indexesDir, DocLayout.INDEX_FOLDER_LEFTOVER_GLOB).isEmpty();
+            names = files.list(files.nameOf(indexesDir));
         } catch (IOException noIndexes) {
             return false;
         }
+        for (String name : names) {
+            if (isFolderLeftover(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @param name a name in {@code .storh/indexes/}
+     * @return whether it matches {@link DocLayout#INDEX_FOLDER_LEFTOVER_GLOB}, told without a glob
+     *     matcher (an open asks it of every name in the folder)
+     */
+    static boolean isFolderLeftover(String name) {
+        return name.startsWith("entries.tmp-") || name.startsWith("entries.old-")
+                || name.length() > DocLayout.TEMP_SUFFIX.length() && name.charAt(0) == '.' && name.endsWith(DocLayout.TEMP_SUFFIX);
     }
 
     /**
