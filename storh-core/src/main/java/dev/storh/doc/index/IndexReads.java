@@ -44,6 +44,9 @@ final class IndexReads {
     /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
     private static final int MAX_COUNTS = 4096;
 
+    /** The version of a count learned from a read that took no look at its file: it matches no version. */
+    private static final String UNSEEN = "\0unseen";
+
     /**
      * The count of a value file as of a version ({@code null}: the file was absent), with the file's
      * storage name, so that a repeated count costs one metadata read and no path arithmetic.
@@ -369,7 +372,44 @@ final class IndexReads {
             return all.size() > limit ? all.subList(0, limit) : all;
         }
         String key = IndexKeys.valueKey(v);
-        return EqualityFiles.head(files, IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, limit).ids();
+        Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
+        IndexTrust.Look before = trust.taken();
+        EqualityFiles.Head head = EqualityFiles.head(files, file, key, limit);
+        if (head.count() >= 0) {
+            learnedCount("e\0" + d.field() + "\0" + key, file, UNSEEN, head.count(), before);
+        }
+        return head.ids();
+    }
+
+    /**
+     * Keeps a count that a read has just learned (the count member at the start of a value file, the
+     * ids of a whole bucket), so that a count of the same value after it (a page, then its total)
+     * takes no look at the file. Kept only when the query had taken its look at the writers folder
+     * before the read ({@link IndexTrust}): the count is then the file's as of a moment after that
+     * look, and it is used without a look only while nothing but this instance can have written
+     * since. Once that no longer holds, the count is checked by its version like any other:
+     * {@link #UNSEEN} matches none, so the file is read again.
+     *
+     * @param version the file's version before the read, {@code null} when it was absent, or
+     *     {@link #UNSEEN}
+     * @param before the query's look, taken before the read, or {@code null} (nothing is kept)
+     */
+    private void learnedCount(String lookup, Path file, String version, long count, IndexTrust.Look before) {
+        if (before == null) {
+            return;
+        }
+        Counted cached = counts.get(lookup);
+        if (cached != null && trust.holds(cached.vouch(), before)) {
+            return;
+        }
+        IndexTrust.Vouch vouch = trust.vouch(before, -1);
+        if (vouch.mark() < 0) {
+            return;
+        }
+        if (counts.size() >= MAX_COUNTS) {
+            counts.clear();
+        }
+        counts.put(lookup, new Counted(file, files.nameOf(file), version, count, vouch));
     }
 
     /**
@@ -380,9 +420,19 @@ final class IndexReads {
      * @return ids of the compound bucket, ascending
      */
     List<String> idsCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-        Path file = IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()),
-                IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue)));
-        return swap.reading(() -> present(file) ? EqualityFiles.ids(files, file) : List.of());
+        String key = IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue));
+        Path file = IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key);
+        String lookup = "c\0" + left.field() + "\0" + right.field() + "\0" + key; // as countCompound's
+        return swap.reading(() -> {
+            IndexTrust.Look before = trust.taken();
+            if (!present(file)) {
+                learnedCount(lookup, file, null, 0, before); // absent before the look's end: no record holds the pair
+                return List.of();
+            }
+            List<String> ids = EqualityFiles.ids(files, file);
+            learnedCount(lookup, file, UNSEEN, ids.size(), before);
+            return ids;
+        });
     }
 
     /**

@@ -93,6 +93,18 @@ public final class IndexTrust {
     }
 
     /**
+     * @return the look the query in progress on this thread has already taken, or {@code null} when
+     *     it has taken none yet or no query is in progress (no look is taken here)
+     */
+    Look taken() {
+        if (writers == null) {
+            return null;
+        }
+        Look held = scope.get()[0];
+        return held == PENDING ? null : held;
+    }
+
+    /**
      * @param before the look taken before the state's files were checked
      * @param seenMillis the latest modification time among those files (the seam's clock), or -1
      * @return what the state may carry: it is trusted while {@link #holds} says so
