@@ -193,8 +193,10 @@ final class RecordCache {
             Verified v = verified;
             if (v.mark() == mark && modified >= 0 && modified < v.floor()) {
                 // No writer registered until after the floor passed this file's time: the bytes are
-                // this store's, and any later write gives the file a later time. The entry is left
-                // as it is (no cache write per hit): the same check answers its next hit.
+                // this store's, and any later write gives the file a later time. That is what a
+                // settled entry stands for, so it is settled (one cache write per entry): its next
+                // hits cost the version look alone.
+                cache.put(key, cached.asSettled());
                 return cached.record();
             }
             if (quiet.unchanged(mark)) {
