@@ -25,13 +25,14 @@ final class IndexReads {
     private final IndexManager.Locker locker;
     private final IndexManager.RecordSource records;
     private final Map<String, CachedRange> rangeCache = new ConcurrentHashMap<>();
-    private final Map<String, Counted> counts = new ConcurrentHashMap<>();
+    private final ValueCounts counts;
     private final Map<String, Versioned<List<String>>> listed = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong listedIds = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, Versioned<java.util.Set<String>>> unindexed = new ConcurrentHashMap<>();
     private final Map<String, Seeking> seeks = new ConcurrentHashMap<>();
     private final Map<String, RangeFiles> rangeFiles = new ConcurrentHashMap<>();
     private final IndexTrust trust;
+    private final KeptHeads heads;
 
     /**
      * A seek over a field's range files as they were (its stamps), or {@code null} when they are not
@@ -39,19 +40,6 @@ final class IndexReads {
      */
     private record Seeking(IndexManifest.Stamp main, IndexManifest.Stamp delta, IndexManifest.Stamp checkpoints, RangeSeek seek,
             IndexTrust.Vouch vouch) {
-    }
-
-    /** The most value-file counts kept; past it the cache starts again (a count costs one small read). */
-    private static final int MAX_COUNTS = 4096;
-
-    /** The version of a count learned from a read that took no look at its file: it matches no version. */
-    private static final String UNSEEN = "\0unseen";
-
-    /**
-     * The count of a value file as of a version ({@code null}: the file was absent), with the file's
-     * storage name, so that a repeated count costs one metadata read and no path arithmetic.
-     */
-    private record Counted(Path file, String name, String version, long count, IndexTrust.Vouch vouch) {
     }
 
     /** What a file held when it had a version ({@link StoreFiles#version}), and whether it may be used without a look. */
@@ -84,6 +72,8 @@ final class IndexReads {
     IndexReads(StoreFiles files, Path entries, IndexSwap swap, IndexManager.Locker locker, IndexManager.RecordSource records,
             IndexTrust trust) {
         this.trust = trust;
+        this.heads = new KeptHeads(trust);
+        this.counts = new ValueCounts(files, trust);
         this.files = files;
         this.entries = entries;
         this.swap = swap;
@@ -104,6 +94,7 @@ final class IndexReads {
         seeks.clear();
         counts.clear();
         listed.clear();
+        heads.clear();
         listedIds.set(0);
         unindexed.clear();
     }
@@ -196,11 +187,7 @@ final class IndexReads {
      * @return the version of a value file alone, or {@code null} when the file is absent or unreadable
      */
     private String mainVersion(String name, boolean likelyThere) {
-        try {
-            return (likelyThere ? files.likelyFileVersion(name) : files.version(name)).orElse(null);
-        } catch (IOException e) {
-            return null;
-        }
+        return ValueCounts.mainVersion(files, name, likelyThere);
     }
 
     /** @return the version of a value file with its delta's, or {@code null} when the file is absent or unreadable */
@@ -294,53 +281,10 @@ final class IndexReads {
     }
 
     private long countFile(IndexDefinition d, String key) {
-        return countFile("e\0" + d.field() + "\0" + key,
+        return counts.count("e\0" + d.field() + "\0" + key,
                 () -> IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key), key, true);
     }
 
-    /**
-     * The count of a value file: its {@code count} member (or its ids when it has none), kept with
-     * the file's version so that a repeated count costs one metadata read.
-     *
-     * @param lookup what names the file in the cache (its kind, fields and key)
-     * @param expectFile whether a first look-up expects the file to be there (a value sought is
-     *     most often held; a pair of values, as often not)
-     */
-    private long countFile(String lookup, java.util.function.Supplier<Path> locate, String key, boolean expectFile) {
-        IndexTrust.Look look = trust.look();
-        Counted cached = counts.get(lookup);
-        if (cached != null && trust.holds(cached.vouch(), look)) {
-            return cached.count();
-        }
-        Path file = cached != null ? cached.file() : locate.get();
-        String name = cached != null ? cached.name() : files.nameOf(file);
-        String main = mainVersion(name, cached == null ? expectFile : cached.version() != null);
-        String delta = main == null ? null : EqualityFiles.deltaVersion(files, file);
-        String version = main == null || delta == null ? main : main + "+" + delta; // as EqualityFiles.withDelta
-        IndexTrust.Vouch vouch = trust.vouch(look, version == null ? -1 : files.modifiedMillis(version));
-        if (cached != null && java.util.Objects.equals(cached.version(), version)) {
-            counts.put(lookup, new Counted(file, name, version, cached.count(), vouch));
-            return cached.count();
-        }
-        long count = 0;
-        if (version != null) {
-            // Without a delta when the versions were taken, the value file alone holds the count as of
-            // then (a write since either appends a delta, which changes the version for the next call,
-            // or replaces the value file by one holding a later count).
-            EqualityFiles.Head head = delta == null ? EqualityFiles.headOfValueFile(files, file, name, key)
-                    : EqualityFiles.head(files, file, key, 0);
-            count = head.count();
-            if (count < 0) {
-                EqualityFiles.Entry e = EqualityFiles.read(files, file);
-                count = e == null ? 0 : e.ids().size();
-            }
-        }
-        if (counts.size() >= MAX_COUNTS) {
-            counts.clear();
-        }
-        counts.put(lookup, new Counted(file, name, version, count, vouch)); // read after the version: a newer file is read again
-        return count;
-    }
 
     /**
      * @param left definition whose name sorts first
@@ -351,7 +295,7 @@ final class IndexReads {
      */
     long countCompound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
         String key = IndexKeys.compoundKey(dev.storh.query.Values.normalise(leftValue), dev.storh.query.Values.normalise(rightValue));
-        return swap.reading(() -> countFile("c\0" + left.field() + "\0" + right.field() + "\0" + key,
+        return swap.reading(() -> counts.count("c\0" + left.field() + "\0" + right.field() + "\0" + key,
                 () -> IndexLayout.valueFile(IndexLayout.compoundDir(entries, left.field(), right.field()), key), key, false));
     }
 
@@ -372,45 +316,19 @@ final class IndexReads {
             return all.size() > limit ? all.subList(0, limit) : all;
         }
         String key = IndexKeys.valueKey(v);
-        Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
+        String lookup = "e\0" + d.field() + "\0" + key;
         IndexTrust.Look before = trust.taken();
-        EqualityFiles.Head head = EqualityFiles.head(files, file, key, limit);
-        if (head.count() >= 0) {
-            learnedCount("e\0" + d.field() + "\0" + key, file, UNSEEN, head.count(), before);
+        List<String> kept = heads.first(lookup, limit, before);
+        if (kept != null) {
+            return kept;
         }
+        Path file = IndexLayout.valueFile(IndexLayout.equalityDir(entries, d.field()), key);
+        EqualityFiles.Head head = EqualityFiles.head(files, file, key, limit);
+        IndexTrust.Vouch vouch = counts.learned(lookup, file, ValueCounts.UNSEEN, head.count(), before);
+        heads.keep(lookup, head.ids(), head.ids().size() < limit ? head.ids().size() : head.count(), vouch);
         return head.ids();
     }
 
-    /**
-     * Keeps a count that a read has just learned (the count member at the start of a value file, the
-     * ids of a whole bucket), so that a count of the same value after it (a page, then its total)
-     * takes no look at the file. Kept only when the query had taken its look at the writers folder
-     * before the read ({@link IndexTrust}): the count is then the file's as of a moment after that
-     * look, and it is used without a look only while nothing but this instance can have written
-     * since. Once that no longer holds, the count is checked by its version like any other:
-     * {@link #UNSEEN} matches none, so the file is read again.
-     *
-     * @param version the file's version before the read, {@code null} when it was absent, or
-     *     {@link #UNSEEN}
-     * @param before the query's look, taken before the read, or {@code null} (nothing is kept)
-     */
-    private void learnedCount(String lookup, Path file, String version, long count, IndexTrust.Look before) {
-        if (before == null) {
-            return;
-        }
-        Counted cached = counts.get(lookup);
-        if (cached != null && trust.holds(cached.vouch(), before)) {
-            return;
-        }
-        IndexTrust.Vouch vouch = trust.vouch(before, -1);
-        if (vouch.mark() < 0) {
-            return;
-        }
-        if (counts.size() >= MAX_COUNTS) {
-            counts.clear();
-        }
-        counts.put(lookup, new Counted(file, files.nameOf(file), version, count, vouch));
-    }
 
     /**
      * @param left definition whose name sorts first
@@ -426,11 +344,11 @@ final class IndexReads {
         return swap.reading(() -> {
             IndexTrust.Look before = trust.taken();
             if (!present(file)) {
-                learnedCount(lookup, file, null, 0, before); // absent before the look's end: no record holds the pair
+                counts.learned(lookup, file, null, 0, before); // absent before the look's end: no record holds the pair
                 return List.of();
             }
             List<String> ids = EqualityFiles.ids(files, file);
-            learnedCount(lookup, file, UNSEEN, ids.size(), before);
+            counts.learned(lookup, file, ValueCounts.UNSEEN, ids.size(), before);
             return ids;
         });
     }

@@ -21,12 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A count that follows a read of the same value (a page of an equality, the ids of a pair of
- * values) is answered from what that read found, with no look at the value file, while nothing but
- * the store itself can have written; after a write of its own or of another instance it is the
+ * A count or a page that follows a read of the same value (a page of an equality, the ids of a pair
+ * of values) is answered from what that read found, with no look at the value file, while nothing
+ * but the store itself can have written; after a write of its own or of another instance it is the
  * file's again. Checked against a scan of the records through random writes of both instances.
  */
-class LearnedCountsTest {
+class LearnedFromReadsTest {
 
     @TempDir
     Path root;
@@ -137,6 +137,16 @@ class LearnedCountsTest {
             assertThat(store.query().where("kind").eq("page").count()).isEqualTo(10);
             assertThat(seam[0].drain()).as("the count the page read found, kept").isEmpty();
 
+            List<String> firstPages = store.query().where("kind").eq("page").limit(3).get().stream().map(StorageRecord::id).toList();
+            seam[0].drain();
+            assertThat(store.query().where("kind").eq("page").limit(1).get()).extracting(StorageRecord::id)
+                    .containsExactly(firstPages.get(0));
+            assertThat(store.query().where("kind").eq("page").limit(3).get()).extracting(StorageRecord::id)
+                    .containsExactlyElementsOf(firstPages);
+            assertThat(seam[0].drain()).as("pages within the ids a page read found, kept").isEmpty();
+            assertThat(store.query().where("kind").eq("page").limit(4).get()).hasSize(4);
+            assertThat(seam[0].drain()).as("a longer page is read").isNotEmpty();
+
             assertThat(store.query().where("kind").eq("page").where("b").eq(0L).get()).hasSize(2); // i = 0, 20
             assertThat(store.query().where("kind").eq("post").where("b").eq(99L).get()).isEmpty(); // no bucket
             seam[0].drain();
@@ -154,16 +164,19 @@ class LearnedCountsTest {
             assertThat(store.query().where("kind").eq("post").where("b").eq(99L).count()).isEqualTo(1);
 
             assertThat(store.query().where("kind").eq("page").limit(1).get()).hasSize(1);
+            String early = store.put(Map.of("kind", "page", "b", 0L), "00000000-0000-7000-8000-000000000001").id();
+            assertThat(store.query().where("kind").eq("page").limit(1).get()).extracting(StorageRecord::id)
+                    .as("its own write: the page is the file's again").containsExactly(early);
             store.put(Map.of("kind", "page", "b", 0L)); // its own write: the count is the file's again
-            assertThat(store.query().where("kind").eq("page").count()).isEqualTo(12);
-            assertThat(store.query().where("kind").eq("page").where("b").eq(0L).count()).isEqualTo(4);
+            assertThat(store.query().where("kind").eq("page").count()).isEqualTo(13);
+            assertThat(store.query().where("kind").eq("page").where("b").eq(0L).count()).isEqualTo(5);
         }
     }
 
     @Test
     void countsFollowTheRecordsThroughRandomPagesAndWritesOfTwoInstances() throws Exception {
         long seed = System.nanoTime();
-        System.out.println("LearnedCountsTest seed " + seed);
+        System.out.println("LearnedFromReadsTest seed " + seed);
         Random random = new Random(seed);
         String[] kinds = {"page", "post", "note"};
         try (DocStore store = DocStore.open(root, "c"); DocStore other = DocStore.open(root, "c")) {
@@ -189,7 +202,16 @@ class LearnedCountsTest {
                             writer.delete(ids.remove(random.nextInt(ids.size())));
                         }
                     }
-                    case 3 -> store.query().where("kind").eq(kind).limit(1 + random.nextInt(3)).get();
+                    case 3 -> {
+                        int limit = 1 + random.nextInt(4);
+                        List<String> expected;
+                        try (var all = store.stream()) {
+                            expected = all.filter(r -> kind.equals(r.data().get("kind"))).map(StorageRecord::id).sorted()
+                                    .limit(limit).toList();
+                        }
+                        assertThat(store.query().where("kind").eq(kind).limit(limit).get()).extracting(StorageRecord::id)
+                                .as("seed %d step %d kind %s limit %d", seed, step, kind, limit).containsExactlyElementsOf(expected);
+                    }
                     case 4 -> store.query().where("kind").eq(kind).where("b").eq(b).get();
                     default -> {
                         long expected = scanCount(store, kind, null);
