@@ -45,10 +45,53 @@ public final class JsonNumbers {
         if (parsed == 0 && text.charAt(0) == '-') {
             return parsed; // -0.00: keep the sign the original sees; the decimal value is 0 anyway
         }
-        if (Double.isFinite(parsed) && !hasExtraTrailingZero(text) && CanonicalJson.formatDouble(parsed).equals(text)) {
+        if (Double.isFinite(parsed) && !hasExtraTrailingZero(text)
+                && (isShortPlainDecimal(text) || CanonicalJson.formatDouble(parsed).equals(text))) {
             return parsed;
         }
         return new BigDecimal(text);
+    }
+
+    /** The most significant digits a decimal can have and still come back from a double unchanged. */
+    private static final int DOUBLE_DIGITS = 15;
+
+    /**
+     * Whether a plain decimal is canonical without formatting its double: a decimal of at most 15
+     * significant digits comes back unchanged from the double nearest to it, so the shortest digits
+     * that identify that double are its own, and the canonical writer prints them as written when
+     * there is no leading zero in the integer part, no zero after the last fraction digit but a lone
+     * {@code .0}, and the value lies between {@code 0.0001} and {@code 10^15}, where it writes no
+     * exponent. {@code false} leaves the answer to the writer's text.
+     *
+     * @param text digits, one dot, digits, an optional leading minus; no extra trailing zero
+     */
+    private static boolean isShortPlainDecimal(String text) {
+        int n = text.length();
+        int at = text.charAt(0) == '-' ? 1 : 0;
+        int dot = text.indexOf('.', at);
+        if (dot <= at || dot == n - 1 || n - at - 1 > DOUBLE_DIGITS + 4) {
+            return false;
+        }
+        for (int i = at; i < n; i++) {
+            char c = text.charAt(i);
+            if ((c < '0' || c > '9') && i != dot) {
+                return false;
+            }
+        }
+        if (dot - at > 1) { // an integer part of two digits or more: no leading zero, digits counted from it
+            return text.charAt(at) != '0' && n - at - 1 <= DOUBLE_DIGITS;
+        }
+        if (text.charAt(at) != '0') { // one integer digit, 1 to 9
+            return n - at - 1 <= DOUBLE_DIGITS;
+        }
+        int zeros = 0; // 0.xxx: zeros after the dot before the first significant digit
+        while (dot + 1 + zeros < n && text.charAt(dot + 1 + zeros) == '0') {
+            zeros++;
+        }
+        if (dot + 1 + zeros == n) {
+            return n - dot - 1 == 1; // 0.0 alone (0.00 has an extra trailing zero)
+        }
+        return zeros <= 3 && n - dot - 1 - zeros <= DOUBLE_DIGITS;
     }
 
     /** {@code 1.50} can never be canonical ({@code 1.0} can): skips the formatting for the common money case. */

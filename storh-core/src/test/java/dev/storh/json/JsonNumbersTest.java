@@ -82,4 +82,61 @@ class JsonNumbersTest {
         assertThatThrownBy(() -> CanonicalJson.encodeCompact(data)).isInstanceOf(StorageException.class)
                 .hasMessageContaining("huge");
     }
+
+    /** What a plain decimal reads as, by the writer's text alone (the rule the reader's shortcut must agree with). */
+    private static Object byWritersText(String text) {
+        double parsed = Double.parseDouble(text);
+        if (parsed == 0 && text.charAt(0) == '-') {
+            return parsed;
+        }
+        return Double.isFinite(parsed) && CanonicalJson.formatDouble(parsed).equals(text) ? (Object) parsed : new BigDecimal(text);
+    }
+
+    @Test
+    void plainDecimalsReadAsTheWritersTextSaysForRandomLiterals() {
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        int doubles = 0;
+        for (int i = 0; i < 200_000; i++) {
+            String text;
+            if (random.nextInt(3) == 0) { // a double's own canonical text, when it has no exponent
+                double d = switch (random.nextInt(3)) {
+                    case 0 -> random.nextDouble() * Math.pow(10, random.nextInt(36) - 18);
+                    case 1 -> Double.longBitsToDouble(random.nextLong());
+                    default -> Math.round(random.nextDouble() * 1_000_000) / Math.pow(10, random.nextInt(8));
+                };
+                text = Double.isFinite(d) ? CanonicalJson.formatDouble(d) : "1.5";
+                if (text.contains("e")) {
+                    continue;
+                }
+            } else {
+                StringBuilder b = new StringBuilder();
+                if (random.nextBoolean()) {
+                    b.append('-');
+                }
+                int intDigits = random.nextInt(4) == 0 ? 1 + random.nextInt(20) : 1 + random.nextInt(3);
+                for (int k = 0; k < intDigits; k++) {
+                    b.append((char) ('0' + (k == 0 && random.nextInt(4) != 0 ? random.nextInt(10) : random.nextInt(10))));
+                }
+                b.append('.');
+                int zeros = random.nextInt(3) == 0 ? random.nextInt(7) : 0;
+                b.append("0".repeat(zeros));
+                int fracDigits = 1 + random.nextInt(random.nextInt(4) == 0 ? 22 : 6);
+                for (int k = 0; k < fracDigits; k++) {
+                    b.append((char) ('0' + random.nextInt(10)));
+                }
+                text = b.toString();
+            }
+            boolean json = !text.matches("-?0[0-9].*"); // JSON has no leading zero: the reader's rule is asked directly then
+            Object read = json ? decode("{\"v\":" + text + "}").get("v") : JsonNumbers.fromPlainDecimal(text, Double.parseDouble(text));
+            Object expected = byWritersText(text);
+            assertThat(read).as("seed %d literal %s", seed, text).isEqualTo(expected);
+            if (expected instanceof BigDecimal e) {
+                assertThat(((BigDecimal) read).scale()).as("seed %d literal %s", seed, text).isEqualTo(e.scale());
+            } else {
+                doubles++;
+            }
+        }
+        assertThat(doubles).as("seed %d: literals that read as doubles", seed).isGreaterThan(50_000);
+    }
 }
