@@ -76,8 +76,7 @@ final class LogLine {
                 return data;
             }
             try {
-                int start = DATA_START;
-                return dataOf(Jsonc.decodeStrict(new String(json, start, json.length - 1 - start, StandardCharsets.UTF_8)));
+                return decodeData(json, DATA_START, json.length - 1);
             } catch (StorageException e) {
                 throw corrupt("Segmented log line is not valid JSON: " + e.getMessage(), file, offset, e);
             }
@@ -158,8 +157,7 @@ final class LogLine {
             }
             Map<String, Object> data = null;
             if (withData) {
-                int start = PUT_PREFIX.length + ID_LENGTH + DATA_KEY.length;
-                data = dataOf(Jsonc.decodeStrict(new String(json, start, n - 1 - start, StandardCharsets.UTF_8)));
+                data = decodeData(json, DATA_START, n - 1);
             }
             return new Envelope(PUT, id, data, true, json);
         }
@@ -169,6 +167,19 @@ final class LogLine {
             return UuidV7.isValid(id) ? new Envelope(DELETE, id, Map.of(), true, json) : null;
         }
         return null;
+    }
+
+    /**
+     * @param json a canonical put line's JSON
+     * @param from where its data starts
+     * @param to where its data ends (exclusive)
+     * @return the data as the strict decoder reads the UTF-8 text, integer-like keys dropped: straight
+     *     from the bytes ({@link LineData}) when they are of the plain shape the log writes, else by the decoder
+     * @throws StorageException when the data is not valid JSON
+     */
+    static Map<String, Object> decodeData(byte[] json, int from, int to) {
+        Map<String, Object> plain = LineData.decode(json, from, to);
+        return dataOf(plain != null ? plain : Jsonc.decodeStrict(new String(json, from, to - from, StandardCharsets.UTF_8)));
     }
 
     /** PHP's view of record data: an object keeps its string keys; anything else is empty. */

@@ -139,7 +139,7 @@ final class LogStream extends LookaheadIterator<StorageRecord> implements AutoCl
                     closeSegment();
                     continue;
                 }
-                if (!state.index.visible(id, view.file(), offset, snapshot) || !query.matchesId(id)) {
+                if (!query.matchesId(id) || !state.index.visible(id, view.file(), offset, snapshot)) {
                     continue;
                 }
                 Map<String, Object> data;

@@ -8,6 +8,7 @@ import dev.storh.fs.StoreFiles;
 import dev.storh.json.Jsonc;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -116,19 +117,32 @@ final class Manifest {
      */
     static byte[] encode(long nextSegment, List<Segment> sealed, List<Object> invalidSealed, Segment active,
             Map<String, Object> extra) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("nextSegment", nextSegment);
-        List<Object> items = new ArrayList<>(sealed.size() + invalidSealed.size());
-        sealed.forEach(s -> items.add(s.toManifest()));
-        items.addAll(invalidSealed);
-        root.put("sealed", items);
+        // The bytes CanonicalJson.encodeCompact gives for {nextSegment, sealed, active, extra...}, written
+        // piece by piece so that each sealed entry's text is the one its segment kept since it last changed:
+        // a roll encodes one new entry, not every entry again (the manifest grows with the segments).
+        StringBuilder out = new StringBuilder(96 + 176 * (sealed.size() + invalidSealed.size() + 1));
+        out.append("{\"nextSegment\":").append(nextSegment).append(",\"sealed\":[");
+        int i = 0;
+        for (Segment s : sealed) {
+            out.append(i++ > 0 ? "," : "").append(s.manifestText());
+        }
+        for (Object invalid : invalidSealed) {
+            out.append(i++ > 0 ? "," : "").append(CanonicalJson.compactText(invalid));
+        }
         Map<String, Object> activeEntry = active.toManifest();
         activeEntry.remove("index");
         activeEntry.remove("compacted");
-        root.put("active", activeEntry);
-        extra.forEach(root::putIfAbsent);
-        return CanonicalJson.encodeCompact(root);
+        out.append("],\"active\":").append(CanonicalJson.compactText(activeEntry));
+        extra.forEach((key, value) -> {
+            if (!TOP_KEYS.contains(key)) {
+                out.append(',').append(CanonicalJson.compactText(key)).append(':').append(CanonicalJson.compactText(value));
+            }
+        });
+        return out.append("}\n").toString().getBytes(StandardCharsets.UTF_8);
     }
+
+    /** The keys {@link #encode} writes first; an extra key with one of these names is not written again. */
+    private static final java.util.Set<String> TOP_KEYS = java.util.Set.of("nextSegment", "sealed", "active");
 
     /**
      * Replaces the manifest atomically (the commit point of a roll, a compaction and a repair),

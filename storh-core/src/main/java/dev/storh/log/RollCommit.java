@@ -45,7 +45,7 @@ final class RollCommit {
      */
     static void write(StoreFiles files, String index, byte[] indexBytes, byte[] manifestBytes, boolean syncFolder,
             ParallelSync.Task dataSync) {
-        byte[] old = oldManifest(files);
+        byte[] old = syncFolder ? oldManifest(files) : null; // only a failed folder fsync here puts it back
         String indexTemp = LogFiles.tempName(index);
         String manifestTemp = LogFiles.tempName(LogFiles.MANIFEST);
         List<String> temps = new ArrayList<>(2);

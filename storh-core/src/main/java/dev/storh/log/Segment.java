@@ -1,9 +1,11 @@
 package dev.storh.log;
 
+import dev.storh.json.CanonicalJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -190,6 +192,36 @@ final class Segment {
         }
         extra.forEach(m::putIfAbsent);
         return m;
+    }
+
+    /** The text {@link #manifestText} last gave, and the values it was made of. */
+    private String text;
+    private String textIndex;
+    private String textMin;
+    private String textMax;
+    private long textRecords = -1;
+    private boolean textOrdered;
+    private boolean textCompacted;
+
+    /**
+     * @return {@link #toManifest()} as compact canonical JSON, made again only when a value it shows changed
+     *     since the last call (a sealed segment's entry is made once per instance, not at every manifest
+     *     write); call under the log's state monitor
+     */
+    String manifestText() {
+        long shownRecords = lostRecords() > 0 ? claimedRecords : records;
+        if (text == null || !extra.isEmpty() || shownRecords != textRecords || ordered != textOrdered
+                || compacted != textCompacted || !Objects.equals(index, textIndex) || !Objects.equals(min, textMin)
+                || !Objects.equals(max, textMax)) {
+            text = CanonicalJson.compactText(toManifest());
+            textIndex = index;
+            textMin = min;
+            textMax = max;
+            textRecords = shownRecords;
+            textOrdered = ordered;
+            textCompacted = compacted;
+        }
+        return text;
     }
 
     /**

@@ -29,6 +29,8 @@ class LogBatchRollTest {
     /** Counts folder fsyncs by folder name; fails the collection folder's on demand. */
     static final class FolderSyncs extends ForwardingFiles {
         final Map<String, Integer> syncs = new ConcurrentHashMap<>();
+        /** Reads of the manifest's bytes (opens for reading). */
+        final java.util.concurrent.atomic.AtomicInteger manifestReads = new java.util.concurrent.atomic.AtomicInteger();
         volatile boolean failCollectionFolder;
 
         FolderSyncs(Path dir) {
@@ -42,6 +44,14 @@ class LogBatchRollTest {
             }
             syncs.merge(dir, 1, Integer::sum);
             files.syncDirectory(dir);
+        }
+
+        @Override
+        public java.io.InputStream open(String name) throws IOException {
+            if (name.equals(LogFiles.MANIFEST)) {
+                manifestReads.incrementAndGet();
+            }
+            return files.open(name);
         }
     }
 
@@ -67,12 +77,17 @@ class LogBatchRollTest {
             log.put(Map.of("n", -1L));
             segmentsBefore = log.stats().segments();
             seam[0].syncs.clear();
+            seam[0].manifestReads.set(0);
             log.appendMany(rows(0, 40));
+            int manifestReads = seam[0].manifestReads.get();
             segmentsAfter = log.stats().segments();
             assertThat(segmentsAfter - segmentsBefore).as("rolls of the batch").isGreaterThanOrEqualTo(5);
             assertThat(seam[0].syncs.get("")).as("collection folder fsyncs for the whole batch").isEqualTo(1);
             assertThat(seam[0].syncs.get(LogFiles.SEGMENTS)).as("segments/ fsyncs: one per roll")
                     .isEqualTo((int) (segmentsAfter - segmentsBefore));
+            assertThat(manifestReads).as("manifest reads of the batch: only a roll by its last line keeps the one in force"
+                    + " (to put it back if its folder fsync fails); the rolls before it leave that fsync to the batch's end")
+                    .isLessThanOrEqualTo(1);
             assertThat(log.count()).isEqualTo(41);
         }
         try (SegmentedLog reopened = open(seam)) {
