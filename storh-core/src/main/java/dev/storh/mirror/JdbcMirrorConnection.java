@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 /**
  * {@link MirrorConnection} over a JDBC connection. A transaction is "auto-commit off": begin turns
  * it off (refusing when it already is), commit and rollback end the transaction and turn it back on.
- * On SQLite a transaction runs with a page cache of at least 64 MiB ({@link SqlitePageCache}).
+ * On SQLite a large transaction ({@link #begin()}, {@code begin(true)}) runs with a page cache of at
+ * least 64 MiB ({@link SqlitePageCache}); a short one keeps the connection's cache.
  */
 final class JdbcMirrorConnection implements MirrorConnection {
 
