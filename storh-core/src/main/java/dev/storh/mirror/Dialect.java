@@ -104,6 +104,18 @@ public enum Dialect implements WireName {
         return this == SQLITE ? Math.max(1, Math.min(100, 999 / Math.max(1, columns))) : 1;
     }
 
+    /**
+     * SQLite rewrites a changed row whose typed columns keep their values with one UPDATE of its
+     * hash and data (the row keeps its place; no index of a typed column is touched, and a text
+     * identical to the stored one writes no page), and only the other changed rows by DELETE then
+     * INSERT. The servers rewrite every changed row as {@link #upserts()} says.
+     *
+     * @return whether changed rows are first tried in place
+     */
+    boolean rewritesInPlace() {
+        return this == SQLITE;
+    }
+
     /** @return whether a changed row is written by one upsert instead of DELETE then INSERT */
     boolean upserts() {
         return this == POSTGRESQL;

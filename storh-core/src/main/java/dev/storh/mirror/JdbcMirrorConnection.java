@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 /**
  * {@link MirrorConnection} over a JDBC connection. A transaction is "auto-commit off": begin turns
  * it off (refusing when it already is), commit and rollback end the transaction and turn it back on.
- * On SQLite a transaction runs with a page cache of at least 64 MiB ({@link SqlitePageCache}).
+ * On SQLite a large transaction ({@link #begin()}, {@code begin(true)}) runs with a page cache of at
+ * least 64 MiB ({@link SqlitePageCache}); a short one keeps the connection's cache.
  */
 final class JdbcMirrorConnection implements MirrorConnection {
 
@@ -113,11 +114,21 @@ final class JdbcMirrorConnection implements MirrorConnection {
 
     @Override
     public void begin() {
+        begin(true);
+    }
+
+    /**
+     * @param large whether the transaction may change many pages (push, rebuild, a long flush): on
+     *     SQLite only such a transaction widens the page cache, a short one keeps the connection's
+     *     cache and the pages in it
+     * @see #begin()
+     */
+    void begin(boolean large) {
         try {
             if (!connection.getAutoCommit()) {
                 throw new StorageException("SQL mirror transaction failed: There is already an active transaction");
             }
-            if (pageCache != null) {
+            if (pageCache != null && large) {
                 pageCache.widen();
             }
             connection.setAutoCommit(false);
@@ -175,7 +186,35 @@ final class JdbcMirrorConnection implements MirrorConnection {
         return (e.getSQLState() == null ? "" : "SQLSTATE[" + e.getSQLState() + "]: ") + e.getMessage();
     }
 
-    private record Prepared(PreparedStatement statement) implements MirrorStatement {
+    /** A statement that tells how many rows each execution of a batch changed. */
+    interface Counted {
+
+        /**
+         * @param batch the parameter lists, run in order as one batch
+         * @return per parameter list the rows it changed, or a negative number when the driver
+         *     cannot tell ({@link Statement#SUCCESS_NO_INFO})
+         */
+        int[] executeCounted(List<List<Object>> batch);
+    }
+
+    private record Prepared(PreparedStatement statement) implements MirrorStatement, Counted {
+
+        @Override
+        public int[] executeCounted(List<List<Object>> batch) {
+            if (batch.isEmpty()) {
+                return new int[0];
+            }
+            try {
+                for (List<Object> params : batch) {
+                    bind(params);
+                    statement.addBatch();
+                }
+                return statement.executeBatch();
+            } catch (SQLException e) {
+                SQLException next = e.getNextException();
+                throw statementFailed(next != null && next != e ? next : e);
+            }
+        }
 
         @Override
         public void execute(List<Object> params) {
@@ -189,19 +228,7 @@ final class JdbcMirrorConnection implements MirrorConnection {
 
         @Override
         public void executeBatch(List<List<Object>> batch) {
-            if (batch.isEmpty()) {
-                return;
-            }
-            try {
-                for (List<Object> params : batch) {
-                    bind(params);
-                    statement.addBatch();
-                }
-                statement.executeBatch();
-            } catch (SQLException e) {
-                SQLException next = e.getNextException();
-                throw statementFailed(next != null && next != e ? next : e);
-            }
+            executeCounted(batch);
         }
 
         private void bind(List<Object> params) throws SQLException {

@@ -129,6 +129,41 @@ record MirrorTable(String collection, String table, MirrorSource source, List<Mi
         return insert + " ON CONFLICT (" + q("id") + ") DO UPDATE SET " + set;
     }
 
+    /**
+     * The in-place rewrite of a row whose typed columns already hold the values being written: sets
+     * {@code hash} and {@code data} where the id matches and every typed column is null-safe equal
+     * ({@code IS}; text compared byte for byte) to its new value, so it changes no row otherwise
+     * and never touches an index of a typed column. Only on dialects that
+     * {@linkplain Dialect#rewritesInPlace() rewrite in place}.
+     *
+     * @return the UPDATE; parameters as {@link #inPlaceValues}
+     */
+    String rewriteStatement() {
+        StringBuilder sql = new StringBuilder("UPDATE ").append(q(table)).append(" SET ").append(q("hash")).append(" = ?, ")
+                .append(q("data")).append(" = ").append(dialect.dataPlaceholder()).append(" WHERE ").append(q("id")).append(" = ?");
+        for (MirrorColumn c : columns) {
+            sql.append(" AND ").append(q(c.name())).append(" IS ?");
+            if (c.type() == MirrorColumn.Type.STRING) {
+                sql.append(" COLLATE BINARY");
+            }
+        }
+        return sql.toString();
+    }
+
+    /**
+     * @param rowValues the values of {@link #insertStatement()}: id, hash, typed columns, data
+     * @return the parameters of {@link #rewriteStatement()}: hash, data, id, typed columns
+     */
+    static List<Object> inPlaceValues(List<Object> rowValues) {
+        int n = rowValues.size();
+        List<Object> params = new ArrayList<>(n);
+        params.add(rowValues.get(1));
+        params.add(rowValues.get(n - 1));
+        params.add(rowValues.get(0));
+        params.addAll(rowValues.subList(2, n - 1));
+        return params;
+    }
+
     String deleteOneStatement() {
         return "DELETE FROM " + q(table) + " WHERE " + q("id") + " = ?";
     }

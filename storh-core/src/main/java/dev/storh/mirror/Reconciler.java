@@ -25,10 +25,11 @@ import dev.storh.progress.ProgressTracker;
  *
  * <p>Push reads every {@code (id, hash)} pair of the table into memory (about 100 bytes per row),
  * then streams the store once: a record whose hash matches its row is left alone, a changed one is
- * rewritten (DELETE then INSERT; PostgreSQL: one upsert), a new one is inserted, and the rows left
- * over are deleted 500 ids per statement. Writes go out in JDBC batches of {@value #BATCH} rows
- * (SQLite: inserts {@link Dialect#rowsPerInsert} rows per statement). A rebuild, which empties the
- * table first, reads no hashes.
+ * rewritten (DELETE then INSERT; PostgreSQL: one upsert; SQLite: in place when its typed columns
+ * keep their values, see {@link Dialect#rewritesInPlace()}), a new one is inserted, and the rows
+ * left over are deleted 500 ids per statement. Writes go out in JDBC batches of {@value #BATCH}
+ * rows (SQLite: inserts {@link Dialect#rowsPerInsert} rows per statement). A rebuild, which empties
+ * the table first, reads no hashes.
  */
 final class Reconciler {
 
@@ -41,10 +42,17 @@ final class Reconciler {
     /**
      * Runs work in one transaction: begin, work, commit; on any failure roll back (when a
      * transaction is open) and rethrow the original failure, with a rollback failure suppressed.
+     *
+     * @param large whether the work may change many rows (a JDBC connection to SQLite then widens
+     *     its page cache for the transaction)
      */
-    static <T> T transaction(MirrorConnection c, Supplier<T> work) {
+    static <T> T transaction(MirrorConnection c, boolean large, Supplier<T> work) {
         try {
-            c.begin();
+            if (c instanceof JdbcMirrorConnection jdbc) {
+                jdbc.begin(large);
+            } else {
+                c.begin();
+            }
         } catch (StorageException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -72,7 +80,7 @@ final class Reconciler {
      */
     static PushResult push(MirrorConnection c, MirrorTable t, boolean emptyFirst, ProgressTracker progress) {
         try (RecordFeed feed = RecordFeed.start(t.source())) {
-            return transaction(c, () -> {
+            return transaction(c, true, () -> {
                 if (emptyFirst) {
                     c.execute(t.deleteAll());
                 }
@@ -104,7 +112,7 @@ final class Reconciler {
     }
 
     static FlushResult flush(MirrorConnection c, MirrorTable t, List<String> ids) {
-        return transaction(c, () -> {
+        return transaction(c, ids.size() > BATCH, () -> {
             if (ids.isEmpty()) {
                 // servers prepare lazily: make a missing table fail here too
                 c.rows(t.selectHashes() + " WHERE 1 = 0", row -> { });
@@ -259,19 +267,27 @@ final class Reconciler {
     }
 
     /**
-     * Buffers row writes and sends them in batches: first the pending deletes, then the pending
-     * inserts, so a rewritten row is always deleted before it is inserted again. Once a full batch
-     * of inserts is pending, inserts go out as statements of {@link Dialect#rowsPerInsert} rows each
-     * and the rest as a batch of single-row ones; fewer rows (a flush) only as single-row ones.
+     * Buffers row writes and sends them in batches: first the pending in-place rewrites, then the
+     * pending deletes, then the pending inserts, so a rewritten row is always deleted before it is
+     * inserted again. A changed row is first tried in place where the dialect
+     * {@linkplain Dialect#rewritesInPlace() does so} (over JDBC, which tells whether the UPDATE
+     * matched); one whose typed columns change (or whose row is gone) joins the deletes and inserts.
+     * Once a full batch of inserts is pending, inserts go out as statements of
+     * {@link Dialect#rowsPerInsert} rows each and the rest as a batch of single-row ones; fewer rows
+     * (a flush) only as single-row ones. The INSERT and the single-id DELETE are prepared at once
+     * (a missing table fails there), the in-place UPDATE and the long INSERT when first needed.
      */
     private static final class RowWriter implements AutoCloseable {
         private final MirrorConnection c;
         private final MirrorTable t;
+        private final boolean upserts;
+        private final boolean inPlace;
+        private final int group;
         private final MirrorStatement insert;
         private final MirrorStatement deleteOne;
-        private final boolean upserts;
-        private final int group;
         private MirrorStatement insertGroup;
+        private MirrorStatement rewrite;
+        private final List<List<Object>> rewrites = new ArrayList<>();
         private final List<List<Object>> deletes = new ArrayList<>();
         private final List<List<Object>> inserts = new ArrayList<>();
 
@@ -279,6 +295,7 @@ final class Reconciler {
             this.c = c;
             this.t = t;
             this.upserts = t.dialect().upserts();
+            this.inPlace = t.dialect().rewritesInPlace() && c instanceof JdbcMirrorConnection;
             this.group = t.dialect().rowsPerInsert(t.columns().size() + 3);
             this.insert = c.prepare(t.insertStatement());
             MirrorStatement d;
@@ -292,6 +309,13 @@ final class Reconciler {
         }
 
         void write(String id, List<Object> values, boolean replace) {
+            if (replace && inPlace) {
+                rewrites.add(values);
+                if (rewrites.size() >= BATCH) {
+                    send();
+                }
+                return;
+            }
             if (replace && !upserts) {
                 deletes.add(List.of(id));
             }
@@ -313,8 +337,16 @@ final class Reconciler {
         }
 
         private void send() {
-            deleteOne.executeBatch(new ArrayList<>(deletes));
-            deletes.clear();
+            if (!rewrites.isEmpty()) {
+                rewriteInPlace();
+            }
+            if (!deletes.isEmpty()) {
+                deleteOne.executeBatch(new ArrayList<>(deletes));
+                deletes.clear();
+            }
+            if (inserts.isEmpty()) {
+                return;
+            }
             // a few rows (a flush) are not worth preparing the long statement; a push of many is
             boolean many = insertGroup != null || inserts.size() >= BATCH;
             int grouped = group > 1 && many ? inserts.size() - inserts.size() % group : 0;
@@ -328,22 +360,51 @@ final class Reconciler {
                 }
                 insertGroup.execute(params);
             }
-            insert.executeBatch(new ArrayList<>(inserts.subList(grouped, inserts.size())));
+            if (grouped < inserts.size()) {
+                insert.executeBatch(new ArrayList<>(inserts.subList(grouped, inserts.size())));
+            }
             inserts.clear();
+        }
+
+        /** Rows the UPDATE did not change (typed values differ, row gone) join the deletes and inserts. */
+        private void rewriteInPlace() {
+            if (rewrite == null) {
+                rewrite = c.prepare(t.rewriteStatement());
+            }
+            List<List<Object>> params = new ArrayList<>(rewrites.size());
+            for (List<Object> values : rewrites) {
+                params.add(MirrorTable.inPlaceValues(values));
+            }
+            int[] changed = rewrite instanceof JdbcMirrorConnection.Counted counted ? counted.executeCounted(params) : null;
+            for (int i = 0; i < rewrites.size(); i++) {
+                if (changed == null || i >= changed.length || changed[i] != 1) {
+                    List<Object> values = rewrites.get(i);
+                    deletes.add(List.of(values.get(0)));
+                    inserts.add(values);
+                }
+            }
+            rewrites.clear();
         }
 
         @Override
         public void close() {
-            try {
-                insert.close();
-            } finally {
+            RuntimeException failure = null;
+            for (MirrorStatement s : new MirrorStatement[] {rewrite, insert, deleteOne, insertGroup}) {
+                if (s == null) {
+                    continue;
+                }
                 try {
-                    deleteOne.close();
-                } finally {
-                    if (insertGroup != null) {
-                        insertGroup.close();
+                    s.close();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
                     }
                 }
+            }
+            if (failure != null) {
+                throw failure;
             }
         }
     }

@@ -6,7 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The page cache of a SQLite connection while a mirror transaction runs: widened to at least
+ * The page cache of a SQLite connection while a large mirror transaction (push, rebuild, a flush of
+ * more than {@value Reconciler#BATCH} ids) runs: widened to at least
  * {@value #KIB} KiB ({@code PRAGMA cache_size=-65536}) at the start and put back to what it was at
  * the end. SQLite's default cache (2 MiB) is smaller than a mirror table of some ten thousand rows
  * with its indexes, and a transaction whose changed pages outgrow the cache spills them to the
