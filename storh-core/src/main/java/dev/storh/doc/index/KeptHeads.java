@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The first ids of value files as limited reads found them (a page of an equality), kept with what
  * {@link IndexTrust} vouched for at the look the query took before the read: a page of the same
  * value again, or a shorter one, costs no look at the file while nothing but this instance can have
- * written since. A head holds at most {@value #MAX_IDS} ids; past {@value #MAX_HEADS} heads the
- * whole set starts again. Thread-safe.
+ * written since. A head holds at most {@value #MAX_IDS} ids; past {@value #MAX_HEADS} heads or
+ * {@value #MAX_KEPT_IDS} ids in all (a few MiB) the whole set starts again. Thread-safe.
  */
 final class KeptHeads {
 
@@ -19,6 +19,9 @@ final class KeptHeads {
     /** The most heads kept. */
     static final int MAX_HEADS = 1024;
 
+    /** The most ids kept in all the heads. */
+    static final int MAX_KEPT_IDS = 1 << 15;
+
     /**
      * @param ids the first ids, ascending, unmodifiable
      * @param whole whether they are all the file's ids
@@ -27,6 +30,7 @@ final class KeptHeads {
     }
 
     private final Map<String, Kept> heads = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong keptIds = new java.util.concurrent.atomic.AtomicLong();
     private final IndexTrust trust;
 
     KeptHeads(IndexTrust trust) {
@@ -63,8 +67,9 @@ final class KeptHeads {
         if (vouch.mark() < 0 || ids.size() > MAX_IDS) {
             return;
         }
-        if (heads.size() >= MAX_HEADS) {
+        if (heads.size() >= MAX_HEADS || keptIds.addAndGet(ids.size()) > MAX_KEPT_IDS) {
             heads.clear();
+            keptIds.set(ids.size());
         }
         heads.put(lookup, new Kept(List.copyOf(ids), count >= 0 && ids.size() >= count, vouch));
     }
@@ -72,5 +77,6 @@ final class KeptHeads {
     /** Drops every head (the index tree was replaced). */
     void clear() {
         heads.clear();
+        keptIds.set(0);
     }
 }
