@@ -70,6 +70,19 @@ final class PathIndexState {
         return true;
     }
 
+    /**
+     * Takes a main file just written from this state's {@link #snapshot()}, with the delta removed after
+     * it, as read: the entries in memory are that file's lines, so the next {@link #refresh} reads only
+     * delta lines appended later instead of the whole main file again. Call under the write lock, after
+     * the write succeeded; a reader's refresh that ran in between read the same entries.
+     *
+     * @param written the stamp of the main file as written
+     */
+    synchronized void adoptMain(IndexManifest.Stamp written) {
+        mainStamp = written;
+        deltaOffset = 0;
+    }
+
     /** Forgets everything: the next {@link #refresh} reads the files again. */
     synchronized void invalidate() {
         clear();

@@ -270,6 +270,9 @@ final class PathIndexes {
                 swap.reading(() -> s.refresh(f));
                 Map<String, PathIndexDefinition.Entries> snapshot = s.snapshot();
                 swap.swapping(() -> f.writeMain(snapshot));
+                // the state holds what was just written: reading the new main file back would cost a
+                // whole read and decode of the index on the next unique check or query
+                s.adoptMain(new PathIndexFiles(files, entries, d).mainStamp());
             }
         }
     }
