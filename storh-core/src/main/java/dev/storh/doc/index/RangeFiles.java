@@ -150,30 +150,46 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
      * @param errors receives problems per line and an unreadable file ({@code null} to skip bad lines silently)
      */
     void forEachLine(Path file, LineSink sink, List<String> errors) {
-        try (java.io.InputStream in = new java.io.BufferedInputStream(files.open(files.nameOf(file)), StreamedFile.BUFFER)) {
-            byte[] line = new byte[512];
-            int length = 0;
-            for (int b = in.read(); ; b = in.read()) {
-                if (b == '\n' || b < 0) {
-                    if (length > 0) {
-                        Line decoded = lineAt(line, 0, length);
-                        if (decoded == null && errors != null) {
-                            errors.add("Malformed range index line: " + file);
-                        } else if (decoded != null && errors != null && !decoded.key().equals(IndexKeys.rangeKey(decoded.value()))) {
-                            errors.add("Range index key mismatch: " + file);
-                        }
-                        sink.accept(decoded);
+        try (java.io.InputStream in = files.open(files.nameOf(file))) {
+            // read in blocks and decoded in place: a byte-at-a-time read cost a fold of a 10 MB file
+            // more than its decoding
+            byte[] buf = new byte[StreamedFile.BUFFER];
+            int start = 0; // the first byte of the line being read
+            int end = 0; // how many bytes buf holds
+            int scan = 0; // the next byte to test for a newline
+            while (true) {
+                int newline = -1;
+                for (int i = scan; i < end; i++) {
+                    if (buf[i] == '\n') {
+                        newline = i;
+                        break;
                     }
-                    length = 0;
-                    if (b < 0) {
-                        return;
+                }
+                if (newline >= 0) {
+                    if (newline > start) {
+                        acceptLine(file, buf, start, newline - start, sink, errors);
                     }
+                    start = newline + 1;
+                    scan = start;
                     continue;
                 }
-                if (length == line.length) {
-                    line = java.util.Arrays.copyOf(line, length * 2);
+                if (start > 0) { // keep the partial line at the front
+                    System.arraycopy(buf, start, buf, 0, end - start);
+                    end -= start;
+                    start = 0;
                 }
-                line[length++] = (byte) b;
+                scan = end;
+                if (end == buf.length) {
+                    buf = java.util.Arrays.copyOf(buf, buf.length * 2); // a line longer than the buffer
+                }
+                int read = in.read(buf, end, buf.length - end);
+                if (read < 0) {
+                    if (end > 0) {
+                        acceptLine(file, buf, 0, end, sink, errors); // a last line without its newline
+                    }
+                    return;
+                }
+                end += read;
             }
         } catch (java.nio.file.NoSuchFileException e) {
             // no lines
@@ -182,6 +198,16 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
                 errors.add("Unreadable range index file: " + file + " (" + e.getMessage() + ")");
             }
         }
+    }
+
+    private static void acceptLine(Path file, byte[] bytes, int off, int len, LineSink sink, List<String> errors) {
+        Line decoded = lineAt(bytes, off, len);
+        if (decoded == null && errors != null) {
+            errors.add("Malformed range index line: " + file);
+        } else if (decoded != null && errors != null && !decoded.key().equals(IndexKeys.rangeKey(decoded.value()))) {
+            errors.add("Range index key mismatch: " + file);
+        }
+        sink.accept(decoded);
     }
 
     /**

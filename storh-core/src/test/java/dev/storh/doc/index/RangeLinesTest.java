@@ -59,4 +59,63 @@ class RangeLinesTest {
         assertThat(RangeLines.decode(framed, 2, framed.length - 4))
                 .isEqualTo(new RangeFiles.Line("n-1", -7L, 1, List.of("a"), List.of()));
     }
+
+    /**
+     * The file reader splits lines across its read blocks as a plain split on newlines does: lines
+     * longer than a block, lines cut by a block's end, empty lines, malformed lines (handed on as
+     * {@code null} and reported) and a last line without its newline.
+     */
+    @Test
+    void aFileIsReadLineByLineAcrossItsReadBlocks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        dev.storh.fs.StoreFiles files = dev.storh.fs.LocalFiles.at(dir);
+        RangeFiles range = new RangeFiles(files, dir.resolve("entries"), "at");
+        java.nio.file.Files.createDirectories(range.main().getParent());
+        for (int round = 0; round < 6; round++) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            int lines = 1 + random.nextInt(3_000);
+            for (int i = 0; i < lines; i++) {
+                int kind = random.nextInt(20);
+                if (kind == 0) {
+                    out.write('\n'); // an empty line
+                } else if (kind == 1) {
+                    out.writeBytes("{\"key\":".getBytes(StandardCharsets.UTF_8)); // cut short
+                    out.write('\n');
+                } else {
+                    long v = random.nextLong();
+                    List<String> ids = new java.util.ArrayList<>();
+                    int n = kind == 2 && random.nextInt(8) == 0 ? 3_000 : 1; // about 120 KB: longer than a read block
+                    for (int k = 0; k < n; k++) {
+                        ids.add(ID.substring(0, 24) + String.format("%012x", random.nextLong() & 0xffffffffffffL));
+                    }
+                    out.writeBytes(RangeFiles.encodeLine(IndexKeys.rangeKey(v), v, n, ids, List.of()));
+                }
+            }
+            byte[] bytes = out.toByteArray();
+            if (round % 2 == 1 && bytes.length > 1 && bytes[bytes.length - 1] == '\n') {
+                bytes = java.util.Arrays.copyOf(bytes, bytes.length - 1); // no newline after the last line
+            }
+            java.nio.file.Files.write(range.main(), bytes);
+
+            List<RangeFiles.Line> expected = new java.util.ArrayList<>();
+            int expectedErrors = 0;
+            int start = 0;
+            for (int i = 0; i <= bytes.length; i++) {
+                if (i == bytes.length || bytes[i] == '\n') {
+                    if (i > start) {
+                        RangeFiles.Line line = RangeFiles.lineAt(bytes, start, i - start);
+                        expected.add(line);
+                        expectedErrors += line == null ? 1 : 0;
+                    }
+                    start = i + 1;
+                }
+            }
+            List<RangeFiles.Line> read = new java.util.ArrayList<>();
+            List<String> errors = new java.util.ArrayList<>();
+            range.forEachLine(range.main(), read::add, errors);
+            assertThat(read).as("seed %d, round %d", seed, round).isEqualTo(expected);
+            assertThat(errors).as("seed %d, round %d", seed, round).hasSize(expectedErrors);
+        }
+    }
 }
