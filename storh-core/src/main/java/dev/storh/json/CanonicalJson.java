@@ -118,6 +118,30 @@ public final class CanonicalJson {
      */
     public static String formatDouble(double d) {
         String java = NumberOutput.toString(d, true); // shortest round-trip digits (Schubfach)
+        // Written without an exponent (10^-3 <= |d| < 10^7) this is already the original's text: the same
+        // shortest digits, in the plain form the original uses for decimal exponents from -4 to 16
+        return java.indexOf('E') < 0 ? java : fromDigits(java, d);
+    }
+
+    /**
+     * {@link #formatDouble} built from the digits and exponent of Java's text for every double, also
+     * those whose Java text is already the original's (for tests of that shortcut).
+     *
+     * @param d a finite double
+     * @return the original's text of {@code d}
+     */
+    static String formatDoubleFromDigits(double d) {
+        return fromDigits(NumberOutput.toString(d, true), d);
+    }
+
+    /**
+     * @param javaText Java's shortest text of {@code d}
+     * @param d a finite double
+     * @return the original's text of {@code d}: its shortest digits, plain for decimal exponents
+     *     from -4 to 16, else {@code d.ddde±x}
+     */
+    private static String fromDigits(String javaText, double d) {
+        String java = javaText;
         boolean negative = java.charAt(0) == '-';
         if (negative) {
             java = java.substring(1);

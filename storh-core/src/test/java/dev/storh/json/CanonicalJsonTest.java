@@ -47,6 +47,33 @@ class CanonicalJsonTest {
         cases.forEach((d, expected) -> assertThat(CanonicalJson.formatDouble(d)).as("%s", d).isEqualTo(expected));
     }
 
+    /**
+     * Java's plain text of a double (from 10^-3 to below 10^7) is taken as it is: for seeded random
+     * doubles of every kind (any bits, short decimals, the plain range's edges) the text equals the one
+     * rebuilt from the digits and exponent, which every other double goes through.
+     */
+    @Test
+    void plainJavaTextIsTheTextRebuiltFromTheDigits() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        List<Double> values = new ArrayList<>(List.of(1e-3, Math.nextDown(1e-3), Math.nextUp(1e-3), 1e7, Math.nextDown(1e7),
+                Math.nextUp(1e7), 0.0, -0.0, 1.0, 12.0, 0.5, 2.5, 1.5, 9_999_999.999, 0.0015, 4.9e-324, Double.MIN_NORMAL));
+        for (int i = 0; i < 300_000; i++) {
+            double d = switch (i % 4) {
+                case 0 -> Double.longBitsToDouble(random.nextLong()); // any double
+                case 1 -> random.nextInt(2_000_000) / Math.pow(10, random.nextInt(9)); // a short decimal
+                case 2 -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(14) - 4); // around the plain range
+                default -> Math.round(random.nextDouble() * 1e6) / 1e4 * (random.nextBoolean() ? 1 : -1); // prices, degrees
+            };
+            values.add(d);
+        }
+        for (double d : values) {
+            if (Double.isFinite(d)) {
+                assertThat(CanonicalJson.formatDouble(d)).as("%s (seed %d)", d, seed).isEqualTo(CanonicalJson.formatDoubleFromDigits(d));
+            }
+        }
+    }
+
     @Test
     void stringsEscapeOnlyWhatTheOriginalEscapes() {
         Map<String, Object> m = new LinkedHashMap<>();
