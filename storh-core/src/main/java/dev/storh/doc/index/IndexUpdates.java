@@ -96,8 +96,21 @@ final class IndexUpdates {
         Map<String, List<byte[]>> rangeLines = new LinkedHashMap<>();
         Map<String, Map<String, Boolean>> unindexed = new LinkedHashMap<>();
         List<IndexDefinition[]> pairs = compoundPairs(defs);
+        // folder names are hex of the field names: built once per batch, not once per change
+        Path[] equalityDirs = new Path[defs.size()];
+        for (int i = 0; i < defs.size(); i++) {
+            equalityDirs[i] = defs.get(i).range() ? null : IndexLayout.equalityDir(entries, defs.get(i).field());
+        }
+        Path[] pairDirs = new Path[pairs.size()];
+        String[] pairLabels = new String[pairs.size()];
+        for (int i = 0; i < pairs.size(); i++) {
+            IndexDefinition[] pair = pairs.get(i);
+            pairDirs[i] = IndexLayout.compoundDir(entries, pair[0].field(), pair[1].field());
+            pairLabels[i] = pair[0].field() + "\t" + pair[1].field();
+        }
         for (IndexManager.Change c : changes) {
-            for (IndexDefinition d : defs) {
+            for (int di = 0; di < defs.size(); di++) {
+                IndexDefinition d = defs.get(di);
                 if (d.range()) {
                     trackUnindexed(c, d.field(), unindexed);
                 }
@@ -120,7 +133,7 @@ final class IndexUpdates {
                         lines.add(RangeFiles.encodeLine(IndexKeys.rangeKey(newValue), newValue, 1, List.of(c.id()), List.of()));
                     }
                 } else {
-                    Path dir = IndexLayout.equalityDir(entries, d.field());
+                    Path dir = equalityDirs[di];
                     if (hadOld) {
                         String key = IndexKeys.valueKey(oldValue);
                         valueFiles.computeIfAbsent(IndexLayout.valueFile(dir, key), p -> new FileUpdate(d.field(), key, oldValue))
@@ -133,9 +146,10 @@ final class IndexUpdates {
                     }
                 }
             }
-            for (IndexDefinition[] pair : pairs) {
-                String label = pair[0].field() + "\t" + pair[1].field();
-                Path dir = IndexLayout.compoundDir(entries, pair[0].field(), pair[1].field());
+            for (int pi = 0; pi < pairs.size(); pi++) {
+                IndexDefinition[] pair = pairs.get(pi);
+                String label = pairLabels[pi];
+                Path dir = pairDirs[pi];
                 String oldKey = compoundKey(c.before(), pair);
                 String newKey = compoundKey(c.after(), pair);
                 if (oldKey != null && oldKey.equals(newKey)) {
