@@ -280,8 +280,9 @@ public class StorhEntityConverter {
 
     /**
      * The entity as saved: when the id (and the {@code @Version}, if any) property is mutable, it
-     * is set on the instance itself and the instance is returned; otherwise (records, final
-     * fields) a new instance is read from the stored record.
+     * is set on the instance itself and the instance is returned; a Java record is copied through
+     * its canonical constructor with the stored id and version and its other components as they
+     * are; any other entity (final fields) is read from the stored record.
      * @param <T> the entity type
      * @param entity the entity that was saved
      * @param stored the record as stored
@@ -302,7 +303,14 @@ public class StorhEntityConverter {
             }
             return entity;
         }
-        return read((Class<T>) entity.getClass(), stored);
+        Map<String, Object> replaced = new LinkedHashMap<>();
+        replaced.put(idProperty.getName(), (idProperty.getType() == UUID.class) ? UUID.fromString(stored.id()) : stored.id());
+        if (version != null) {
+            Long storedVersion = getStoredVersion(entity.getClass(), stored.data());
+            replaced.put(version.getName(), (storedVersion != null) ? storedVersion : 0L);
+        }
+        T copy = RecordCopies.with(entity, replaced);
+        return (copy != null) ? copy : read((Class<T>) entity.getClass(), stored);
     }
 
     /**
