@@ -1,5 +1,6 @@
 package dev.storh.spring.data.core;
 
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -99,31 +100,8 @@ final class RecordCopies {
         }
     }
 
+    /** @return the wrapper class of a primitive type, any other type itself */
     private static Class<?> wrap(Class<?> type) {
-        if (!type.isPrimitive()) {
-            return type;
-        }
-        if (type == long.class) {
-            return Long.class;
-        }
-        if (type == int.class) {
-            return Integer.class;
-        }
-        if (type == boolean.class) {
-            return Boolean.class;
-        }
-        if (type == double.class) {
-            return Double.class;
-        }
-        if (type == float.class) {
-            return Float.class;
-        }
-        if (type == short.class) {
-            return Short.class;
-        }
-        if (type == byte.class) {
-            return Byte.class;
-        }
-        return Character.class;
+        return MethodType.methodType(type).wrap().returnType();
     }
 }
