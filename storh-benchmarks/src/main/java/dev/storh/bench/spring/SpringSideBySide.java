@@ -154,7 +154,8 @@ public final class SpringSideBySide {
         return String.format(Locale.ROOT, ms < 1 ? "%.3f" : "%.2f", ms);
     }
 
-    private static String option(String[] args, String name, String otherwise) {
+    /** @return the value of {@code --name=value} in {@code args}, or {@code otherwise} */
+    static String option(String[] args, String name, String otherwise) {
         for (String arg : args) {
             if (arg.startsWith("--" + name + "=")) {
                 return arg.substring(name.length() + 3);
@@ -163,7 +164,8 @@ public final class SpringSideBySide {
         return otherwise;
     }
 
-    private static int intOption(String[] args, String name, int otherwise) {
+    /** @return the integer value of {@code --name=value} in {@code args}, or {@code otherwise} */
+    static int intOption(String[] args, String name, int otherwise) {
         return Integer.parseInt(option(args, name, Integer.toString(otherwise)));
     }
 
