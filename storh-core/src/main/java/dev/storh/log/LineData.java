@@ -3,7 +3,6 @@ package dev.storh.log;
 import dev.storh.json.JsonNumbers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,17 +31,8 @@ final class LineData {
     static final int MAX_DEPTH = 64;
     /** Longer data is left to the decoder, so its limits on names, strings and numbers apply. */
     static final int MAX_BYTES = 50_000;
-    /** Longest integer read as a {@code long} digit by digit: 18 digits never overflow. */
-    private static final int LONG_DIGITS = 18;
 
-    private final byte[] b;
-    private final int end;
-    private int at;
-
-    private LineData(byte[] bytes, int from, int to) {
-        b = bytes;
-        at = from;
-        end = to;
+    private LineData() {
     }
 
     /**
@@ -61,60 +51,60 @@ final class LineData {
         if (n < 2 || n > MAX_BYTES || json[from] != '{') {
             return null;
         }
-        LineData d = new LineData(json, from, to);
-        Map<String, Object> data = d.object(1);
-        return data != null && d.at == d.end ? data : null;
+        LineCursor c = new LineCursor(json, from, to);
+        Map<String, Object> data = object(c, 1);
+        return data != null && c.done() ? data : null;
     }
 
-    /** An object at {@code at} ('{'), or null. */
-    private Map<String, Object> object(int depth) {
+    /** An object at the cursor ('{'), or null. */
+    private static Map<String, Object> object(LineCursor c, int depth) {
         if (depth > MAX_DEPTH) {
             return null;
         }
-        at++;
+        c.skip();
         Map<String, Object> map = new LinkedHashMap<>();
-        if (take('}')) {
+        if (c.take('}')) {
             return map;
         }
         while (true) {
-            String key = at < end && b[at] == '"' ? string() : null;
-            if (key == null || !take(':')) {
+            String key = c.string(true);
+            if (key == null || !c.take(':')) {
                 return null;
             }
-            Object value = value(depth);
+            Object value = value(c, depth);
             if (value == null) {
                 return null;
             }
             map.put(key, value == NULL ? null : value);
-            if (take('}')) {
+            if (c.take('}')) {
                 return map;
             }
-            if (!take(',')) {
+            if (!c.take(',')) {
                 return null;
             }
         }
     }
 
-    /** A list at {@code at} ('['), or null. */
-    private List<Object> list(int depth) {
+    /** A list at the cursor ('['), or null. */
+    private static List<Object> list(LineCursor c, int depth) {
         if (depth > MAX_DEPTH) {
             return null;
         }
-        at++;
+        c.skip();
         List<Object> list = new ArrayList<>();
-        if (take(']')) {
+        if (c.take(']')) {
             return list;
         }
         while (true) {
-            Object value = value(depth);
+            Object value = value(c, depth);
             if (value == null) {
                 return null;
             }
             list.add(value == NULL ? null : value);
-            if (take(']')) {
+            if (c.take(']')) {
                 return list;
             }
-            if (!take(',')) {
+            if (!c.take(',')) {
                 return null;
             }
         }
@@ -123,87 +113,50 @@ final class LineData {
     /** Stands for a JSON {@code null} while reading (a Java {@code null} means "not read here"). */
     private static final Object NULL = new Object();
 
-    /** A value at {@code at}, {@link #NULL} for JSON null, or null when not read here. */
-    private Object value(int depth) {
-        if (at >= end) {
+    /** A value at the cursor, {@link #NULL} for JSON null, or null when not read here. */
+    private static Object value(LineCursor c, int depth) {
+        if (c.done()) {
             return null;
         }
-        byte c = b[at];
-        switch (c) {
+        byte first = c.peek();
+        switch (first) {
             case '"':
-                return string();
+                return c.string(true);
             case '{':
-                return object(depth + 1);
+                return object(c, depth + 1);
             case '[':
-                return list(depth + 1);
+                return list(c, depth + 1);
             case 't':
-                return word("true") ? Boolean.TRUE : null;
+                return c.literal("true") ? Boolean.TRUE : null;
             case 'f':
-                return word("false") ? Boolean.FALSE : null;
+                return c.literal("false") ? Boolean.FALSE : null;
             case 'n':
-                return word("null") ? NULL : null;
+                return c.literal("null") ? NULL : null;
             default:
-                return c == '-' || (c >= '0' && c <= '9') ? number() : null;
+                return first == '-' || (first >= '0' && first <= '9') ? number(c) : null;
         }
-    }
-
-    private boolean take(char c) {
-        if (at < end && b[at] == c) {
-            at++;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean word(String w) {
-        int n = w.length();
-        if (end - at < n) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            if (b[at + i] != w.charAt(i)) {
-                return false;
-            }
-        }
-        at += n;
-        return true;
     }
 
     /** An integer or a plain decimal: {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?}; null for anything else. */
-    private Object number() {
-        int start = at;
-        boolean negative = b[at] == '-';
-        if (negative) {
-            at++;
-        }
-        int digits = at;
-        long value = 0;
-        while (at < end && b[at] >= '0' && b[at] <= '9') {
-            value = value * 10 + (b[at] - '0'); // wraps past 18 digits: then unused
-            at++;
-        }
-        int n = at - digits;
-        if (n == 0 || (b[digits] == '0' && n > 1) || at - start > JsonNumbers.MAX_NUMBER_LENGTH) {
+    private static Object number(LineCursor c) {
+        int start = c.position();
+        int n = c.integer();
+        if (n == 0 || c.position() - start > JsonNumbers.MAX_NUMBER_LENGTH) {
             return null;
         }
-        if (at < end && (b[at] == 'e' || b[at] == 'E')) {
+        if (c.atExponent()) {
             return null; // an exponent: the decoder's double parsing
         }
-        if (at < end && b[at] == '.') {
-            at++;
-            int fraction = at;
-            while (at < end && b[at] >= '0' && b[at] <= '9') {
-                at++;
-            }
-            if (at == fraction || at - start > JsonNumbers.MAX_NUMBER_LENGTH || (at < end && (b[at] == 'e' || b[at] == 'E'))) {
+        if (c.take('.')) {
+            if (c.skipDigits() == 0 || c.position() - start > JsonNumbers.MAX_NUMBER_LENGTH || c.atExponent()) {
                 return null;
             }
-            return decimal(new String(b, start, at - start, StandardCharsets.ISO_8859_1));
+            return decimal(c.latin1(start));
         }
-        if (n <= LONG_DIGITS) {
-            return negative ? -value : value;
+        if (n <= LineCursor.LONG_DIGITS) {
+            return c.integerValue();
         }
-        return JsonNumbers.integer(new BigInteger(new String(b, start, at - start, StandardCharsets.ISO_8859_1)));
+        return JsonNumbers.integer(new BigInteger(c.latin1(start)));
     }
 
     /** A plain decimal literal, as the decoder reads it: {@code -0.0} stays a negative zero double. */
@@ -215,96 +168,5 @@ final class LineData {
             }
         }
         return JsonNumbers.model(new BigDecimal(text));
-    }
-
-    /** A string at {@code at} ('"'), escapes resolved, or null when it is not of the shape read here. */
-    private String string() {
-        int start = ++at;
-        boolean ascii = true;
-        while (at < end) {
-            byte c = b[at];
-            if (c == '"') {
-                at++;
-                return ascii ? new String(b, start, at - 1 - start, StandardCharsets.ISO_8859_1) : utf8(start, at - 1);
-            }
-            if (c == '\\') {
-                return ascii ? escaped(start) : null;
-            }
-            if (c >= 0 && c < 0x20) {
-                return null; // a control byte: the decoder refuses it
-            }
-            ascii &= c >= 0;
-            at++;
-        }
-        return null;
-    }
-
-    /** Escape-free UTF-8 from {@code from} to {@code to}; null when a sequence was malformed (it would read replaced). */
-    private String utf8(int from, int to) {
-        String s = new String(b, from, to - from, StandardCharsets.UTF_8);
-        return s.indexOf('\uFFFD') < 0 ? s : null;
-    }
-
-    /** An ASCII string with escapes, from its first character at {@code start}; {@code at} is on a backslash. */
-    private String escaped(int start) {
-        StringBuilder out = new StringBuilder(at - start + 16);
-        for (int i = start; i < at; i++) {
-            out.append((char) b[i]);
-        }
-        while (at < end) {
-            byte c = b[at];
-            if (c == '"') {
-                at++;
-                return out.toString();
-            }
-            if (c < 0x20) {
-                return null; // a control byte or a non-ASCII one
-            }
-            if (c != '\\') {
-                out.append((char) c);
-                at++;
-            } else if (!escape(out)) {
-                return null;
-            }
-        }
-        return null;
-    }
-
-    private boolean escape(StringBuilder out) {
-        if (end - at < 2) {
-            return false;
-        }
-        byte e = b[at + 1];
-        at += 2;
-        switch (e) {
-            case '"', '\\', '/' -> out.append((char) e);
-            case 'b' -> out.append('\b');
-            case 'f' -> out.append('\f');
-            case 'n' -> out.append('\n');
-            case 'r' -> out.append('\r');
-            case 't' -> out.append('\t');
-            case 'u' -> {
-                if (end - at < 4) {
-                    return false;
-                }
-                int v = 0;
-                for (int i = 0; i < 4; i++) {
-                    int d = Character.digit(b[at + i], 16);
-                    if (d < 0) {
-                        return false;
-                    }
-                    v = v * 16 + d;
-                }
-                if (Character.isSurrogate((char) v)) {
-                    return false; // pairs and lone halves: left to the decoder
-                }
-                out.append((char) v);
-                at += 4;
-            }
-            default -> {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,6 +1,5 @@
 package dev.storh.log;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,19 +34,19 @@ final class LineValues {
         if (to - from < 2 || json[from] != '{' || json[to - 1] != '}') {
             return null;
         }
-        Cursor c = new Cursor(json, from + 1, to - 1);
-        List<String> fields = c.fields;
-        List<Object> keys = c.keys;
-        if (c.at == c.end) {
+        LineCursor c = new LineCursor(json, from + 1, to - 1);
+        if (c.done()) {
             return new Object[0];
         }
+        List<String> fields = new ArrayList<>(); // the top-level field names read, to tell a repeated one
+        List<Object> keys = new ArrayList<>(); // field, counter key, field, counter key, ... of the counted values
         while (true) {
-            String field = c.string();
+            String field = c.string(false);
             if (field == null || fields.contains(field) || !c.take(':')) {
                 return null;
             }
             fields.add(field);
-            Object value = c.value();
+            Object value = value(c, 0);
             if (value == null) {
                 return null;
             }
@@ -55,7 +54,7 @@ final class LineValues {
                 keys.add(field);
                 keys.add(value);
             }
-            if (c.at == c.end) {
+            if (c.done()) {
                 return keys.toArray();
             }
             if (!c.take(',')) {
@@ -69,202 +68,80 @@ final class LineValues {
     /** Deeper nesting is left to the decoder (and its own limit). */
     private static final int MAX_DEPTH = 64;
 
-    /** A read position in the data bytes, and what was read at the top level so far. */
-    private static final class Cursor {
-        /** The top-level field names read, to tell a repeated one. */
-        final List<String> fields = new ArrayList<>();
-        /** Field, counter key, field, counter key, ... of the counted top-level values. */
-        final List<Object> keys = new ArrayList<>();
-        private final byte[] b;
-        private final int end;
-        private int at;
-
-        Cursor(byte[] data, int from, int to) {
-            b = data;
-            at = from;
-            end = to;
-        }
-
-        boolean take(char c) {
-            if (at < end && b[at] == c) {
-                at++;
-                return true;
-            }
-            return false;
-        }
-
-        /** @return the value's counter key (String, Boolean, Long, {@link EqualityCounts#NULL_VALUE}), {@link #SKIPPED}, or null */
-        Object value() {
-            return nested(0);
-        }
-
-        private Object nested(int depth) {
-            if (at >= end) {
-                return null;
-            }
-            byte first = b[at];
-            if (first == '"') {
-                return string();
-            }
-            if (first == '{' || first == '[') {
-                return skipNested(depth + 1) ? SKIPPED : null;
-            }
-            if (first == '-' || (first >= '0' && first <= '9')) {
-                return number();
-            }
-            if (literal("true")) {
-                return Boolean.TRUE;
-            }
-            if (literal("false")) {
-                return Boolean.FALSE;
-            }
-            return literal("null") ? EqualityCounts.NULL_VALUE : null;
-        }
-
-        private boolean literal(String word) {
-            int n = word.length();
-            if (at + n > end) {
-                return false;
-            }
-            for (int i = 0; i < n; i++) {
-                if (b[at + i] != word.charAt(i)) {
-                    return false;
-                }
-            }
-            at += n;
-            return true;
-        }
-
-        private Object number() {
-            int start = at;
-            if (b[at] == '-') {
-                at++;
-            }
-            int digits = at;
-            while (at < end && b[at] >= '0' && b[at] <= '9') {
-                at++;
-            }
-            if (at == digits || (b[digits] == '0' && at - digits > 1)) {
-                return null; // no digit, or a leading zero: the decoder refuses it
-            }
-            boolean fraction = false;
-            while (at < end && (b[at] == '.' || b[at] == 'e' || b[at] == 'E' || b[at] == '+' || b[at] == '-'
-                    || (b[at] >= '0' && b[at] <= '9'))) {
-                fraction = true;
-                at++;
-            }
-            if (fraction) {
-                return validFraction(start) ? SKIPPED : null;
-            }
-            try {
-                return Long.parseLong(new String(b, start, at - start, StandardCharsets.ISO_8859_1));
-            } catch (NumberFormatException tooBig) {
-                return SKIPPED; // a big integer: never identical to a counted value
-            }
-        }
-
-        /** Whether the number from {@code start} to here is a JSON fraction the decoder accepts. */
-        private boolean validFraction(int start) {
-            String text = new String(b, start, at - start, StandardCharsets.ISO_8859_1);
-            return text.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
-        }
-
-        /** @return the string at the cursor, escapes resolved, or null when it is not plain ASCII JSON */
-        String string() {
-            if (!take('"')) {
-                return null;
-            }
-            StringBuilder out = null;
-            int start = at;
-            while (at < end) {
-                byte c = b[at];
-                if (c == '"') {
-                    String s = out == null ? new String(b, start, at - start, StandardCharsets.ISO_8859_1) : out.toString();
-                    at++;
-                    return s;
-                }
-                if (c < 0x20) {
-                    return null; // a control byte, or a non-ASCII byte (negative): decode the line instead
-                }
-                if (c != '\\') {
-                    if (out != null) {
-                        out.append((char) c);
-                    }
-                    at++;
-                    continue;
-                }
-                if (out == null) {
-                    out = new StringBuilder().append(new String(b, start, at - start, StandardCharsets.ISO_8859_1));
-                }
-                if (!escape(out)) {
-                    return null;
-                }
-            }
+    /**
+     * @return the value's counter key (String, Boolean, Long, {@link EqualityCounts#NULL_VALUE}), {@link #SKIPPED},
+     *     or null when it is not read here
+     */
+    private static Object value(LineCursor c, int depth) {
+        if (c.done()) {
             return null;
         }
+        byte first = c.peek();
+        if (first == '"') {
+            return c.string(false);
+        }
+        if (first == '{' || first == '[') {
+            return skipNested(c, depth + 1) ? SKIPPED : null;
+        }
+        if (first == '-' || (first >= '0' && first <= '9')) {
+            return number(c);
+        }
+        if (c.literal("true")) {
+            return Boolean.TRUE;
+        }
+        if (c.literal("false")) {
+            return Boolean.FALSE;
+        }
+        return c.literal("null") ? EqualityCounts.NULL_VALUE : null;
+    }
 
-        private boolean escape(StringBuilder out) {
-            if (at + 1 >= end) {
-                return false;
-            }
-            byte e = b[at + 1];
-            at += 2;
-            switch (e) {
-                case '"', '\\', '/' -> out.append((char) e);
-                case 'b' -> out.append('\b');
-                case 'f' -> out.append('\f');
-                case 'n' -> out.append('\n');
-                case 'r' -> out.append('\r');
-                case 't' -> out.append('\t');
-                case 'u' -> {
-                    if (at + 4 > end) {
-                        return false;
-                    }
-                    int v = 0;
-                    for (int i = 0; i < 4; i++) {
-                        int d = Character.digit(b[at + i], 16);
-                        if (d < 0) {
-                            return false;
-                        }
-                        v = v * 16 + d;
-                    }
-                    if (Character.isSurrogate((char) v)) {
-                        return false; // pairs and lone halves: leave them to the decoder
-                    }
-                    out.append((char) v);
-                    at += 4;
-                }
-                default -> {
-                    return false;
-                }
-            }
+    private static Object number(LineCursor c) {
+        int start = c.position();
+        int n = c.integer();
+        if (n == 0) {
+            return null; // no digit, or a leading zero: the decoder refuses it
+        }
+        if (c.skipNumberTail()) {
+            return validFraction(c.latin1(start)) ? SKIPPED : null;
+        }
+        if (n <= LineCursor.LONG_DIGITS) {
+            return c.integerValue();
+        }
+        try {
+            return Long.parseLong(c.latin1(start));
+        } catch (NumberFormatException tooBig) {
+            return SKIPPED; // a big integer: never identical to a counted value
+        }
+    }
+
+    /** Whether {@code text} is a JSON fraction the decoder accepts. */
+    private static boolean validFraction(String text) {
+        return text.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+    }
+
+    /** Reads a list or an object through, checking its syntax; its values are not kept. */
+    private static boolean skipNested(LineCursor c, int depth) {
+        if (depth > MAX_DEPTH) {
+            return false;
+        }
+        boolean object = c.peek() == '{';
+        char close = object ? '}' : ']';
+        c.skip();
+        if (c.take(close)) {
             return true;
         }
-
-        /** Reads a list or an object through, checking its syntax; its values are not kept. */
-        private boolean skipNested(int depth) {
-            if (depth > MAX_DEPTH) {
+        while (true) {
+            if (object && (c.string(false) == null || !c.take(':'))) {
                 return false;
             }
-            boolean object = b[at] == '{';
-            byte close = (byte) (object ? '}' : ']');
-            at++;
-            if (take((char) close)) {
+            if (value(c, depth) == null) {
+                return false;
+            }
+            if (c.take(close)) {
                 return true;
             }
-            while (true) {
-                if (object && (string() == null || !take(':'))) {
-                    return false;
-                }
-                if (nested(depth) == null) {
-                    return false;
-                }
-                if (take((char) close)) {
-                    return true;
-                }
-                if (!take(',')) {
-                    return false;
-                }
+            if (!c.take(',')) {
+                return false;
             }
         }
     }

@@ -31,58 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 class LineDataTest {
 
     private static final long[] SEEDS = {5L, 0xBADC0DEL, 20_261_207L};
-    private static final String[] STRINGS = {"", "a", "published", "with \"quotes\"", "back\\slash", "a/b", "tab\there",
-        "line\nfeed", "\u0001ctl", "\u007fdel", "caf\u00e9", "\u65e5\u672c", "emoji \ud83d\ude00", "\u2028", "\ufffd",
-        "12", "-1", "0", "01", "-0", "caf\u00e9 \"quoted\""};
-
-    private static long[] seeds() {
-        String one = System.getProperty("storh.seed");
-        return one == null ? SEEDS : new long[] {Long.decode(one)};
-    }
-
-    private static Object value(Random random, int depth) {
-        switch (random.nextInt(depth > 2 ? 10 : 13)) {
-            case 0:
-                return STRINGS[random.nextInt(STRINGS.length)];
-            case 1:
-                return random.nextBoolean();
-            case 2:
-                return null;
-            case 3:
-                return random.nextInt(5) == 0 ? Long.MIN_VALUE + random.nextInt(3) : (long) random.nextInt(2001) - 1000;
-            case 4:
-                return random.nextBoolean() ? Long.MAX_VALUE : 999_999_999_999_999_999L + random.nextInt(3);
-            case 5:
-                return new BigInteger("123456789012345678901234567890").negate().pow(1 + random.nextInt(2));
-            case 6:
-                return new double[] {1.5, 2.0, -0.0, 0.1, -3.25, 1e20, 1.0e-7, 123456.789}[random.nextInt(8)];
-            case 7:
-                String[] decimals = {"2.50", "19.990", "-0.10", "0.000", "1E+3", "12345678901234567890.5"};
-                return new BigDecimal(decimals[random.nextInt(decimals.length)]);
-            case 8:
-                return "s" + random.nextInt(10);
-            case 9:
-                return (long) random.nextInt(10);
-            case 10:
-                return Arrays.asList(value(random, depth + 1), value(random, depth + 1));
-            case 11:
-                return new ArrayList<>();
-            default:
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("in", value(random, depth + 1));
-                m.put(STRINGS[random.nextInt(STRINGS.length)], value(random, depth + 1));
-                return m;
-        }
-    }
-
-    private static Map<String, Object> record(Random random) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        for (int i = random.nextInt(8); i > 0; i--) {
-            String key = random.nextInt(5) == 0 ? STRINGS[random.nextInt(STRINGS.length)] : "f" + random.nextInt(6);
-            data.put(key, value(random, 0));
-        }
-        return data;
-    }
 
     /** @return the data bytes of a canonical record line, as the log writes them */
     private static byte[] dataBytes(Map<String, Object> data) {
@@ -135,11 +83,11 @@ class LineDataTest {
 
     @Test
     void randomRecordsReadFromTheirBytesAsTheDecoderReadsThem() {
-        for (long seed : seeds()) {
+        for (long seed : RandomLineData.seeds(SEEDS)) {
             Random random = new Random(seed);
             int fast = 0;
             for (int i = 0; i < 3000; i++) {
-                Map<String, Object> data = record(random);
+                Map<String, Object> data = RandomLineData.record(random);
                 byte[] bytes = dataBytes(data);
                 Map<String, Object> read = LineData.decode(bytes, 0, bytes.length);
                 Object expected = decoder(bytes);
@@ -183,7 +131,7 @@ class LineDataTest {
     @Test
     void otherShapesAreLeftToTheDecoder() {
         for (String other : List.of("{\"a\": 1}", " {\"a\":1}", "{\"a\":1e3}", "{\"a\":1.5E-3}", "{\"a\":01}", "{\"a\":1.}",
-                "{\"a\":.5}", "{\"a\":-}", "{\"a\":\"\\ud83d\\ude00\"}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}",
+                "{\"a\":.5}", "{\"a\":-}", "{\"a\":\"\\x\"}",
                 "{\"a\":\"tab\there\"}", "{\"a\":\"caf\u00e9 \\n\"}", "{\"a\":\"\ufffd\"}", "{\"a\":tru}", "{\"a\":1,}",
                 "{\"a\":1", "{\"a\":1}}", "{a:1}", "\"s\"", "[1]", "{\"a\":[1,]}", "{\"a\":1 }")) {
             assertThat(fast(other)).as(other).isNull();
