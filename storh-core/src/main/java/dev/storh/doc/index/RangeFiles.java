@@ -48,6 +48,8 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
 
     static final int STRIDE = 256;
 
+    private static final byte[] NEWLINE = {'\n'};
+
     /** The change of an id that a delta removes, in the maps of {@link #fold(long, boolean)}. */
     static final Object REMOVED = new Object();
 
@@ -150,6 +152,27 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
      * @param errors receives problems per line and an unreadable file ({@code null} to skip bad lines silently)
      */
     void forEachLine(Path file, LineSink sink, List<String> errors) {
+        forEachRawLine(file, (bytes, off, len) -> acceptLine(file, bytes, off, len, sink, errors), errors);
+    }
+
+    /** Receives the lines of a range file in order, as bytes. */
+    interface RawLineSink {
+        /**
+         * @param bytes a buffer, valid during the call only
+         * @param off where the line starts
+         * @param len its length, without the newline (never 0)
+         */
+        void accept(byte[] bytes, int off, int len);
+    }
+
+    /**
+     * Reads a range file line by line as bytes, holding one read buffer.
+     *
+     * @param file the main file or the delta; a missing file has no lines
+     * @param sink receives each non-empty line
+     * @param errors receives an unreadable file ({@code null} to skip it silently)
+     */
+    void forEachRawLine(Path file, RawLineSink sink, List<String> errors) {
         try (java.io.InputStream in = files.open(files.nameOf(file))) {
             // read in blocks and decoded in place: a byte-at-a-time read cost a fold of a 10 MB file
             // more than its decoding
@@ -167,7 +190,7 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
                 }
                 if (newline >= 0) {
                     if (newline > start) {
-                        acceptLine(file, buf, start, newline - start, sink, errors);
+                        sink.accept(buf, start, newline - start);
                     }
                     start = newline + 1;
                     scan = start;
@@ -185,7 +208,7 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
                 int read = in.read(buf, end, buf.length - end);
                 if (read < 0) {
                     if (end > 0) {
-                        acceptLine(file, buf, 0, end, sink, errors); // a last line without its newline
+                        sink.accept(buf, 0, end); // a last line without its newline
                     }
                     return;
                 }
@@ -378,57 +401,15 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
     /**
      * {@link #fold()} without a sort when the main file is in its own order: its rows (one id a
      * line, no removals, in {@link #sortRow} order, as storh and the original write them) are
-     * merged with the delta's rows, sorted in memory, as they are read. The result is the sort's,
-     * byte for byte. Any other main file (a line with several ids or removals, rows out of order)
-     * is left as it was, for the sort.
+     * merged with the delta's rows, sorted in memory, as they are read ({@link RangeMerge}). The
+     * result is the sort's, byte for byte. Any other main file (a line with several ids or
+     * removals, rows out of order) is left as it was, for the sort.
      *
      * @param changed the delta's last change of every id it touches: its value, or {@link #REMOVED}
      * @return whether the main file was folded; {@code false} leaves every file as it was
      */
     boolean foldByMerge(Map<String, Object> changed) {
-        List<String> added = new ArrayList<>(changed.size());
-        changed.forEach((id, value) -> {
-            if (value != REMOVED) {
-                added.add(sortRow(id, value));
-            }
-        });
-        added.sort(null);
-        boolean[] ok = {true};
-        int[] next = {0};
-        String[] previous = {null};
-        try (MainWriter writer = new MainWriter()) {
-            forEachLine(main, line -> {
-                if (!ok[0] || line == null) {
-                    return; // a malformed line is skipped, as the sort skips it
-                }
-                if (!line.remove().isEmpty() || line.ids().size() != 1) {
-                    ok[0] = false;
-                    return;
-                }
-                String id = line.ids().get(0);
-                if (changed.containsKey(id)) {
-                    return;
-                }
-                String row = sortRow(id, line.value());
-                if (previous[0] != null && row.compareTo(previous[0]) < 0) {
-                    ok[0] = false;
-                    return;
-                }
-                previous[0] = row;
-                while (next[0] < added.size() && added.get(next[0]).compareTo(row) < 0) {
-                    addSortRow(added.get(next[0]++), 0, writer);
-                }
-                addSortRow(row, 0, writer);
-            }, null);
-            if (!ok[0]) {
-                return false; // closed unfinished: the files stay as they were
-            }
-            while (next[0] < added.size()) {
-                addSortRow(added.get(next[0]++), 0, writer);
-            }
-            writer.finish();
-            return true;
-        }
+        return new RangeMerge(this).fold(changed);
     }
 
     /**
@@ -454,13 +435,30 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
          * @param line the encoded line, with its newline
          */
         void add(String rangeKey, byte[] line) {
+            checkpoint(rangeKey);
+            out.write(line);
+        }
+
+        /**
+         * @param rangeKey the line's range key
+         * @param bytes a buffer holding the line, without its newline
+         * @param off where the line starts
+         * @param len its length
+         */
+        void add(String rangeKey, byte[] bytes, int off, int len) {
+            checkpoint(rangeKey);
+            out.write(bytes, off, len);
+            out.write(NEWLINE);
+        }
+
+        /** A checkpoint at every {@link #STRIDE}th line, before the line is written. */
+        private void checkpoint(String rangeKey) {
             if (lines++ % STRIDE == 0) {
                 Map<String, Object> point = new LinkedHashMap<>();
                 point.put("key", rangeKey);
                 point.put("offset", out.position());
                 points.add(point);
             }
-            out.write(line);
         }
 
         /** Puts the new main file in place (or removes the files when no line was added). */

@@ -48,26 +48,36 @@ final class StreamedFile implements AutoCloseable {
      * @throws StorageException {@code "Could not write storage file: <file>"}; the file is removed
      */
     void write(byte[] bytes) {
-        written += bytes.length;
-        if (bytes.length > BUFFER - used) {
+        write(bytes, 0, bytes.length);
+    }
+
+    /**
+     * @param bytes a buffer
+     * @param off the first byte to append
+     * @param len how many bytes to append
+     * @throws StorageException {@code "Could not write storage file: <file>"}; the file is removed
+     */
+    void write(byte[] bytes, int off, int len) {
+        written += len;
+        if (len > BUFFER - used) {
             flush();
-            if (bytes.length > BUFFER) {
-                put(bytes, bytes.length);
+            if (len > BUFFER) {
+                put(bytes, off, len);
                 return;
             }
         }
-        System.arraycopy(bytes, 0, buffer, used, bytes.length);
-        used += bytes.length;
+        System.arraycopy(bytes, off, buffer, used, len);
+        used += len;
     }
 
     private void flush() {
-        put(buffer, used);
+        put(buffer, 0, used);
         used = 0;
     }
 
-    private void put(byte[] bytes, int length) {
+    private void put(byte[] bytes, int off, int length) {
         try {
-            out.write(bytes, 0, length);
+            out.write(bytes, off, length);
         } catch (IOException | RuntimeException e) {
             fail();
             throw new StorageException("Could not write storage file: " + files.path(name), e);

@@ -164,4 +164,56 @@ class RangeFoldMergeTest {
         Map<String, Object> state = new HashMap<>(two.load(null));
         assertThat(state).hasSize(3).containsEntry(a, 5L).containsEntry(b, 5L);
     }
+
+    /**
+     * Main lines that read like a fold's own but are not its bytes (another count, another key, an
+     * integer written {@code -0}, an escaped character, white space) are written as the sort writes
+     * them, while the fold's own lines are copied: the merge's files are still the sort's.
+     */
+    @Test
+    void mainLinesNotInTheFoldsOwnFormAreWrittenAsTheSortWritesThem() throws IOException {
+        for (long seed = 1; seed <= 6; seed++) {
+            Random random = new Random(seed);
+            Path merged = root.resolve("odd-forms-" + seed);
+            RangeFiles rf = range(merged);
+            List<byte[]> lines = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                Object v = i < 20 ? (Object) 0L : i < 40 ? (Object) ("s" + (i % 3)) : value(random);
+                lines.add(RangeFiles.encodeLine(IndexKeys.rangeKey(v), v, 1, List.of(UuidV7.generate()), List.of()));
+            }
+            rf.appendDelta(lines);
+            rf.fold(SortedRows.BUDGET_CHARS, false);
+            List<String> main = new ArrayList<>(Files.readAllLines(rf.main()));
+            int changedLines = 0;
+            for (int i = 0; i < main.size(); i++) {
+                String line = main.get(i);
+                String odd = switch (random.nextInt(6)) {
+                    case 0 -> line.replace("\"count\":1,", "\"count\":2,");
+                    case 1 -> line.replaceFirst("\\{\"key\":\"[^\"]*\"", "{\"key\":\"s-00\"");
+                    case 2 -> line.replace("\"value\":0,", "\"value\":-0,");
+                    case 3 -> line.replace("\"value\":\"s", "\"value\":\"\\u0073");
+                    case 4 -> line.replace(",\"ids\":", ", \"ids\":");
+                    default -> line;
+                };
+                if (!odd.equals(line)) {
+                    changedLines++;
+                    main.set(i, odd);
+                }
+            }
+            assertThat(changedLines).as("seed " + seed + ": lines in other forms").isGreaterThan(40);
+            Files.write(rf.main(), main);
+            List<byte[]> delta = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                Object v = value(random);
+                delta.add(RangeFiles.encodeLine(IndexKeys.rangeKey(v), v, 1, List.of(UuidV7.generate()), List.of()));
+            }
+            rf.appendDelta(delta);
+            Path sorted = root.resolve("odd-forms-sorted-" + seed);
+            copy(merged, sorted);
+            assertThat(rf.foldByMerge(rf.deltaChanges())).as("seed " + seed + ": merged").isTrue();
+            range(sorted).fold(SortedRows.BUDGET_CHARS, false);
+            assertThat(files(merged)).as("seed " + seed).isEqualTo(files(sorted));
+            assertThat(Files.readString(rf.main())).doesNotContain("\"count\":2", "s-00", "-0,", "\\u0073", " ");
+        }
+    }
 }
