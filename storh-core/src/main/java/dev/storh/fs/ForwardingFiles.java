@@ -169,6 +169,11 @@ public abstract class ForwardingFiles implements StoreFiles {
     }
 
     @Override
+    public FolderTime folderTime(String folder) {
+        return files.folderTime(folder);
+    }
+
+    @Override
     public long sizeOf(String version) {
         return files.sizeOf(version);
     }

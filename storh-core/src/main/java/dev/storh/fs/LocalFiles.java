@@ -292,6 +292,20 @@ public final class LocalFiles implements StoreFiles {
         }
     }
 
+    /**
+     * One {@code stat} per read through {@link java.io.File#lastModified()}, millisecond precision and no
+     * objects made, as cheap as a look at the disk can be; it follows a link, does not tell a folder from
+     * a file, and reads a time of exactly 0 as -1 (so it is never trusted).
+     */
+    @Override
+    public FolderTime folderTime(String folder) {
+        java.io.File local = path(folder).toFile();
+        return () -> {
+            long t = local.lastModified();
+            return t == 0 ? -1 : t;
+        };
+    }
+
     @Override
     public Object identity(String name) throws IOException {
         return Files.readAttributes(path(name), java.nio.file.attribute.BasicFileAttributes.class).fileKey();

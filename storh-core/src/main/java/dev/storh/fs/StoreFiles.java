@@ -439,6 +439,38 @@ public interface StoreFiles {
     }
 
     /**
+     * A reader of one folder's modification time, made once by {@link #folderTime} and read by the
+     * checks that the folder has not changed since a moment (a writers folder, a log's segments).
+     */
+    @FunctionalInterface
+    interface FolderTime {
+
+        /**
+         * @return the folder's modification time now, in milliseconds since the epoch on the file
+         *     system's clock, or -1 when it is missing or unreadable
+         */
+        long millis();
+    }
+
+    /**
+     * The default reads the folder's time with one {@link #stat} per read, and answers -1 when the name
+     * is not a readable folder. A seam that can look more cheaply reads it its own way: local files with
+     * one {@code stat} and no objects made per read.
+     *
+     * @param folder a folder name under the root
+     * @return a reader of the folder's modification time, to keep and read again
+     */
+    default FolderTime folderTime(String folder) {
+        return () -> {
+            try {
+                return stat(folder).filter(e -> e.kind() == Entry.Kind.DIRECTORY).map(Entry::lastModifiedMillis).orElse(-1L);
+            } catch (IOException | RuntimeException e) {
+                return -1;
+            }
+        };
+    }
+
+    /**
      * @param version a version this seam returned
      * @return the file's size in bytes as the version tells it, or -1 when the version does not
      *     carry one

@@ -26,6 +26,7 @@ public final class WritersFolder {
 
     private final StoreFiles files;
     private final String folder;
+    private final StoreFiles.FolderTime time;
     private final Predicate<String> own;
     private volatile Listing last = new Listing(-1, false);
 
@@ -37,20 +38,16 @@ public final class WritersFolder {
     public WritersFolder(StoreFiles files, String folder, Predicate<String> own) {
         this.files = files;
         this.folder = folder;
+        this.time = files.folderTime(folder);
         this.own = own;
     }
 
     /**
-     * @return the folder's modification time now (one {@code stat}), in milliseconds on the file
-     *     system's clock, or -1 when it is not a readable folder
+     * @return the folder's modification time now (one look, as the seam's {@link StoreFiles#folderTime}
+     *     reads it), in milliseconds on the file system's clock, or -1 when it is missing or unreadable
      */
     public long modifiedMillis() {
-        try {
-            return files.stat(folder).filter(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY)
-                    .map(StoreFiles.Entry::lastModifiedMillis).orElse(-1L);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        return time.millis();
     }
 
     /**

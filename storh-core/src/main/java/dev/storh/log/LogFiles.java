@@ -5,7 +5,6 @@ import dev.storh.fs.AtomicFiles;
 import dev.storh.fs.StoreFiles;
 import dev.storh.fs.WriterMarkers;
 import dev.storh.store.StoreNames;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Function;
@@ -158,20 +157,6 @@ public final class LogFiles {
      */
     static String writerMarker(String writerPrefix) {
         return WRITERS + "/" + writerPrefix;
-    }
-
-    /**
-     * @param files the log's byte seam
-     * @param folder a folder name under the collection folder
-     * @return the folder's modification time (the seam's clock), or -1 when it is not a readable folder
-     */
-    static long folderMillis(StoreFiles files, String folder) {
-        try {
-            return files.stat(folder).filter(e -> e.kind() == StoreFiles.Entry.Kind.DIRECTORY)
-                    .map(StoreFiles.Entry::lastModifiedMillis).orElse(-1L);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
     }
 
     /**

@@ -21,7 +21,6 @@ import dev.storh.fs.WritersFolder;
 final class OtherWriters {
 
     private final WritersFolder writers;
-    private final FolderTime folder;
     /** The folder's modification time while no other writer is registered, or -1. */
     private volatile long quietAt = -1;
 
@@ -31,7 +30,6 @@ final class OtherWriters {
      */
     OtherWriters(StoreFiles files, String ownMarker) {
         this.writers = new WritersFolder(files, LogFiles.WRITERS, n -> n.equals(ownMarker));
-        this.folder = new FolderTime(files, LogFiles.WRITERS);
     }
 
     /**
@@ -39,7 +37,7 @@ final class OtherWriters {
      *     is not a readable folder
      */
     long folderMillis() {
-        return folder.millis();
+        return writers.modifiedMillis();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.storh.log;
 
+import dev.storh.fs.StoreFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SegmentPresence {
 
     private final LogState state;
-    private final FolderTime folder;
+    private final StoreFiles.FolderTime folder;
     /** The folder's modification time when every file was last known to be there, or -1. */
     private volatile long knownAtMs = -1;
     /** Segment file names once found to be regular files, so a listing shows they are still there. */
@@ -34,7 +35,7 @@ final class SegmentPresence {
 
     SegmentPresence(LogState state) {
         this.state = state;
-        this.folder = new FolderTime(state.files, LogFiles.SEGMENTS);
+        this.folder = state.files.folderTime(LogFiles.SEGMENTS);
     }
 
     /** @param file a segment file name just found (or created) as a regular file */

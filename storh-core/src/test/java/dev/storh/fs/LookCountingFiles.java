@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A local seam that counts, per name, every look at a file's metadata ({@code stat}, {@code version}, {@code likelyFileVersion},
  * {@code versionInSeenFolder},
- * {@code identity}, {@code identified}, {@code statWithIdentity}), every size asked of an open output and every write call
+ * {@code identity}, {@code identified}, {@code statWithIdentity}, each read of a {@code folderTime}), every size asked of an
+ * open output and every write call
  * per name: what a write path costs besides its writes and its fsyncs.
  */
 public final class LookCountingFiles extends ForwardingFiles {
@@ -96,6 +97,15 @@ public final class LookCountingFiles extends ForwardingFiles {
     public Optional<Stated> statWithIdentity(String name) throws IOException {
         looked(name);
         return files.statWithIdentity(name);
+    }
+
+    @Override
+    public FolderTime folderTime(String folder) {
+        FolderTime below = files.folderTime(folder);
+        return () -> {
+            looked(folder);
+            return below.millis();
+        };
     }
 
     @Override

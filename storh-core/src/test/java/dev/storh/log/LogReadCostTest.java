@@ -31,7 +31,7 @@ class LogReadCostTest {
     @TempDir
     Path root;
 
-    /** Counts the seam's stats and listings, per name. */
+    /** Counts the seam's stats (a folder's time read included) and listings, per name. */
     private static final class CountingFiles extends ForwardingFiles {
         final Map<String, AtomicInteger> stats = new ConcurrentHashMap<>();
         final Map<String, AtomicInteger> lists = new ConcurrentHashMap<>();
@@ -50,6 +50,15 @@ class LogReadCostTest {
         public Optional<String> version(String name) throws IOException {
             stats.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
             return files.version(name);
+        }
+
+        @Override
+        public FolderTime folderTime(String folder) {
+            FolderTime below = files.folderTime(folder);
+            return () -> {
+                stats.computeIfAbsent(folder, n -> new AtomicInteger()).incrementAndGet();
+                return below.millis();
+            };
         }
 
         @Override
