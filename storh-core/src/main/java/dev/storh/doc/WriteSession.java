@@ -275,6 +275,8 @@ final class WriteSession {
             } catch (RuntimeException notUndone) {
                 failure.addSuppressed(notUndone);
                 support.markDrift().run();
+            } finally {
+                indexes.undone(); // what memory took from the index files as written is gone with them
             }
         } finally {
             touched.forEach(support.invalidate()::invalidate);

@@ -387,6 +387,17 @@ public final class IndexManager {
     }
 
     /**
+     * After the files a write changed were put back (its undo), drops what memory took from that
+     * write's index changes; call under the write lock.
+     */
+    public void undone() {
+        State s = state;
+        if (s != null) {
+            s.paths.undone();
+        }
+    }
+
+    /**
      * The value files, range deltas and path index deltas that {@link #apply} writes reach the disk lazily: their
      * fsyncs wait for this call. Until it returns, the collection's writer marker must stay (a
      * crash then makes the next open rebuild the indexes from the records). Call under the write lock.

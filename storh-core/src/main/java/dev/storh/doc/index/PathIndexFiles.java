@@ -93,38 +93,60 @@ record PathIndexFiles(StoreFiles files, PathIndexDefinition definition, Path mai
     }
 
     /**
+     * What {@link #appendDelta} appended.
+     *
+     * @param from the delta's size before the append
+     * @param bytes the bytes appended, ending with a newline
+     */
+    record Appended(long from, byte[] bytes) {
+        /** @return the delta's size after the append */
+        long to() {
+            return from + bytes.length;
+        }
+    }
+
+    /**
      * Appends record lines with one fsync; first ends a torn last line (a crashed append) so the new
      * lines stay readable.
      *
      * @param lines encoded lines
+     * @return what was appended, or {@code null} for no lines
      */
-    void appendDelta(List<byte[]> lines) {
+    Appended appendDelta(List<byte[]> lines) {
         if (lines.isEmpty()) {
-            return;
+            return null;
         }
+        String name = files.nameOf(delta);
+        long size;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        if (!endsWithNewline(delta)) {
-            out.write('\n');
-        }
-        lines.forEach(out::writeBytes);
-        AtomicFiles.append(files, files.nameOf(delta), out.toByteArray());
-    }
-
-    private boolean endsWithNewline(Path file) {
-        String name = files.nameOf(file);
         try {
-            long size = files.stat(name).map(StoreFiles.Entry::size).orElse(0L);
-            if (size == 0) {
-                return true;
-            }
-            try (InputStream in = files.open(name, size - 1)) {
-                return in.read() == '\n';
+            size = files.stat(name).map(StoreFiles.Entry::size).orElse(0L);
+            if (size > 0) {
+                try (InputStream in = files.open(name, size - 1)) {
+                    if (in.read() != '\n') {
+                        out.write('\n');
+                    }
+                }
             }
         } catch (NoSuchFileException e) {
-            return true;
+            size = 0;
         } catch (IOException e) {
-            throw new StorageException("Could not read path index file: " + file, e);
+            throw new StorageException("Could not read path index file: " + delta, e);
         }
+        lines.forEach(out::writeBytes);
+        byte[] bytes = out.toByteArray();
+        AtomicFiles.append(files, name, bytes);
+        return new Appended(size, bytes);
+    }
+
+    /**
+     * Reads lines this instance appended as {@link #readDelta} reads them from the file.
+     *
+     * @param appended what {@link #appendDelta} appended
+     * @param onLine receives each record line
+     */
+    void readAppended(Appended appended, BiConsumer<String, PathIndexDefinition.Entries> onLine) {
+        lines(appended.bytes(), 0, appended.bytes().length, onLine, null, delta);
     }
 
     /**

@@ -83,6 +83,28 @@ final class PathIndexState {
         deltaOffset = 0;
     }
 
+    /**
+     * Takes delta lines this store just appended as read, when the state had read the delta up to
+     * where they begin: the next {@link #refresh} then reads only lines appended after them, instead
+     * of reading back and decoding the lines of every batch. A state behind the delta is left to
+     * {@link #refresh}; one past where the lines begin (an append that was undone) is forgotten. Call
+     * under the write lock, right after the append.
+     *
+     * @param files the index's files
+     * @param appended what was appended
+     */
+    synchronized void adoptDelta(PathIndexFiles files, PathIndexFiles.Appended appended) {
+        if (mainStamp.equals(IndexManifest.Stamp.ABSENT) || deltaOffset < appended.from()) {
+            return; // not read yet, or behind: refresh reads it
+        }
+        if (deltaOffset > appended.from()) {
+            invalidate();
+            return;
+        }
+        files.readAppended(appended, this::put);
+        deltaOffset = appended.to();
+    }
+
     /** Forgets everything: the next {@link #refresh} reads the files again. */
     synchronized void invalidate() {
         clear();

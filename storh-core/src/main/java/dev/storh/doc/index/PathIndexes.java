@@ -135,6 +135,14 @@ final class PathIndexes {
         defs.forEach(d -> state(d).invalidate());
     }
 
+    /**
+     * Forgets what the states took from this instance's own writes: after a write's files were put
+     * back (an undo), the next read of each index reads its files again.
+     */
+    void undone() {
+        states.values().forEach(PathIndexState::invalidate);
+    }
+
     private PathIndexState state(PathIndexDefinition d) {
         return states.computeIfAbsent(d.fileKey(), k -> new PathIndexState());
     }
@@ -263,10 +271,13 @@ final class PathIndexes {
                     lines.add(PathIndexFiles.encodeLine(c.id(), after));
                 }
             }
-            f.appendDelta(lines);
-            long deltaBytes = f.deltaBytes();
+            PathIndexFiles.Appended appended = f.appendDelta(lines);
+            PathIndexState s = state(d);
+            if (appended != null) {
+                s.adoptDelta(f, appended); // what this store wrote is not read back on the next check or query
+            }
+            long deltaBytes = appended != null ? appended.to() : f.deltaBytes(); // under the lock nothing else appends
             if (deltaBytes > FOLD_BYTES && deltaBytes > f.mainBytes() / 4) {
-                PathIndexState s = state(d);
                 swap.reading(() -> s.refresh(f));
                 Map<String, PathIndexDefinition.Entries> snapshot = s.snapshot();
                 swap.swapping(() -> f.writeMain(snapshot));

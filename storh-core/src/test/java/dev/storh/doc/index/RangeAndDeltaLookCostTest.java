@@ -60,6 +60,12 @@ class RangeAndDeltaLookCostTest {
         }
 
         @Override
+        public InputStream open(String name, long offset) throws IOException {
+            calls.add("from" + offset + " " + name);
+            return super.open(name, offset);
+        }
+
+        @Override
         public byte[] readAll(String name) throws IOException {
             calls.add("read " + name);
             return super.readAll(name);
