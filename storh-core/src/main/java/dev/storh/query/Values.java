@@ -185,6 +185,19 @@ public final class Values {
      * @return the order of their UTF-8 bytes (code point order), not UTF-16 order
      */
     public static int compareUtf8(String x, String y) {
+        int n = Math.min(x.length(), y.length());
+        for (int k = 0; k < n; k++) {
+            char a = x.charAt(k);
+            char b = y.charAt(k);
+            if (a != b) {
+                // below the surrogates UTF-16 order is code point order, whatever came before
+                return a < Character.MIN_SURROGATE || b < Character.MIN_SURROGATE ? Integer.compare(a, b) : byCodePoints(x, y);
+            }
+        }
+        return Integer.compare(x.length(), y.length());
+    }
+
+    private static int byCodePoints(String x, String y) {
         int i = 0;
         int j = 0;
         while (i < x.length() && j < y.length()) {

@@ -82,4 +82,35 @@ class ValuesTest {
         assertThat(Values.normalise(java.math.BigInteger.TWO.pow(70))).isEqualTo(java.math.BigInteger.TWO.pow(70));
         assertThat(Values.normalise(0.1f)).isEqualTo(0.1);
     }
+
+    /** UTF-8 byte order, the reference way: encode both (lone surrogates by code point, as no UTF-8 holds them). */
+    private static int byCodePointsReference(String x, String y) {
+        int[] a = x.codePoints().toArray();
+        int[] b = y.codePoints().toArray();
+        return Integer.signum(Arrays.compare(a, b));
+    }
+
+    @Test
+    void compareUtf8IsCodePointOrderForSeededStringsWithSurrogatesAndLoneHalves() {
+        long seed = System.nanoTime();
+        java.util.Random random = new java.util.Random(seed);
+        char[] pool = {'a', 'b', 'z', '\u00e9', '\u07ff', '\ud7ff', '\ud800', '\ud83d', '\udbff', '\udc00', '\ude00', '\udfff',
+            '\ue000', '\uf8ff', '\ufffd', '\uffff'};
+        for (int n = 0; n < 200_000; n++) {
+            StringBuilder x = new StringBuilder();
+            int length = random.nextInt(6);
+            for (int i = 0; i < length; i++) {
+                x.append(pool[random.nextInt(pool.length)]);
+            }
+            StringBuilder y = new StringBuilder(x.substring(0, random.nextInt(x.length() + 1)));
+            int more = random.nextInt(4);
+            for (int i = 0; i < more; i++) {
+                y.append(pool[random.nextInt(pool.length)]);
+            }
+            String a = x.toString();
+            String b = y.toString();
+            assertThat(Integer.signum(Values.compareUtf8(a, b))).as("seed %d: %s vs %s", seed, a.chars().boxed().toList(),
+                    b.chars().boxed().toList()).isEqualTo(byCodePointsReference(a, b));
+        }
+    }
 }
