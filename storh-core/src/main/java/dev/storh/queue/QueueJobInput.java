@@ -159,7 +159,7 @@ final class QueueJobInput {
             if (!(key instanceof String text)) {
                 throw new StorageException("Job payload key must be a string: job " + jobId + where(index) + ", key " + key);
             }
-            if (QueueEventCodec.isIntegerLike(text)) {
+            if (QueuePayloadModel.isIntegerLike(text)) {
                 throw new StorageException("Job payload key \"" + text + "\" looks like an integer: job " + jobId + where(index)
                         + "; the original drops such top-level keys when it reads the job");
             }
@@ -171,9 +171,9 @@ final class QueueJobInput {
             throw new StorageException("Job payload cannot be stored: job " + jobId + where(index) + ": " + e.getMessage(), e);
         }
         // The state holds what a replay would read (Long, Double, ...), never the caller's objects.
-        Map<String, Object> model = QueueEventCodec.replayCopy(payload);
-        Map<String, Object> read = model != null ? model : QueueEventCodec.reread(json);
-        return new Checked(jobId, read, json, QueueEventCodec.isFlat(read));
+        Map<String, Object> model = QueuePayloadModel.replayCopy(payload);
+        Map<String, Object> read = model != null ? model : QueuePayloadModel.reread(json);
+        return new Checked(jobId, read, json, QueuePayloadModel.isFlat(read));
     }
 
     /** @return where a job was handed in, for messages: empty for a single enqueue */

@@ -81,17 +81,17 @@ final class QueueState {
         }
 
         /**
-         * @return the payload as a caller may get it ({@link QueueEventCodec#handOut}): itself when
+         * @return the payload as a caller may get it ({@link QueuePayloadModel#handOut}): itself when
          *     it holds no map or list (looked at once per payload: a claimed job that is requeued and
          *     claimed again is not looked at again), else a deep copy
          */
         Map<String, Object> handOut() {
             Map<String, Object> p = payload;
             if (p != shaped) {
-                flat = QueueEventCodec.isFlat(p);
+                flat = QueuePayloadModel.isFlat(p);
                 shaped = p;
             }
-            return flat ? p : QueueEventCodec.handOut(p);
+            return flat ? p : QueuePayloadModel.handOut(p);
         }
     }
 

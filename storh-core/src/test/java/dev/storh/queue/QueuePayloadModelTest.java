@@ -85,8 +85,8 @@ class QueuePayloadModelTest {
                 for (int k = random.nextInt(6); k > 0; k--) {
                     payload.put("f" + random.nextInt(8), value(random, 0, plainOnly));
                 }
-                Map<String, Object> replayed = QueueEventCodec.reread(QueuePayloadJson.encodePayload(payload));
-                Map<String, Object> kept = QueueEventCodec.replayCopy(payload);
+                Map<String, Object> replayed = QueuePayloadModel.reread(QueuePayloadJson.encodePayload(payload));
+                Map<String, Object> kept = QueuePayloadModel.replayCopy(payload);
                 if (plainOnly) {
                     assertThat(kept).as("seed %d payload %d: %s", seed, i, payload).isNotNull();
                 }
@@ -100,7 +100,7 @@ class QueuePayloadModelTest {
                             .isEqualTo(kinds(replayed));
                     assertThat(replayed).as("seed %d payload %d: %s", seed, i, payload).isEqualTo(kept);
                     assertThat(kept.hashCode()).as("seed %d payload %d: %s", seed, i, payload).isEqualTo(replayed.hashCode());
-                    assertThat(QueueEventCodec.isFlat(kept)).as("seed %d payload %d: %s", seed, i, payload)
+                    assertThat(QueuePayloadModel.isFlat(kept)).as("seed %d payload %d: %s", seed, i, payload)
                             .isEqualTo(replayed.values().stream().noneMatch(v -> v instanceof Map || v instanceof List));
                 }
             }
@@ -114,7 +114,7 @@ class QueuePayloadModelTest {
         payload.put("z", 1);
         payload.put("a", "x");
         payload.put("m", null);
-        Map<String, Object> kept = QueueEventCodec.replayCopy(payload);
+        Map<String, Object> kept = QueuePayloadModel.replayCopy(payload);
         assertThat(kept).isInstanceOf(PayloadMap.class);
         assertThat(kept.keySet()).containsExactly("z", "a", "m");
         assertThat(kept.get("z")).isEqualTo(1L);
@@ -124,7 +124,7 @@ class QueuePayloadModelTest {
         assertThat(kept.getOrDefault("q", "d")).isEqualTo("d");
         assertThat(kept.getOrDefault("m", "d")).isNull();
         assertThat(kept).hasToString("{z=1, a=x, m=null}");
-        assertThat(QueueEventCodec.isFlat(kept)).isTrue();
+        assertThat(QueuePayloadModel.isFlat(kept)).isTrue();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> kept.put("b", 2L))
                 .isInstanceOf(UnsupportedOperationException.class);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> kept.remove("z"))
@@ -135,24 +135,24 @@ class QueuePayloadModelTest {
         }).isInstanceOf(UnsupportedOperationException.class);
         assertThat(kept).hasSize(3);
 
-        Map<String, Object> nested = QueueEventCodec.replayCopy(Map.of("list", List.of(1)));
+        Map<String, Object> nested = QueuePayloadModel.replayCopy(Map.of("list", List.of(1)));
         assertThat(nested).isInstanceOf(PayloadMap.class);
-        assertThat(QueueEventCodec.isFlat(nested)).isFalse();
+        assertThat(QueuePayloadModel.isFlat(nested)).isFalse();
 
         Map<String, Object> big = new LinkedHashMap<>();
         for (int i = 0; i <= PayloadMap.MAX_KEYS; i++) {
             big.put("k" + i, (long) i);
         }
-        assertThat(QueueEventCodec.replayCopy(big)).isInstanceOf(LinkedHashMap.class).isEqualTo(big);
+        assertThat(QueuePayloadModel.replayCopy(big)).isInstanceOf(LinkedHashMap.class).isEqualTo(big);
         big.remove("k0");
-        assertThat(QueueEventCodec.replayCopy(big)).isInstanceOf(PayloadMap.class).isEqualTo(big);
+        assertThat(QueuePayloadModel.replayCopy(big)).isInstanceOf(PayloadMap.class).isEqualTo(big);
     }
 
     @Test
     void aCopyIsTheCallersNoLonger() {
         List<Object> list = new ArrayList<>(List.of(1L));
         Map<String, Object> payload = new LinkedHashMap<>(Map.of("list", list));
-        Map<String, Object> kept = QueueEventCodec.replayCopy(payload);
+        Map<String, Object> kept = QueuePayloadModel.replayCopy(payload);
         list.add(2L);
         payload.put("later", true);
         assertThat(kept).isEqualTo(Map.of("list", List.of(1L)));
