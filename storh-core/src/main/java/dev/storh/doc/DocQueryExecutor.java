@@ -7,7 +7,6 @@ import dev.storh.doc.index.PathIndexDefinition;
 import dev.storh.doc.index.RangeView;
 import dev.storh.query.Condition;
 import dev.storh.query.Direction;
-import dev.storh.query.FieldPath;
 import dev.storh.query.Operator;
 import dev.storh.query.QueryBuilder;
 import dev.storh.query.QueryPlan;
@@ -74,30 +73,6 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return !defs.isEmpty() || !indexes.pathDefinitions().isEmpty();
     }
 
-    /** @return the definition that can answer {@code c}, or {@code null} */
-    private static IndexDefinition supporting(Condition c, java.util.Map<String, IndexDefinition> defs) {
-        FieldPath path = c.path();
-        if (c.ignoreCase() || path.nested() || path.isId()) {
-            return null;
-        }
-        IndexDefinition d = defs.get(path.segments().get(0));
-        if (d == null) {
-            return null;
-        }
-        Operator op = c.operator();
-        if (op == Operator.EQ || op == Operator.IN) {
-            // Lists and objects are never in an index, so only scalar operands can be looked up.
-            List<Object> values = c.values();
-            for (int i = 0; i < values.size(); i++) {
-                if (!IndexKeys.isIndexable(values.get(i))) {
-                    return null;
-                }
-            }
-            return d;
-        }
-        return d.range() && op.isRange() ? d : null;
-    }
-
     /** Range matches among lists and objects: the records the range lines cannot hold. */
     private java.util.Set<String> containerIds(Condition c) {
         if (!c.mayMatchContainers()) {
@@ -115,11 +90,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         List<QueryPlan.IndexUse> uses = new ArrayList<>();
         for (List<Condition> group : query.groups()) {
             Optional<Condition> first = group.stream()
-                    .filter(c -> supporting(c, defs) != null || indexes.pathIndexFor(c) != null).findFirst();
+                    .filter(c -> IndexedConditions.supporting(c, defs) != null || indexes.pathIndexFor(c) != null).findFirst();
             if (first.isEmpty()) {
                 return List.of(); // this group needs a scan, so the whole query does (W12)
             }
-            PathIndexDefinition path = supporting(first.get(), defs) != null ? null : indexes.pathIndexFor(first.get());
+            PathIndexDefinition path = IndexedConditions.supporting(first.get(), defs) != null ? null : indexes.pathIndexFor(first.get());
             uses.add(new QueryPlan.IndexUse(path != null ? path.label() : first.get().field(),
                     first.get().operator().label()));
         }
@@ -197,7 +172,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         if (query.limit() > 0 && query.limit() <= Integer.MAX_VALUE && query.cursor() == null
                 && query.orderField() == null && query.groups().size() == 1 && query.groups().get(0).size() == 1) {
             Condition c = query.groups().get(0).get(0);
-            IndexDefinition d = supporting(c, defs);
+            IndexDefinition d = IndexedConditions.supporting(c, defs);
             if (c.operator() == Operator.EQ && d != null && d.equality()) {
                 List<String> ids = IndexKeys.isIndexable(c.value())
                         ? indexes.idsEqualLimited(d, c.value(), (int) query.limit()) : List.of();
@@ -278,11 +253,11 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         for (List<Condition> group : query.groups()) {
             for (int i = 0; i < group.size(); i++) {
                 Condition c = group.get(i);
-                IndexDefinition d = supporting(c, defs);
+                IndexDefinition d = IndexedConditions.supporting(c, defs);
                 if (d == null || c.operator().isRange() && !containerIds(c).isEmpty()) {
                     return null; // listed lists and objects carry no value to check: count the records
                 }
-                if (!d.range() && !exactKeys(c.values())) {
+                if (!d.range() && !IndexedConditions.exactKeys(c.values())) {
                     return null; // a value file may also hold values that are not identical: count the records
                 }
             }
@@ -300,16 +275,6 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return (long) union.size();
     }
 
-    /** @return whether every value filed under the key of each of {@code values} is identical to it */
-    private static boolean exactKeys(List<Object> values) {
-        for (int i = 0; i < values.size(); i++) {
-            if (!IndexKeys.keyIsExact(values.get(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * The count of a lone group read without listing its ids: the {@code count} of an equality value
      * file or of a compound bucket, or the length of a range condition's slice of the range view.
@@ -318,14 +283,14 @@ final class DocQueryExecutor extends ScanQueryExecutor {
      */
     private Long groupCount(List<Condition> group, java.util.Map<String, IndexDefinition> defs, long limit) {
         if (group.size() == 2) {
-            Compound pair = compound(group, defs);
+            IndexedConditions.Compound pair = IndexedConditions.compound(group, defs);
             return pair == null ? null : indexes.countCompound(pair.left(), pair.leftValue(), pair.right(), pair.rightValue());
         }
         if (group.size() != 1) {
             return null;
         }
         Condition c = group.get(0);
-        IndexDefinition d = supporting(c, defs); // not null: indexCount checked every condition
+        IndexDefinition d = IndexedConditions.supporting(c, defs); // not null: indexCount checked every condition
         if (c.operator() == Operator.EQ && d.equality()) {
             return IndexKeys.isIndexable(c.value()) ? indexes.countEqual(d, c.value()) : 0L;
         }
@@ -334,7 +299,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             if (sought != null) {
                 return sought;
             }
-            int[] span = span(indexes.rangeView(d.field()), c);
+            int[] span = IndexedConditions.span(indexes.rangeView(d.field()), c);
             return (long) (span[1] - span[0]);
         }
         return null;
@@ -342,13 +307,13 @@ final class DocQueryExecutor extends ScanQueryExecutor {
 
     /** Ids of one group, or null when no condition of it is index-supported. */
     private List<String> groupIds(List<Condition> group, java.util.Map<String, IndexDefinition> defs) {
-        Compound pair = compound(group, defs);
+        IndexedConditions.Compound pair = IndexedConditions.compound(group, defs);
         if (pair != null) {
             return indexes.idsCompound(pair.left(), pair.leftValue(), pair.right(), pair.rightValue());
         }
         List<java.util.Collection<String>> sets = new ArrayList<>();
         for (Condition c : group) {
-            IndexDefinition d = supporting(c, defs);
+            IndexDefinition d = IndexedConditions.supporting(c, defs);
             if (d != null) {
                 sets.add(idsFor(c, d));
                 continue;
@@ -373,30 +338,6 @@ final class DocQueryExecutor extends ScanQueryExecutor {
         return new ArrayList<>(result);
     }
 
-    /** Two plain equality conditions a compound bucket answers: the definition whose name sorts first on the left. */
-    private record Compound(IndexDefinition left, Object leftValue, IndexDefinition right, Object rightValue) {
-    }
-
-    private Compound compound(List<Condition> group, java.util.Map<String, IndexDefinition> defs) {
-        if (group.size() != 2) {
-            return null;
-        }
-        Condition a = group.get(0);
-        Condition b = group.get(1);
-        if (a.operator() != Operator.EQ || b.operator() != Operator.EQ || a.field().equals(b.field())) {
-            return null;
-        }
-        IndexDefinition da = supporting(a, defs);
-        IndexDefinition db = supporting(b, defs);
-        if (da == null || db == null || !da.equality() || !db.equality() || da.unique() || db.unique()
-                || !IndexKeys.isIndexable(a.value()) || !IndexKeys.isIndexable(b.value())
-                || IndexKeys.valueKeys(a.value()).size() > 1 || IndexKeys.valueKeys(b.value()).size() > 1) {
-            return null; // a zero fraction lives under two keys: intersect the equality sets instead
-        }
-        boolean aFirst = Values.compareUtf8(a.field(), b.field()) < 0;
-        return aFirst ? new Compound(da, a.value(), db, b.value()) : new Compound(db, b.value(), da, a.value());
-    }
-
     private List<String> idsFor(Condition c, IndexDefinition d) {
         switch (c.operator()) {
             case EQ:
@@ -412,7 +353,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 List<String> scalars = indexes.rangeSlices(d.field()).ids(c);
                 if (scalars == null) {
                     RangeView view = indexes.rangeView(d.field());
-                    int[] span = span(view, c);
+                    int[] span = IndexedConditions.span(view, c);
                     scalars = view.idsSorted(span[0], span[1]);
                 }
                 java.util.Set<String> containers = containerIds(c);
@@ -423,44 +364,6 @@ final class DocQueryExecutor extends ScanQueryExecutor {
                 ids.addAll(containers);
                 return new ArrayList<>(ids);
             }
-        }
-    }
-
-    /**
-     * The slice of a range view matching a range condition: its matches are contiguous in value
-     * order because {@code compare} is a total order.
-     */
-    private static int[] span(RangeView view, Condition c) {
-        int n = view.size();
-        switch (c.operator()) {
-            case GT:
-                return new int[] {view.lowerBound(c.value(), true), n};
-            case GTE:
-                return new int[] {view.lowerBound(c.value(), false), n};
-            case LT:
-                return new int[] {0, view.lowerBound(c.value(), false)};
-            case LTE:
-                return new int[] {0, view.lowerBound(c.value(), true)};
-            case BETWEEN: {
-                int from = view.lowerBound(c.values().get(0), false);
-                return new int[] {from, Math.max(from, view.lowerBound(c.values().get(1), true))};
-            }
-            case PREFIX: {
-                if (!(c.value() instanceof String p)) {
-                    return new int[] {0, 0};
-                }
-                if (!Values.prefixRunIsContiguous(p)) {
-                    return new int[] {0, view.lowerBound(0L, false)}; // every string: the records are re-checked
-                }
-                int from = view.lowerBound(c.value(), false);
-                int to = from;
-                while (to < n && c.matchesValue(view.value(to))) {
-                    to++;
-                }
-                return new int[] {from, to};
-            }
-            default:
-                throw new IllegalArgumentException("not a range operator: " + c.operator());
         }
     }
 
@@ -477,7 +380,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         Condition c = query.groups().get(0).get(0);
-        IndexDefinition d = supporting(c, defs);
+        IndexDefinition d = IndexedConditions.supporting(c, defs);
         IndexDefinition order = defs.get(query.orderField());
         if (c.operator() != Operator.EQ || d == null || !d.equality() || order == null || !order.range()
                 || !IndexKeys.isIndexable(c.value())) {
@@ -504,7 +407,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return null;
         }
         Condition c = query.groups().get(0).get(0);
-        IndexDefinition d = supporting(c, defs);
+        IndexDefinition d = IndexedConditions.supporting(c, defs);
         if (!c.path().equals(query.orderPath()) || d == null || !d.range() || !c.operator().isRange()
                 || !containerIds(c).isEmpty()) {
             return null; // lists and objects that match are not in the view: sort the candidates instead
@@ -515,7 +418,7 @@ final class DocQueryExecutor extends ScanQueryExecutor {
             return new Candidates(sought, true, limited && sought.size() >= need(query));
         }
         RangeView view = indexes.rangeView(c.field());
-        int[] span = span(view, c);
+        int[] span = IndexedConditions.span(view, c);
         List<String> ids = query.direction() == Direction.ASC ? new ArrayList<>(view.idsInOrder(span[0], span[1]))
                 : descending(view, span[0], span[1], Long.MAX_VALUE);
         return new Candidates(ids, true);
