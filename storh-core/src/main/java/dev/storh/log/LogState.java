@@ -20,9 +20,7 @@ import java.util.Map;
  * readers see either the old or the new picture.
  *
  * <p><b>Other processes</b> (weak spot W1). The original never notices other processes' writes. Here,
- * {@link #refresh} compares the manifest's identity (size, nanosecond mtime, inode: W11) and the active
- * segment's size with what this instance knows: new lines are tailed in, a roll by another process is
- * followed incrementally, and anything else (a compaction) triggers a full rescan.
+ * {@link #refresh} catches up with them ({@link LogCatchUp}).
  */
 final class LogState {
 
@@ -178,87 +176,26 @@ final class LogState {
     }
 
     /**
-     * Catches up with other processes' writes.
+     * Catches up with other processes' writes ({@link LogCatchUp}).
      *
      * @param truncate whether torn tails are cut (writers) or left invisible (readers)
      * @param activeSize the active segment's current size if the caller knows it, else -1
      * @return whether anything changed
      */
     boolean refresh(boolean truncate, long activeSize) {
-        if (rebuild) {
-            load(truncate);
-            return true;
-        }
-        Object now = Manifest.stamp(files);
-        if (!Manifest.same(now, stamp)) {
-            Manifest.Data m = Manifest.read(files);
-            if (m == null && stamp != null) {
-                throw new StorageException("Log manifest is gone: " + manifestPath() + " (the log's folder was deleted or"
-                        + " moved while this instance had it open; nothing was read or written; reopen the log)");
-            }
-            if (m == null || !followRoll(m, now, truncate)) {
-                load(truncate);
-            }
-            return true;
-        }
-        Segment a = active;
-        long size = activeSize >= 0 ? activeSize : size(a.file);
-        if (size == a.end) {
-            return false;
-        }
-        if (size >= 0 && size < a.end) {
-            load(truncate); // cut behind our back: rebuild
-            return true;
-        }
-        synchronized (this) {
-            bytesCut += SegmentScanner.scan(this, a, index, truncate, false);
-        }
-        return true;
+        return LogCatchUp.refresh(this, truncate, activeSize);
     }
 
-    /** Applies another process's roll(s) incrementally; false when the new manifest is not one. */
-    private boolean followRoll(Manifest.Data m, Object now, boolean truncate) {
-        List<Segment> mine = sealed;
-        List<Map<String, Object>> theirs = m.sealed();
-        if (m.active() == null || theirs.size() < mine.size()) {
-            return false;
-        }
-        for (int i = 0; i < mine.size(); i++) {
-            Segment s = mine.get(i);
-            if (!s.file.equals(theirs.get(i).get("file")) || size(s.file) < s.end) {
-                return false; // replaced, or shrunk by another process's repair: rebuild
-            }
-        }
-        Segment a = active;
-        boolean sameActive = a.file.equals(m.active().get("file"));
-        if (sameActive ? theirs.size() != mine.size()
-                : theirs.size() == mine.size() || !a.file.equals(theirs.get(mine.size()).get("file"))) {
-            return false;
-        }
-        synchronized (this) {
-            bytesCut += SegmentScanner.scan(this, a, index, truncate, false);
-            List<Segment> newSealed = new ArrayList<>(mine);
-            Segment newActive = a;
-            if (!sameActive) {
-                Object idx = theirs.get(mine.size()).get("index");
-                a.seal(idx instanceof String s ? s : LogFiles.indexName(a.file));
-                newSealed.add(a);
-                for (Map<String, Object> raw : theirs.subList(mine.size() + 1, theirs.size())) {
-                    Segment s = Segment.fromManifest(raw, true);
-                    bytesCut += SegmentScanner.scan(this, s, index, truncate, false);
-                    newSealed.add(s);
-                }
-                newActive = Segment.fromManifest(m.active(), false);
-                bytesCut += SegmentScanner.scan(this, newActive, index, truncate, false);
-            }
-            sealed = List.copyOf(newSealed);
-            active = newActive;
-            nextSegment = Math.max(m.nextSegment(), LogFiles.segmentNumber(newActive.file) + 1);
-            invalidSealed = m.invalidSealed();
-            extra = m.extra();
-            stamp = now;
-        }
-        return true;
+    /**
+     * Takes another process's manifest's segment numbering and the keys it keeps as they are, after a
+     * roll that this instance followed (the segments themselves are set by the caller).
+     *
+     * @param m the manifest read
+     */
+    synchronized void adoptManifest(Manifest.Data m) {
+        nextSegment = Math.max(m.nextSegment(), LogFiles.segmentNumber(active.file) + 1);
+        invalidSealed = m.invalidSealed();
+        extra = m.extra();
     }
 
     /**
