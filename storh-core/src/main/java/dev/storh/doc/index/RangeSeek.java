@@ -32,7 +32,6 @@ final class RangeSeek {
     static final int BLOCK = 16 * 1024;
     private static final int MAX_CACHED_CHUNKS = 64;
     private static final int MAX_CACHED_KEYS = 4096;
-    private static final int PROBE = 512;
 
     /** A block's lines, one entry per id: keys, values and ids at the same positions, in file order. */
     record Chunk(String[] keys, Object[] values, String[] ids) {
@@ -48,10 +47,6 @@ final class RangeSeek {
         Unprovable(String why) {
             super(why, null, false, false);
         }
-    }
-
-    /** A line of the main file: where it starts and ends (after its newline) and what it holds. */
-    private record Located(long start, long end, RangeFiles.Line line) {
     }
 
     private final StoreFiles files;
@@ -109,8 +104,8 @@ final class RangeSeek {
             RangeFiles.Line first;
             RangeFiles.Line last;
             try (StoreFiles.Input in = probe.input()) {
-                first = probe.lineFrom(in, 0).line();
-                last = probe.lastLine(in);
+                first = RangeMainLines.lineFrom(in, size, 0).line();
+                last = RangeMainLines.lastLine(in, size);
             }
             RangeKeyOrder order = RangeKeyOrder.of(first.key());
             if (order == null || delta.order() != null && delta.order() != order || !order.holds(last.key())
@@ -196,11 +191,11 @@ final class RangeSeek {
         try (StoreFiles.Input in = input()) {
             long ids = 0;
             long at = offset;
-            if (offset > 0 && readAt(in, offset - 1, 1)[0] != '\n') {
+            if (offset > 0 && RangeMainLines.readAt(in, offset - 1, 1)[0] != '\n') {
                 return -1;
             }
             for (long line = 0; at < size; line++) {
-                Located l = lineFrom(in, at);
+                RangeMainLines.Located l = RangeMainLines.lineFrom(in, size, at);
                 if (line == 0 && !l.line().key().equals(m.group(1)) || line >= RangeFiles.STRIDE) {
                     return -1;
                 }
@@ -235,8 +230,8 @@ final class RangeSeek {
             return known;
         }
         long from = (long) i * BLOCK;
-        long start = from == 0 ? 0 : lineStartFrom(in, from);
-        known = start < 0 ? NONE : lineFrom(in, start).line().key();
+        long start = from == 0 ? 0 : RangeMainLines.lineStartFrom(in, size, from);
+        known = start < 0 ? NONE : RangeMainLines.lineFrom(in, size, start).line().key();
         remember(i, known);
         return known;
     }
@@ -367,7 +362,7 @@ final class RangeSeek {
     private Chunk read(StoreFiles.Input in, int i) throws IOException {
         long from = (long) i * BLOCK;
         long to = Math.min(size, from + BLOCK);
-        long start = from == 0 ? 0 : lineStartFrom(in, from);
+        long start = from == 0 ? 0 : RangeMainLines.lineStartFrom(in, size, from);
         List<String> k = new ArrayList<>();
         List<Object> v = new ArrayList<>();
         List<String> ids = new ArrayList<>();
@@ -375,7 +370,7 @@ final class RangeSeek {
             return new Chunk(new String[0], new Object[0], new String[0]);
         }
         // One read for the block and the line that crosses its end, usually.
-        byte[] bytes = readAt(in, start, (int) Math.min(size - start, to - start + PROBE));
+        byte[] bytes = RangeMainLines.readAt(in, start, (int) Math.min(size - start, to - start + RangeMainLines.PROBE));
         int length = bytes.length;
         String previous = null;
         String expected = firstKeys.get(i);
@@ -386,11 +381,11 @@ final class RangeSeek {
                 end++;
             }
             if (end == length) { // a line longer than what was read
-                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(size - start, Math.max(2L * length, length + PROBE)));
+                bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(size - start, Math.max(2L * length, length + RangeMainLines.PROBE)));
                 if (bytes.length == length) {
                     throw new Unprovable("main file does not end with a newline");
                 }
-                fill(in, bytes, length, start + length);
+                RangeMainLines.fill(in, bytes, length, start + length);
                 length = bytes.length;
                 continue;
             }
@@ -426,85 +421,5 @@ final class RangeSeek {
             throw new Unprovable("main file changed size");
         }
         return in;
-    }
-
-    /** @return where the first line starting at or after {@code from} (> 0) starts, {@code -1} when none does */
-    private long lineStartFrom(StoreFiles.Input in, long from) throws IOException {
-        long at = from - 1; // the newline before a line starting at from
-        while (at < size) {
-            byte[] bytes = readAt(in, at, (int) Math.min(PROBE, size - at));
-            for (int j = 0; j < bytes.length; j++) {
-                if (bytes[j] == '\n') {
-                    long start = at + j + 1;
-                    return start < size ? start : -1;
-                }
-            }
-            at += bytes.length;
-        }
-        return -1;
-    }
-
-    /** @return the line starting at {@code start}, decoded and checked to be of the seek's class */
-    private Located lineFrom(StoreFiles.Input in, long start) throws IOException {
-        byte[] bytes = readAt(in, start, (int) Math.min(PROBE, size - start));
-        int end = 0;
-        while (true) {
-            while (end < bytes.length && bytes[end] != '\n') {
-                end++;
-            }
-            if (end < bytes.length) {
-                break;
-            }
-            if (start + bytes.length >= size) {
-                throw new Unprovable("main file does not end with a newline");
-            }
-            int had = bytes.length;
-            bytes = java.util.Arrays.copyOf(bytes, (int) Math.min(size - start, 2L * had));
-            fill(in, bytes, had, start + had);
-        }
-        RangeFiles.Line line = RangeFiles.lineAt(bytes, 0, end);
-        if (line == null || !line.remove().isEmpty() || RangeKeyOrder.of(line.key()) == null
-                || !RangeKeyOrder.of(line.key()).matches(line.key(), line.value())) {
-            throw new Unprovable("a line of the main file is not a plain entry of a seekable key");
-        }
-        return new Located(start, start + end + 1, line);
-    }
-
-    /** @return the main file's last line */
-    private RangeFiles.Line lastLine(StoreFiles.Input in) throws IOException {
-        int window = (int) Math.min(size, PROBE);
-        while (true) {
-            byte[] bytes = readAt(in, size - window, window);
-            if (bytes[bytes.length - 1] != '\n') {
-                throw new Unprovable("main file does not end with a newline");
-            }
-            for (int j = bytes.length - 2; j >= 0; j--) {
-                if (bytes[j] == '\n') {
-                    return lineFrom(in, size - window + j + 1).line();
-                }
-            }
-            if (window == size) {
-                return lineFrom(in, 0).line();
-            }
-            window = (int) Math.min(size, 2L * window);
-        }
-    }
-
-    private byte[] readAt(StoreFiles.Input in, long from, int length) throws IOException {
-        byte[] bytes = new byte[length];
-        fill(in, bytes, 0, from);
-        return bytes;
-    }
-
-    /** Fills {@code bytes} from index {@code at} on with the file's bytes from {@code position}. */
-    private static void fill(StoreFiles.Input in, byte[] bytes, int at, long position) throws IOException {
-        int done = at;
-        while (done < bytes.length) {
-            int n = in.read(bytes, done, bytes.length - done, position + done - at);
-            if (n < 0) {
-                throw new Unprovable("main file shorter than it was");
-            }
-            done += n;
-        }
     }
 }
