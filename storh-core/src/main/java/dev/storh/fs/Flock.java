@@ -22,13 +22,23 @@ final class Flock implements AutoCloseable {
     private interface CLibrary extends Library {
         int open(String path, int flags, int mode);
 
-        int flock(int fd, int operation);
-
         int close(int fd);
 
         String strerror(int errnum);
 
         int access(String path, int mode);
+    }
+
+    /**
+     * {@code flock(2)} mapped directly ({@code Native.register}): every write takes and releases a
+     * lock, and a direct call skips the interface mapping's proxy and argument conversion. The
+     * call's {@code errno} is kept for {@link Native#getLastError()} as for the interface's calls.
+     */
+    private static final class Direct {
+        private Direct() {
+        }
+
+        static native int flock(int fd, int operation);
     }
 
     private static final CLibrary C = loadC();
@@ -45,14 +55,20 @@ final class Flock implements AutoCloseable {
      */
     private static CLibrary loadC() {
         if (!Platform.isLinux() || System.getProperty(JNA_PLATFORM_PATH) != null) {
-            return Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+            return loadBoth();
         }
         System.setProperty(JNA_PLATFORM_PATH, "");
         try {
-            return Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+            return loadBoth();
         } finally {
             System.clearProperty(JNA_PLATFORM_PATH);
         }
+    }
+
+    private static CLibrary loadBoth() {
+        CLibrary c = Native.load(Platform.C_LIBRARY_NAME, CLibrary.class);
+        Native.register(Direct.class, Platform.C_LIBRARY_NAME);
+        return c;
     }
 
     private static final int O_RDONLY = 0;
@@ -124,7 +140,7 @@ final class Flock implements AutoCloseable {
      */
     boolean tryLockExclusive() throws IOException {
         while (true) {
-            if (C.flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            if (Direct.flock(fd, LOCK_EX | LOCK_NB) == 0) {
                 return true;
             }
             int errno = Native.getLastError();
@@ -143,7 +159,7 @@ final class Flock implements AutoCloseable {
      * @throws IOException when flock(LOCK_UN) fails
      */
     void unlock() throws IOException {
-        if (C.flock(fd, LOCK_UN) != 0) {
+        if (Direct.flock(fd, LOCK_UN) != 0) {
             throw new IOException("flock(LOCK_UN) failed: " + describe(Native.getLastError()) + ": " + path);
         }
     }
