@@ -241,8 +241,16 @@ record RangeFiles(StoreFiles files, String field, Path main, Path checkpoints, P
      *     (a replay skips it)
      */
     static Line lineAt(byte[] bytes, int off, int len) {
+        return lineAt(bytes, off, len, RangeLines.decode(bytes, off, len));
+    }
+
+    /**
+     * {@link #lineAt(byte[], int, int)} of a line {@link RangeLines} has already read.
+     *
+     * @param plain what {@link RangeLines#decode} read of it, or {@code null}: it is not in the plain form
+     */
+    static Line lineAt(byte[] bytes, int off, int len, Line plain) {
         try {
-            Line plain = RangeLines.decode(bytes, off, len);
             Line line = plain != null ? plain : decodeLine(bytes, off, len);
             return IndexKeys.isIndexable(line.value()) ? line : null;
         } catch (StorageException e) {

@@ -103,7 +103,7 @@ final class RangeMerge {
 
     private void mainLine(byte[] bytes, int off, int len, Map<String, Object> changed, RangeFiles.MainWriter writer) {
         RangeFiles.Line plain = RangeLines.decode(bytes, off, len);
-        RangeFiles.Line line = plain != null && IndexKeys.isIndexable(plain.value()) ? plain : RangeFiles.lineAt(bytes, off, len);
+        RangeFiles.Line line = RangeFiles.lineAt(bytes, off, len, plain);
         if (line == null) {
             return; // a malformed line is skipped, as the sort skips it
         }
